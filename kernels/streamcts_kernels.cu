@@ -1,0 +1,63 @@
+/*
+ * streamcts_kernels.cu - the only device code of the suite.
+ *
+ * Built by nvcc into a fatbin (SASS for every architecture the installed nvcc
+ * supports from sm_75 up, plus PTX) that the runtime embeds and loads through
+ * the driver API (cuModuleLoadData) or the runtime API (cudaLibraryLoadData).
+ * The layout of sc_slot must match runtime/slot.h.
+ */
+#include <stdint.h>
+
+struct sc_slot {
+    uint64_t start_ns;    /* %globaltimer when the op began                     */
+    uint64_t end_ns;      /* %globaltimer when the op ended                     */
+    uint32_t token;       /* written last: the op's token, or 0 while pending   */
+    uint32_t status;      /* gates: 1 released, 2 device deadline expired       */
+    uint32_t arg;         /* callbacks: the status argument they received       */
+    uint32_t pad;
+};
+
+#define SC_GATE_RELEASED 1u
+#define SC_GATE_EXPIRED  2u
+
+static __device__ __forceinline__ uint64_t globaltimer(void)
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/*
+ * A gate: spins until the host writes a non-zero value to *flag (host-mapped
+ * pinned memory) or until max_ns have passed on the device clock, whichever
+ * comes first, then publishes its stamps and token.  One thread is enough.
+ */
+extern "C" __global__ void sc_gate(const volatile uint32_t *flag, uint64_t max_ns,
+                                   volatile struct sc_slot *out, uint32_t token)
+{
+    uint64_t start = globaltimer();
+    uint32_t status = SC_GATE_RELEASED;
+    out->start_ns = start;
+    while (*flag == 0u) {
+        if (globaltimer() - start > max_ns) {
+            status = SC_GATE_EXPIRED;
+            break;
+        }
+        __nanosleep(1000);
+    }
+    out->end_ns = globaltimer();
+    out->status = status;
+    __threadfence_system();
+    out->token = token;
+    __threadfence_system();
+}
+
+/* A marked kernel: stamps, then its token, visible to the host. */
+extern "C" __global__ void sc_mark(volatile struct sc_slot *out, uint32_t token)
+{
+    out->start_ns = globaltimer();
+    out->end_ns = globaltimer();
+    __threadfence_system();
+    out->token = token;
+    __threadfence_system();
+}

@@ -1,0 +1,11 @@
+/* clock.h - host time for observation windows and deadlines. */
+#ifndef SC_CLOCK_H
+#define SC_CLOCK_H
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t sc_now_ns(void);
+/* Sleeps about ns nanoseconds (used only between observations, never for a verdict). */
+void sc_pause_ns(uint64_t ns);
+
+#endif

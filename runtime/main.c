@@ -1,0 +1,335 @@
+/*
+ * main.c - sc_main: what every rule program does.
+ *
+ * Options (each also an environment variable, since prove passes none):
+ *   --case GLOB       STREAMCTS_CASE         run the cases whose id matches
+ *   --api NAME        STREAMCTS_API          driver, runtime or both (default)
+ *   --repeat N        STREAMCTS_REPEAT       run each case N times; one failure fails it
+ *   --window-ms N     STREAMCTS_WINDOW_MS    hold window (default 50)
+ *   --deadline-ms N   STREAMCTS_DEADLINE_MS  per-phase deadline (default 10000)
+ *   --no-control      STREAMCTS_NO_CONTROL=1 skip the negative controls
+ *   --list                                   print the case ids and exit
+ */
+#define _GNU_SOURCE
+#include "backend.h"
+#include "clock.h"
+#include "prog.h"
+#include "run.h"
+#include "tap.h"
+#include "watchdog.h"
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct options {
+    const char *glob, *api;
+    unsigned repeat, window_ms, deadline_ms;
+    int controls, list;
+};
+
+static unsigned env_uint(const char *name, unsigned dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? (unsigned)strtoul(v, NULL, 10) : dflt;
+}
+
+static int usage(const char *argv0)
+{
+    fprintf(stderr,
+            "usage: %s [--case GLOB] [--api driver|runtime|both] [--repeat N]\n"
+            "       [--window-ms N] [--deadline-ms N] [--no-control] [--list]\n",
+            argv0);
+    return 2;
+}
+
+static int parse(int argc, char **argv, struct options *o)
+{
+    o->glob = getenv("STREAMCTS_CASE");
+    o->api = getenv("STREAMCTS_API");
+    o->repeat = env_uint("STREAMCTS_REPEAT", 1);
+    o->window_ms = env_uint("STREAMCTS_WINDOW_MS", 50);
+    o->deadline_ms = env_uint("STREAMCTS_DEADLINE_MS", 10000);
+    o->controls = !env_uint("STREAMCTS_NO_CONTROL", 0);
+    o->list = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--list"))
+            o->list = 1;
+        else if (!strcmp(a, "--no-control"))
+            o->controls = 0;
+        else if (v && !strcmp(a, "--case"))
+            o->glob = v, i++;
+        else if (v && !strcmp(a, "--api"))
+            o->api = v, i++;
+        else if (v && !strcmp(a, "--repeat"))
+            o->repeat = (unsigned)strtoul(v, NULL, 10), i++;
+        else if (v && !strcmp(a, "--window-ms"))
+            o->window_ms = (unsigned)strtoul(v, NULL, 10), i++;
+        else if (v && !strcmp(a, "--deadline-ms"))
+            o->deadline_ms = (unsigned)strtoul(v, NULL, 10), i++;
+        else
+            return usage(argv[0]);
+    }
+    if (o->api && *o->api && strcmp(o->api, "driver") && strcmp(o->api, "runtime") && strcmp(o->api, "both"))
+        return usage(argv[0]);
+    if (!o->repeat)
+        o->repeat = 1;
+    if (!o->window_ms)
+        o->window_ms = 1;
+    if (!o->deadline_ms)
+        o->deadline_ms = 1;
+    return 0;
+}
+
+static int selected(const struct options *o, const char *id) { return !o->glob || !*o->glob || !fnmatch(o->glob, id, 0); }
+static int api_selected(const struct options *o, const char *api)
+{
+    return !o->api || !*o->api || !strcmp(o->api, "both") || !strcmp(o->api, api);
+}
+
+static const char *level_name(enum sc_level l)
+{
+    return l == SC_MUST ? "MUST" : l == SC_DE_FACTO ? "DE-FACTO" : "SHOULD";
+}
+
+/* The suite's revision: STREAMCTS_REVISION, else read from the .git above the program. */
+static void revision(char *out, size_t n)
+{
+    char path[4096], head[256];
+    const char *env = getenv("STREAMCTS_REVISION");
+    snprintf(out, n, "unknown");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return;
+    }
+    ssize_t len = readlink("/proc/self/exe", path, sizeof path - 64);
+    if (len <= 0)
+        return;
+    path[len] = '\0';
+    for (char *slash; (slash = strrchr(path, '/')) != NULL;) {
+        *slash = '\0';
+        char git[4200];
+        snprintf(git, sizeof git, "%s/.git/HEAD", path);
+        FILE *f = fopen(git, "r");
+        if (!f)
+            continue;
+        if (fgets(head, sizeof head, f)) {
+            head[strcspn(head, "\n")] = '\0';
+            if (!strncmp(head, "ref: ", 5)) {
+                char ref[4400];
+                FILE *rf;
+                snprintf(ref, sizeof ref, "%s/.git/%s", path, head + 5);
+                if ((rf = fopen(ref, "r")) && fgets(head, sizeof head, rf))
+                    head[strcspn(head, "\n")] = '\0';
+                if (rf)
+                    fclose(rf);
+            }
+            snprintf(out, n, "%.40s (working tree state unknown)", head);
+        }
+        fclose(f);
+        return;
+    }
+}
+
+static void header(const sc_rule *rule, const struct options *o)
+{
+    struct sc_device_info d;
+    char rev[128], kmod[256] = "unknown";
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (f) {
+        if (fgets(kmod, sizeof kmod, f))
+            kmod[strcspn(kmod, "\n")] = '\0';
+        fclose(f);
+    }
+    sc_driver_describe(&d);
+    revision(rev, sizeof rev);
+#define ENV(name) (getenv(name) ? getenv(name) : "(unset)")
+    sc_tap_diag("streamcts %s (%s): %s", rule->id, level_name(rule->level), rule->text);
+    sc_tap_diag("source: %s", rule->source);
+    sc_tap_diag("spec: %s; program: %s; expect: %s%s%s", rule->spec, rule->program, rule->expect,
+                rule->axes[0] ? "; case axes: " : "", rule->axes);
+    sc_tap_diag("device: %s, %s, compute capability %d.%d", d.name, d.uuid, d.cc_major, d.cc_minor);
+    sc_tap_diag("driver: CUDA %d.%d (%s); runtime: cudart %d.%d static; compile mode: %s",
+                d.driver_version / 1000, d.driver_version % 1000 / 10, kmod, d.runtime_version / 1000,
+                d.runtime_version % 1000 / 10, sc_compile_mode);
+    sc_tap_diag("env: CUDA_DEVICE_MAX_CONNECTIONS=%s CUDA_LAUNCH_BLOCKING=%s CUDA_VISIBLE_DEVICES=%s",
+                ENV("CUDA_DEVICE_MAX_CONNECTIONS"), ENV("CUDA_LAUNCH_BLOCKING"), ENV("CUDA_VISIBLE_DEVICES"));
+    sc_tap_diag("window %u ms, deadline %u ms, repeat %u; revision %s", o->window_ms, o->deadline_ms, o->repeat, rev);
+#undef ENV
+}
+
+static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, int control,
+                   const struct sc_result *res, unsigned iteration, const struct options *o, const char *argv0)
+{
+    const struct sc_verdict *v = &res->verdict;
+    char directive[600], relation[200], rerun[600], iter[32], window[32];
+    int ok;
+    const char *severity;
+
+    if (control) {
+        ok = v->outcome == SC_VIOLATED; /* the control must show the violation */
+        if (v->outcome == SC_PASS) {
+            snprintf(directive, sizeof directive,
+                     "TODO vacuous: the control did not show the violation, so the test cannot detect one on this device");
+            severity = "vacuous";
+        } else {
+            snprintf(directive, sizeof directive, "TODO %s rule", level_name(rule->level));
+            severity = rule->level == SC_MUST ? "fail" : "todo";
+        }
+    } else {
+        ok = v->outcome == SC_PASS;
+        snprintf(directive, sizeof directive, "TODO %s rule not kept", level_name(rule->level));
+        severity = rule->level == SC_MUST ? "fail" : "todo";
+    }
+    if (ok) {
+        sc_tap_point(1, NULL, NULL);
+        return;
+    }
+    int todo = (control && v->outcome == SC_PASS) || rule->level != SC_MUST;
+    struct sc_yaml y = { 0 };
+    snprintf(relation, sizeof relation, "%s", rule->expect);
+    snprintf(rerun, sizeof rerun, "%s --case '%s' --api %s", argv0, c->id, b->name);
+    snprintf(iter, sizeof iter, "%u of %u", iteration, o->repeat);
+    snprintf(window, sizeof window, "%u", o->window_ms);
+    sc_yaml_add(&y, "message", v->why);
+    sc_yaml_add(&y, "severity", severity);
+    sc_yaml_add(&y, "outcome", sc_outcome_name(v->outcome));
+    sc_yaml_add(&y, "level", level_name(rule->level));
+    sc_yaml_add(&y, "case", c->id);
+    sc_yaml_add(&y, "part", control ? "negative control" : "case");
+    sc_yaml_add(&y, "expect", relation);
+    sc_yaml_add(&y, "api", b->name);
+    sc_yaml_add(&y, "compile_mode", sc_compile_mode);
+    sc_yaml_add(&y, "iteration", iter);
+    sc_yaml_add(&y, "window_ms", window);
+    sc_yaml_add(&y, "source", rule->source);
+    sc_yaml_add(&y, "spec", rule->spec);
+    sc_yaml_add(&y, "rerun", rerun);
+    y.list_key = "timeline";
+    y.list = res->timeline;
+    sc_tap_point(0, todo ? directive : NULL, &y);
+}
+
+/* Runs one program up to `repeat` times, stopping at the first that does not give `want`. */
+static void run_repeated(const sc_backend *b, sc_build_fn build, const struct sc_run_config *cfg, unsigned repeat,
+                         enum sc_outcome want, struct sc_result *res, unsigned *iteration)
+{
+    static struct sc_prog prog;
+    for (unsigned k = 1; k <= repeat; k++) {
+        sc_prog_init(&prog);
+        build(&prog);
+        sc_run_program(b, &prog, cfg, res);
+        *iteration = k;
+        if (res->verdict.outcome != want || res->hung)
+            return;
+    }
+}
+
+int sc_main(const sc_rule *rule, int argc, char **argv)
+{
+    struct options o;
+    char why[512];
+    const sc_backend *backends[2] = { &sc_driver_backend, &sc_runtime_backend };
+    int rc;
+
+    if ((rc = parse(argc, argv, &o)))
+        return rc;
+    if (o.list) {
+        for (int i = 0; i < rule->ncases; i++)
+            if (selected(&o, rule->cases[i].id))
+                printf("%s\n", rule->cases[i].id);
+        return 0;
+    }
+    sc_tap_begin(stdout);
+
+    int state = sc_driver_backend.init(why, sizeof why);
+    if (state == SC_MISSING) {
+        sc_tap_skip_all(why);
+        return 0;
+    }
+    if (state == SC_BROKEN) {
+        const char *name = "device initialisation";
+        struct sc_yaml y = { 0 };
+        sc_yaml_add(&y, "message", why);
+        sc_tap_plan(1, &name);
+        sc_tap_point(0, NULL, &y);
+        return 1;
+    }
+    char rt_why[512];
+    int rt_state = sc_runtime_backend.init(rt_why, sizeof rt_why);
+    sc_driver_backend.thread_attach();
+
+    /* the plan: every selected case, per API, and its control */
+    int n = 0;
+    const char **names = calloc((size_t)rule->ncases * 4 + 1, sizeof *names);
+    for (int i = 0; i < rule->ncases; i++) {
+        if (!selected(&o, rule->cases[i].id))
+            continue;
+        for (int a = 0; a < 2; a++) {
+            if (!api_selected(&o, backends[a]->name))
+                continue;
+            for (int ctl = 0; ctl <= o.controls; ctl++) {
+                char *name = malloc(strlen(rule->cases[i].id) + 32);
+                sprintf(name, "%s.%s%s", rule->cases[i].id, backends[a]->name, ctl ? ".control" : "");
+                names[n++] = name;
+            }
+        }
+    }
+    if (n == 0) {
+        sc_tap_skip_all("no case matches the selection");
+        return 0;
+    }
+    header(rule, &o);
+    sc_tap_plan(n, names);
+    sc_watchdog_start();
+
+    struct sc_run_config cfg = { (uint64_t)o.window_ms * 1000000u, (uint64_t)o.deadline_ms * 1000000u };
+    /* a program has three phases bounded by the deadline, plus the window */
+    uint64_t limit = (uint64_t)o.repeat * (cfg.window_ns + 4 * cfg.deadline_ns) + 10000000000ull;
+    static struct sc_result res;
+    for (int i = 0; i < rule->ncases; i++) {
+        const sc_case *c = &rule->cases[i];
+        if (!selected(&o, c->id))
+            continue;
+        for (int a = 0; a < 2; a++) {
+            const sc_backend *b = backends[a];
+            unsigned iteration = 0;
+            if (!api_selected(&o, b->name))
+                continue;
+            if (b == &sc_runtime_backend && rt_state != SC_READY) {
+                /* the driver works but cudart does not: never a silent pass */
+                char msg[600];
+                snprintf(msg, sizeof msg, "SKIP %s", rt_why);
+                for (int ctl = 0; ctl <= o.controls; ctl++)
+                    if (rt_state == SC_MISSING)
+                        sc_tap_point(1, msg, NULL);
+                    else {
+                        struct sc_yaml y = { 0 };
+                        sc_yaml_add(&y, "message", rt_why);
+                        sc_tap_point(0, NULL, &y);
+                    }
+                continue;
+            }
+            sc_watchdog_arm(limit);
+            run_repeated(b, c->build, &cfg, o.repeat, SC_PASS, &res, &iteration);
+            report(rule, c, b, 0, &res, iteration, &o, argv[0]);
+            if (res.hung)
+                goto hung;
+            if (o.controls) {
+                run_repeated(b, c->control, &cfg, 1, SC_VIOLATED, &res, &iteration);
+                report(rule, c, b, 1, &res, iteration, &o, argv[0]);
+                if (res.hung)
+                    goto hung;
+            }
+            sc_watchdog_disarm();
+        }
+    }
+    return sc_tap_failures() ? 1 : 0;
+
+hung:
+    sc_tap_abandon("an earlier case left a host thread blocked inside a CUDA call; the process cannot go on safely");
+    fflush(stdout);
+    _exit(1);
+}

@@ -1,0 +1,30 @@
+/*
+ * run.h - running one case's program through one backend.
+ *
+ * Timeline (docs/design.md, section 5): issue every op from its host thread,
+ * hold the gates while observing, release them once the verdict is decided
+ * or the hold window has passed, drain until everything completed or the
+ * deadline passed, then check the data the ops left behind.
+ */
+#ifndef SC_RUN_H
+#define SC_RUN_H
+#include <stdint.h>
+#include "backend.h"
+#include "prog.h"
+#include "verdict.h"
+
+struct sc_run_config {
+    uint64_t window_ns;   /* how long gates stay closed with nothing decided */
+    uint64_t deadline_ns; /* how long any one phase may take                */
+};
+
+struct sc_result {
+    struct sc_verdict verdict;
+    int hung;             /* a host thread is stuck in a CUDA call          */
+    char timeline[8192];  /* one observation per line, times relative to t0 */
+};
+
+void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg,
+                    struct sc_result *res);
+
+#endif

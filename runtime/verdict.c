@@ -1,0 +1,167 @@
+/* verdict.c - deciding one relation from observations (see verdict.h). */
+#include "verdict.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NOT_READY 600 /* CUDA_ERROR_NOT_READY == cudaErrorNotReady */
+
+void sc_verdict_start(struct sc_verdict *v, enum sc_relation rel)
+{
+    memset(v, 0, sizeof *v);
+    v->rel = rel;
+}
+
+static void decide(struct sc_verdict *v, enum sc_outcome o, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void decide(struct sc_verdict *v, enum sc_outcome o, const char *fmt, ...)
+{
+    va_list ap;
+    if (v->outcome != SC_OPEN)
+        return;
+    v->outcome = o;
+    va_start(ap, fmt);
+    vsnprintf(v->why, sizeof v->why, fmt, ap);
+    va_end(ap);
+}
+
+void sc_verdict_error(struct sc_verdict *v, const char *fmt, ...)
+{
+    char msg[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (v->outcome == SC_ERROR)
+        return; /* keep the first error */
+    if (v->outcome == SC_VIOLATED) { /* keep what was seen, then the error */
+        size_t used = strlen(v->why);
+        snprintf(v->why + used, sizeof v->why - used, "; then: %s", msg);
+    } else {
+        snprintf(v->why, sizeof v->why, "%s", msg);
+    }
+    v->outcome = SC_ERROR;
+}
+
+void sc_verdict_observe(struct sc_verdict *v, const struct sc_sample *s, const char *subject, const char *object)
+{
+    if (v->outcome != SC_OPEN)
+        return;
+    if (s->object_done && !s->released) {
+        sc_verdict_error(v, "%s completed while its gate was still closed: the stream ran past a pending gate",
+                         object);
+        return;
+    }
+    switch (v->rel) {
+    case SC_AFTER:
+        if (s->subject_done && !s->object_done)
+            decide(v, SC_VIOLATED, "%s completed while %s was still pending (%s)", subject, object,
+                   s->released ? "after the gates were released" : "held by its gate");
+        break;
+    case SC_NOT_HELD:
+        if (s->subject_done && !s->released)
+            decide(v, SC_PASS, "%s completed while %s was held", subject, object);
+        break;
+    default:
+        break; /* decided when the host call returns */
+    }
+}
+
+void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const char *subject, const char *object)
+{
+    if (v->outcome != SC_OPEN)
+        return;
+    switch (v->rel) {
+    case SC_BLOCKS_UNTIL:
+        if (!r->object_done)
+            decide(v, SC_VIOLATED, "%s returned while %s was still pending%s", subject, object,
+                   r->released ? "" : " (its gate had not even been released)");
+        else if (!r->released)
+            sc_verdict_error(v, "%s completed while its gate was still closed", object);
+        else
+            decide(v, SC_PASS, "%s returned only after %s completed", subject, object);
+        break;
+    case SC_RETURNS_BEFORE:
+        if (r->released)
+            decide(v, SC_VIOLATED, "%s did not return until the gates were released: it waited for %s", subject,
+                   object);
+        else if (r->object_done)
+            sc_verdict_error(v, "%s completed while its gate was still closed", object);
+        else
+            decide(v, SC_PASS, "%s returned while %s was held", subject, object);
+        break;
+    case SC_NOT_READY_WHILE:
+        if (r->released)
+            decide(v, SC_VIOLATED, "%s did not answer until the gates were released: it waited for %s", subject,
+                   object);
+        else if (r->result == 0)
+            decide(v, SC_VIOLATED, "%s reported success while %s was held", subject, object);
+        else if (r->result != NOT_READY)
+            sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
+        else
+            v->query_ok = 1; /* decided once the repeat answers success */
+        break;
+    default:
+        break;
+    }
+}
+
+void sc_verdict_requery(struct sc_verdict *v, int result, const char *subject)
+{
+    if (v->outcome != SC_OPEN || v->rel != SC_NOT_READY_WHILE || !v->query_ok)
+        return;
+    if (result == 0)
+        decide(v, SC_PASS, "%s reported not-ready while the work was held, and success once it completed",
+               subject);
+    else if (result == NOT_READY)
+        decide(v, SC_VIOLATED, "%s still reported not-ready after all work had completed", subject);
+    else
+        sc_verdict_error(v, "%s failed with error %d after all work had completed", subject, result);
+}
+
+void sc_verdict_stamps(struct sc_verdict *v, uint64_t subject_start_ns, uint64_t object_end_ns,
+                       const char *subject, const char *object)
+{
+    if (v->rel == SC_AFTER && subject_start_ns < object_end_ns)
+        decide(v, SC_VIOLATED, "%s started on the device %.3f us before %s ended (%%globaltimer)", subject,
+               (double)(object_end_ns - subject_start_ns) / 1e3, object);
+}
+
+void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *object, unsigned window_ms)
+{
+    if (v->outcome != SC_OPEN)
+        return;
+    switch (v->rel) {
+    case SC_AFTER:
+        decide(v, SC_PASS, "%s stayed pending for the whole %u ms window while %s was held, and completed after it",
+               subject, window_ms, object);
+        break;
+    case SC_NOT_HELD:
+        decide(v, SC_VIOLATED, "%s stayed pending for the whole %u ms window while %s was held: it waited for %s",
+               subject, window_ms, object, object);
+        break;
+    case SC_BLOCKS_UNTIL:
+    case SC_RETURNS_BEFORE:
+        sc_verdict_error(v, "%s never returned", subject);
+        break;
+    case SC_NOT_READY_WHILE:
+        sc_verdict_error(v, "%s gave no usable answer", subject);
+        break;
+    }
+}
+
+int sc_verdict_decided(const struct sc_verdict *v)
+{
+    return v->outcome != SC_OPEN || (v->rel == SC_NOT_READY_WHILE && v->query_ok);
+}
+
+const char *sc_outcome_name(enum sc_outcome o)
+{
+    switch (o) {
+    case SC_OPEN: return "open";
+    case SC_PASS: return "pass";
+    case SC_VIOLATED: return "violated";
+    case SC_ERROR: return "error";
+    }
+    return "?";
+}

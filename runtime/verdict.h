@@ -1,0 +1,63 @@
+/*
+ * verdict.h - deciding one relation from observations.
+ *
+ * Pure logic, unit-tested without a GPU (selftest/runtime).  The runner feeds
+ * it samples; each sample is read in a fixed order - the subject's completion,
+ * then the object's, then whether the gates were released - so that every
+ * violation it reports is real: "subject done" read before "object not done"
+ * means the subject completed first.
+ */
+#ifndef SC_VERDICT_H
+#define SC_VERDICT_H
+#include <stdint.h>
+#include "streamcts.h"
+
+enum sc_outcome {
+    SC_OPEN = 0,  /* not decided yet                                        */
+    SC_PASS,      /* the relation held                                      */
+    SC_VIOLATED,  /* the relation was seen to be broken                     */
+    SC_ERROR,     /* could not decide: API error, deadline, wrong data      */
+};
+
+struct sc_verdict {
+    enum sc_relation rel;
+    enum sc_outcome outcome;
+    int query_ok;  /* SC_NOT_READY_WHILE: the first answer was not-ready    */
+    char why[512];
+};
+
+struct sc_sample {
+    int subject_done; /* completed (host calls: returned)                   */
+    int object_done;
+    int released;     /* the gates had been released when this was read     */
+};
+
+/* What the issuing thread read right after a host call returned. */
+struct sc_return {
+    int object_done;
+    int released;
+    int result;       /* queries: the call's result                         */
+};
+
+void sc_verdict_start(struct sc_verdict *v, enum sc_relation rel);
+void sc_verdict_observe(struct sc_verdict *v, const struct sc_sample *s,
+                        const char *subject, const char *object);
+void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r,
+                         const char *subject, const char *object);
+/* SC_NOT_READY_WHILE: the query repeated once everything completed. */
+void sc_verdict_requery(struct sc_verdict *v, int result, const char *subject);
+/* SC_AFTER between two device ops: their %globaltimer stamps must agree. */
+void sc_verdict_stamps(struct sc_verdict *v, uint64_t subject_start_ns, uint64_t object_end_ns,
+                       const char *subject, const char *object);
+/* Everything drained; window_ms is the hold window, for the message. */
+void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *object,
+                       unsigned window_ms);
+/* Something went wrong that makes the case undecidable. */
+void sc_verdict_error(struct sc_verdict *v, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* May the gates be released now? */
+int sc_verdict_decided(const struct sc_verdict *v);
+
+const char *sc_outcome_name(enum sc_outcome o);
+
+#endif
