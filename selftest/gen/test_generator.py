@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Self-tests of the streamcts generator (gen/streamcts_gen.py).
+
+    python3 selftest/gen/test_generator.py [-v]          run the tests
+    python3 selftest/gen/test_generator.py --update-golden
+                                   rewrite golden/expected/ from golden/*.rules, then run
+    prove selftest/gen/generator.t                       the same tests as TAP
+
+bad/NAME.rules (or bad/NAME/*.rules) must make the generator fail with every
+'# expect: ' line of the fixture in its error output, leaving the out dir
+untouched.  golden/*.rules must generate exactly golden/expected/.
+Everything runs in temporary directories; the real generated/ is never used.
+"""
+import contextlib
+import difflib
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(ROOT, "gen"))
+import streamcts_gen as gen  # noqa: E402
+
+BAD = os.path.join(HERE, "bad")
+GOLDEN = os.path.join(HERE, "golden")
+EXPECTED = os.path.join(GOLDEN, "expected")
+CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I" + os.path.join(ROOT, "runtime")]
+NINJA_STUB = """rule gen
+  command = true
+  generator = 1
+  restat = 1
+rule cc
+  command = true
+rule link
+  command = true
+include generated/rules.ninja
+"""
+
+
+def run_gen(*args):
+    """Run the generator in this process; returns (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = gen.main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def tree(d):
+    """{relative path: bytes} of every file under d."""
+    files = {}
+    for top, _, names in os.walk(d):
+        for n in names:
+            path = os.path.join(top, n)
+            with open(path, "rb") as f:
+                files[os.path.relpath(path, d).replace(os.sep, "/")] = f.read()
+    return files
+
+
+def snapshot(d):
+    """Files (bytes and mtime) and directories under d."""
+    state = {}
+    for top, dirs, names in os.walk(d):
+        for n in dirs:
+            state[os.path.relpath(os.path.join(top, n), d) + "/"] = None
+        for n in names:
+            path = os.path.join(top, n)
+            with open(path, "rb") as f:
+                state[os.path.relpath(path, d)] = (f.read(), os.stat(path).st_mtime_ns)
+    return state
+
+
+def mtimes(d):
+    return {rel: os.stat(os.path.join(d, rel)).st_mtime_ns for rel in tree(d)}
+
+
+def fixture_files(entry):
+    path = os.path.join(BAD, entry)
+    if os.path.isdir(path):
+        return [os.path.join(path, f) for f in sorted(os.listdir(path)) if f.endswith(".rules")]
+    return [path]
+
+
+def expected_errors(files):
+    found = []
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            found += [line[len("# expect: "):].rstrip("\n") for line in fh if line.startswith("# expect: ")]
+    return found
+
+
+class TempDirCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="streamcts-gen-test-")
+        self.spec = os.path.join(self.tmp, "spec")
+        self.out = os.path.join(self.tmp, "generated")
+        os.mkdir(self.spec)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def gen(self, *extra):
+        return run_gen("--spec-dir", self.spec, "--out-dir", self.out, *extra)
+
+    def copy_golden(self):
+        for f in sorted(os.listdir(GOLDEN)):
+            if f.endswith(".rules"):
+                shutil.copy(os.path.join(GOLDEN, f), self.spec)
+
+    def generate_golden(self):
+        self.copy_golden()
+        code, _, err = self.gen()
+        self.assertEqual(code, 0, err)
+
+    def edit(self, path, old, new):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn(old, text)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(old, new))
+
+
+class BadInput(TempDirCase):
+    """One test per fixture under bad/, added below the class."""
+
+    def check_bad(self, entry):
+        files = fixture_files(entry)
+        expected = expected_errors(files)
+        self.assertTrue(expected, f"fixture {entry} has no '# expect: ' line")
+        for f in files:
+            shutil.copy(f, self.spec)
+        # An out dir with files of an earlier run: none may change.
+        os.makedirs(os.path.join(self.out, "old"))
+        for rel, text in (("rules.ninja", "# old\n"), ("catalog.tsv", "case_id\n"),
+                          ("old/rule.c", gen.MARKER + "spec/old.rules:2 - do not edit. */\n"), ("hand.c", "int x;\n")):
+            with open(os.path.join(self.out, rel), "w") as f:
+                f.write(text)
+        before = snapshot(self.out)
+        for extra in ((), ("--check",)):
+            code, out, err = self.gen(*extra)
+            self.assertEqual(code, 1, f"{extra}: stdout {out!r} stderr {err!r}")
+            for e in expected:
+                self.assertIn(e, err)
+            lines = err.splitlines()
+            self.assertTrue(lines[-1].startswith("streamcts_gen: "), err)
+            for line in lines[:-1]:
+                self.assertRegex(line, r"^spec/[^:]+\.rules:\d+: \S")
+            self.assertEqual(snapshot(self.out), before, "the out dir changed")
+
+
+for _entry in sorted(os.listdir(BAD)):
+    if _entry.endswith(".rules") or os.path.isdir(os.path.join(BAD, _entry)):
+        _name = "test_" + _entry.removesuffix(".rules")
+        setattr(BadInput, _name, lambda self, entry=_entry: self.check_bad(entry))
+
+
+class Golden(TempDirCase):
+    def test_matches_expected(self):
+        self.generate_golden()
+        got, want = tree(self.out), tree(EXPECTED)
+        self.assertEqual(sorted(got), sorted(want), "generated files differ from golden/expected (--update-golden?)")
+        for rel in sorted(want):
+            if got[rel] != want[rel]:
+                diff = difflib.unified_diff(want[rel].decode().splitlines(), got[rel].decode().splitlines(),
+                                            "expected/" + rel, "generated/" + rel, lineterm="")
+                self.fail("\n".join(diff))
+
+    def test_programs_carry_the_marker(self):
+        programs = [rel for rel in tree(EXPECTED) if rel.endswith(".c")]
+        self.assertTrue(programs)
+        for rel, data in tree(EXPECTED).items():
+            if rel.endswith(".c"):
+                self.assertTrue(data.startswith(gen.MARKER.encode()), rel)
+
+    @unittest.skipUnless(shutil.which("gcc"), "no gcc")
+    def test_expected_programs_compile(self):
+        programs = sorted(os.path.join(EXPECTED, rel) for rel in tree(EXPECTED) if rel.endswith(".c"))
+        self.assertTrue(programs)
+        r = subprocess.run(["gcc", *CFLAGS, *programs], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    @unittest.skipUnless(shutil.which("ninja"), "no ninja")
+    def test_rules_ninja_parses(self):
+        self.generate_golden()
+        with open(os.path.join(self.tmp, "build.ninja"), "w") as f:
+            f.write(NINJA_STUB)
+        r = subprocess.run(["ninja", "-t", "targets", "all"], cwd=self.tmp, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        targets = dict(line.rsplit(": ", 1) for line in r.stdout.splitlines())
+        self.assertEqual(targets["suite"], "phony")
+        self.assertEqual(targets["generated/default_stream/legacy/waits_for_blocking.c"], "gen")
+        self.assertEqual(targets["tap/default_stream/legacy/waits_for_blocking.ptds.t"], "link")
+        self.assertEqual(targets["tap/default_stream/null/is_legacy.t"], "link")
+        self.assertNotIn("tap/default_stream/null/is_legacy.ptds.t", targets)
+        self.assertNotIn("tap/default_stream/null/is_per_thread.t", targets)
+        r = subprocess.run(["ninja", "-t", "query", "generated/rules.ninja"], cwd=self.tmp, capture_output=True, text=True)
+        for dep in ("spec/sync.rules", "spec\n", "gen/streamcts_gen.py", "gen/run", "gen/templates/program.c.j2"):
+            self.assertIn("| " + dep, r.stdout)
+
+    def test_deterministic(self):
+        """Two runs in fresh processes with different hash seeds give identical bytes."""
+        self.copy_golden()
+        trees = []
+        for seed in ("0", "4242"):
+            out = os.path.join(self.tmp, "run" + seed, "generated")
+            env = dict(os.environ, PYTHONHASHSEED=seed)
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "gen", "streamcts_gen.py"), "--spec-dir", self.spec,
+                                "--out-dir", out], env=env, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            trees.append(tree(out))
+        self.assertEqual(trees[0], trees[1])
+        self.assertEqual(trees[0], tree(EXPECTED))
+
+    def test_writes_only_what_changed(self):
+        self.generate_golden()
+        for rel in tree(self.out):
+            os.utime(os.path.join(self.out, rel), ns=(10**18, 10**18))
+        before = mtimes(self.out)
+        code, out, err = self.gen()
+        self.assertEqual((code, out, err), (0, "", ""))
+        self.assertEqual(mtimes(self.out), before)
+        self.edit(os.path.join(self.spec, "sync.rules"), "waits for all work of the context", "waits for everything")
+        code, out, err = self.gen()
+        self.assertEqual(code, 0, err)
+        after = mtimes(self.out)
+        self.assertEqual([rel for rel in before if after[rel] != before[rel]], ["sync/ctx/blocks.c"])
+
+    def test_check(self):
+        self.generate_golden()
+        code, out, err = self.gen("--check")
+        self.assertEqual((code, out, err), (0, "", ""))
+        self.edit(os.path.join(self.out, "sync/ctx/blocks.c"), "SC_BLOCKS_UNTIL", "SC_AFTER")
+        os.remove(os.path.join(self.out, "events/wait/orders_streams.c"))
+        with open(os.path.join(self.out, "gone.c"), "w") as f:
+            f.write(gen.MARKER + "spec/gone.rules:2 - do not edit. */\n")
+        with open(os.path.join(self.out, "hand.c"), "w") as f:
+            f.write("int hand;\n")
+        before = snapshot(self.out)
+        code, out, err = self.gen("--check")
+        self.assertEqual(code, 1)
+        self.assertEqual(err.splitlines(), ["missing: generated/events/wait/orders_streams.c",
+                                            "stale: generated/sync/ctx/blocks.c", "extra: generated/gone.c"])
+        self.assertEqual(snapshot(self.out), before, "--check wrote something")
+        code, _, err = self.gen()
+        self.assertEqual(code, 0, err)
+        self.assertEqual(self.gen("--check")[0], 0)
+        self.assertTrue(os.path.exists(os.path.join(self.out, "hand.c")))
+
+    def test_removes_stale_programs(self):
+        self.generate_golden()
+        os.makedirs(os.path.join(self.out, "old", "deeper"))
+        with open(os.path.join(self.out, "old", "deeper", "rule.c"), "w") as f:
+            f.write(gen.MARKER + "spec/old.rules:2 - do not edit. */\n")
+        with open(os.path.join(self.out, "old", "hand.c"), "w") as f:
+            f.write("/* written by hand */\n")
+        os.remove(os.path.join(self.spec, "sync.rules"))
+        code, out, err = self.gen()
+        self.assertEqual(code, 0, err)
+        files = tree(self.out)
+        self.assertNotIn("sync/ctx/blocks.c", files)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "sync")))
+        self.assertFalse(os.path.exists(os.path.join(self.out, "old", "deeper")))
+        self.assertIn("old/hand.c", files)
+        self.assertNotIn(b"sync.ctx.blocks", files["catalog.tsv"])
+        self.assertNotIn(b"sync/ctx/blocks", files["rules.ninja"])
+
+    def test_gen_run(self):
+        run = os.path.join(ROOT, "gen", "run")
+        self.assertTrue(os.access(run, os.X_OK), "gen/run is not executable")
+        self.copy_golden()
+        r = subprocess.run([run, "--spec-dir", self.spec, "--out-dir", self.out], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(tree(self.out), tree(EXPECTED))
+        r = subprocess.run([run, "--spec-dir", self.spec, "--out-dir", self.out, "--check"], capture_output=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    @unittest.skipIf(subprocess.run(["/usr/bin/python3", "-c", "import jinja2"], capture_output=True).returncode == 0
+                     if os.path.exists("/usr/bin/python3") else False, "/usr/bin/python3 has Jinja2")
+    def test_gen_run_without_jinja2(self):
+        fake = os.path.join(self.tmp, "bin")
+        os.mkdir(fake)
+        with open(os.path.join(fake, "python3"), "w") as f:
+            f.write("#!/bin/sh\nexit 1\n")
+        os.chmod(os.path.join(fake, "python3"), 0o755)
+        env = dict(os.environ, PATH=fake + os.pathsep + "/usr/bin:/bin")
+        r = subprocess.run([os.path.join(ROOT, "gen", "run")], env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no Python 3 with Jinja2 found", r.stderr)
+
+
+class Units(TempDirCase):
+    def test_ninja_escape(self):
+        self.assertEqual(gen.ninja_path("spec/my rules:1$.rules"), "spec/my$ rules$:1$$.rules")
+
+    @unittest.skipUnless(shutil.which("gcc"), "no gcc")
+    def test_c_string_round_trip(self):
+        texts = ['plain', 'quote " backslash \\ end\\', 'trigraphs ??= ??/ ??? ?', 'tab\tnew\nline \x01',
+                 'non-ASCII \u00a7 \u2013 \U0001f600', 'octal then digit \u00e91']
+        src = os.path.join(self.tmp, "s.c")
+        with open(src, "w") as f:
+            f.write("#include <stdio.h>\nint main(void)\n{\n")
+            f.writelines(f"    fputs({gen.c_string(t)}, stdout);\n    putchar(0);\n" for t in texts)
+            f.write("    return 0;\n}\n")
+        exe = os.path.join(self.tmp, "s")
+        r = subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o", exe, src], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = subprocess.run([exe], capture_output=True, check=True).stdout
+        self.assertEqual(out.split(b"\0")[:-1], [t.encode() for t in texts])
+
+    def test_comment_escape(self):
+        self.assertEqual(gen.c_comment("a */ b /* c ??/"), "a * / b / * c ?\\?/")
+
+    def read(self, text):
+        path = os.path.join(self.spec, "t.rules")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        errors = []
+        return gen.read_table(path, "spec/t.rules", errors), errors
+
+    def test_rows_span_lines_and_skip_comments(self):
+        rows, errors = self.read(
+            "# comment\n\n  # indented comment\nid | level | program | expect\n  | control | source | rule\n"
+            "a.b\n\t| MUST\n  # inside the row\n  | gate on s;\n    A: kernel on s | B after A | s=nonblocking | Src\n"
+            "  | A rule that   spans\n  lines.\nc.d | SHOULD | p | e | c | s | r\n")
+        self.assertEqual(errors, [])
+        self.assertEqual([(r.line, r.cells["id"]) for r in rows], [(6, "a.b"), (13, "c.d")])
+        self.assertEqual(rows[0].cells["program"], "gate on s; A: kernel on s")
+        self.assertEqual(rows[0].cells["rule"], "A rule that spans lines.")
+        self.assertEqual({k: rows[0].cells[k] for k in gen.DEFAULTS}, gen.DEFAULTS)
+
+    def test_axes_expand_in_order(self):
+        rows, errors = self.read(
+            "id | level | axes | streams | threads | program | expect | control | source | rule\n"
+            "x.y | MUST | a=kernel,memset; th=t1,t2 | s=nonblocking | t1, t2\n"
+            "  | gate on s; A: kernel on s; B: {a} on s in {th} | B after A | B on legacy | S | R.\n")
+        self.assertEqual(errors, [])
+        rule, errs = gen.compile_row(rows[0])
+        self.assertEqual(errs, [])
+        self.assertEqual([c.id for c in rule.cases], ["x.y.kernel.t1", "x.y.kernel.t2", "x.y.memset.t1", "x.y.memset.t2"])
+        self.assertEqual(rule.axes, ["a", "th"])
+        self.assertEqual(rule.cells["program"], "gate on s; A: kernel on s; B: {a} on s in {th}")
+        self.assertIn('sc_op op_B = sc_memset(p, "B", st_s);', rule.cases[3].build["ops"])
+        self.assertIn('sc_in_thread(p, op_B, "t2");', rule.cases[3].build["ops"])
+
+
+    def test_null_is_legacy_only_in_legacy_mode(self):
+        row = "| t=nonblocking | t1 | gate on legacy; A: kernel on null in t1; B: kernel on legacy | B after A | B on t | S | R.\n"
+        rows, errors = self.read("id | level | mode | streams | threads | program | expect | control | source | rule\n"
+                                 "x.y | MUST | legacy " + row + "x.z | MUST | per-thread " + row)
+        self.assertEqual(errors, [])
+        self.assertEqual([gen.compile_row(r)[1] for r in rows], [[], [
+            "expectation object 'A' is not held: no gate or host_gate precedes it on stream null in thread t1"]])
+
+
+def update_golden():
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = os.path.join(tmp, "spec")
+        shutil.copytree(GOLDEN, spec, ignore=shutil.ignore_patterns("expected"))
+        code, _, err = run_gen("--spec-dir", spec, "--out-dir", os.path.join(tmp, "generated"))
+        if code:
+            sys.exit(err)
+        shutil.rmtree(EXPECTED, ignore_errors=True)
+        shutil.copytree(os.path.join(tmp, "generated"), EXPECTED)
+    print(f"updated {os.path.relpath(EXPECTED, ROOT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    if "--update-golden" in sys.argv:
+        sys.argv.remove("--update-golden")
+        update_golden()
+    unittest.main()
