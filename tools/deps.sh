@@ -1,0 +1,34 @@
+#!/bin/sh
+# deps.sh - installs what streamcts needs to build and run, if it is missing:
+# a C compiler, ninja, perl's prove, Python 3 with Jinja2 (build time only)
+# and the CUDA toolkit's nvcc and static cudart (looked for, never installed).
+set -eu
+
+missing=
+command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
+command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
+command -v prove >/dev/null 2>&1 || missing="$missing perl"
+have_jinja=no
+for py in python3 /usr/bin/python3; do
+    if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import jinja2' >/dev/null 2>&1; then
+        have_jinja=yes
+        break
+    fi
+done
+[ $have_jinja = yes ] || missing="$missing python3 python3-jinja2"
+
+if [ -n "$missing" ]; then
+    echo "deps.sh: installing$missing" >&2
+    sudo=
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq >&2
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >&2
+fi
+
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if [ ! -x "$cuda/bin/nvcc" ] || [ ! -f "$cuda/lib64/libcudart_static.a" ]; then
+    echo "deps.sh: the CUDA toolkit is not at $cuda (need bin/nvcc and lib64/libcudart_static.a);" >&2
+    echo "         install it from NVIDIA (apt package cuda-toolkit) or link /usr/local/cuda to it." >&2
+    exit 1
+fi
