@@ -149,6 +149,12 @@ class Rule:
     def path(self):
         return self.id.replace(".", "/")
 
+    @property
+    def spec_file(self):
+        """The rules file without the line: programs name it, so that rows added
+        above a rule do not rebuild it (the catalog keeps the line)."""
+        return self.spec.rsplit(":", 1)[0]
+
 
 # ---------------------------------------------------------------------------
 # Parse: rules file -> rows
@@ -582,6 +588,8 @@ def compile_row(row):
     except Bad as e:
         errs.append(str(e))
         exp = None
+    if exp and exp.relation == "not held by" and c["level"] == "MUST":
+        errs.append("'not held by' cannot be MUST: concurrency between streams is not guaranteed (use DE-FACTO or SHOULD)")
 
     cases, failing = [], {}  # failing: message -> ids of the cases that gave it
     for values in itertools.product(*(v for _, v in axes)):

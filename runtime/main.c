@@ -5,6 +5,7 @@
  *   --case GLOB       STREAMCTS_CASE         run the cases whose id matches
  *   --api NAME        STREAMCTS_API          driver, runtime or both (default)
  *   --repeat N        STREAMCTS_REPEAT       run each case N times; one failure fails it
+ *   --attempts N      STREAMCTS_ATTEMPTS     tries to see independence past false dependencies (3)
  *   --window-ms N     STREAMCTS_WINDOW_MS    hold window (default 50)
  *   --deadline-ms N   STREAMCTS_DEADLINE_MS  per-phase deadline (default 10000)
  *   --no-control      STREAMCTS_NO_CONTROL=1 skip the negative controls
@@ -25,7 +26,7 @@
 
 struct options {
     const char *glob, *api;
-    unsigned repeat, window_ms, deadline_ms;
+    unsigned repeat, attempts, window_ms, deadline_ms;
     int controls, list;
 };
 
@@ -38,7 +39,7 @@ static unsigned env_uint(const char *name, unsigned dflt)
 static int usage(const char *argv0)
 {
     fprintf(stderr,
-            "usage: %s [--case GLOB] [--api driver|runtime|both] [--repeat N]\n"
+            "usage: %s [--case GLOB] [--api driver|runtime|both] [--repeat N] [--attempts N]\n"
             "       [--window-ms N] [--deadline-ms N] [--no-control] [--list]\n",
             argv0);
     return 2;
@@ -49,6 +50,7 @@ static int parse(int argc, char **argv, struct options *o)
     o->glob = getenv("STREAMCTS_CASE");
     o->api = getenv("STREAMCTS_API");
     o->repeat = env_uint("STREAMCTS_REPEAT", 1);
+    o->attempts = env_uint("STREAMCTS_ATTEMPTS", 3);
     o->window_ms = env_uint("STREAMCTS_WINDOW_MS", 50);
     o->deadline_ms = env_uint("STREAMCTS_DEADLINE_MS", 10000);
     o->controls = !env_uint("STREAMCTS_NO_CONTROL", 0);
@@ -65,6 +67,8 @@ static int parse(int argc, char **argv, struct options *o)
             o->api = v, i++;
         else if (v && !strcmp(a, "--repeat"))
             o->repeat = (unsigned)strtoul(v, NULL, 10), i++;
+        else if (v && !strcmp(a, "--attempts"))
+            o->attempts = (unsigned)strtoul(v, NULL, 10), i++;
         else if (v && !strcmp(a, "--window-ms"))
             o->window_ms = (unsigned)strtoul(v, NULL, 10), i++;
         else if (v && !strcmp(a, "--deadline-ms"))
@@ -76,6 +80,8 @@ static int parse(int argc, char **argv, struct options *o)
         return usage(argv[0]);
     if (!o->repeat)
         o->repeat = 1;
+    if (!o->attempts)
+        o->attempts = 1;
     if (!o->window_ms)
         o->window_ms = 1;
     if (!o->deadline_ms)
@@ -121,8 +127,9 @@ static void revision(char *out, size_t n)
                 char ref[4400];
                 FILE *rf;
                 snprintf(ref, sizeof ref, "%s/.git/%s", path, head + 5);
-                if ((rf = fopen(ref, "r")) && fgets(head, sizeof head, rf))
-                    head[strcspn(head, "\n")] = '\0';
+                if (!(rf = fopen(ref, "r")) || !fgets(head, sizeof head, rf))
+                    snprintf(head, sizeof head, "unknown");
+                head[strcspn(head, "\n")] = '\0';
                 if (rf)
                     fclose(rf);
             }
@@ -156,15 +163,21 @@ static void header(const sc_rule *rule, const struct options *o)
                 d.runtime_version % 1000 / 10, sc_compile_mode);
     sc_tap_diag("env: CUDA_DEVICE_MAX_CONNECTIONS=%s CUDA_LAUNCH_BLOCKING=%s CUDA_VISIBLE_DEVICES=%s",
                 ENV("CUDA_DEVICE_MAX_CONNECTIONS"), ENV("CUDA_LAUNCH_BLOCKING"), ENV("CUDA_VISIBLE_DEVICES"));
-    sc_tap_diag("window %u ms, deadline %u ms, repeat %u; revision %s", o->window_ms, o->deadline_ms, o->repeat, rev);
+    sc_tap_diag("window %u ms, deadline %u ms, repeat %u, attempts %u; revision %s", o->window_ms, o->deadline_ms,
+                o->repeat, o->attempts, rev);
 #undef ENV
 }
 
+struct tally {
+    unsigned iteration; /* the repetition that decided the point          */
+    unsigned held;      /* attempts in which a false dependency held B     */
+};
+
 static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, int control,
-                   const struct sc_result *res, unsigned iteration, const struct options *o, const char *argv0)
+                   const struct sc_result *res, const struct tally *t, const struct options *o, const char *argv0)
 {
     const struct sc_verdict *v = &res->verdict;
-    char directive[600], relation[200], rerun[600], iter[32], window[32];
+    char directive[600], relation[200], rerun[600], iter[32], window[32], attempts[80];
     int ok;
     const char *severity;
 
@@ -184,6 +197,9 @@ static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, i
         severity = rule->level == SC_MUST ? "fail" : "todo";
     }
     if (ok) {
+        if (t->held) /* independence was seen, but not at the first attempt: worth knowing */
+            sc_tap_diag("%s.%s%s: a false dependency held the witness in %u attempt(s) before it ran independently",
+                        c->id, b->name, control ? ".control" : "", t->held);
         sc_tap_point(1, NULL, NULL);
         return;
     }
@@ -191,7 +207,7 @@ static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, i
     struct sc_yaml y = { 0 };
     snprintf(relation, sizeof relation, "%s", rule->expect);
     snprintf(rerun, sizeof rerun, "%s --case '%s' --api %s", argv0, c->id, b->name);
-    snprintf(iter, sizeof iter, "%u of %u", iteration, o->repeat);
+    snprintf(iter, sizeof iter, "%u of %u", t->iteration, o->repeat);
     snprintf(window, sizeof window, "%u", o->window_ms);
     sc_yaml_add(&y, "message", v->why);
     sc_yaml_add(&y, "severity", severity);
@@ -204,6 +220,10 @@ static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, i
     sc_yaml_add(&y, "compile_mode", sc_compile_mode);
     sc_yaml_add(&y, "iteration", iter);
     sc_yaml_add(&y, "window_ms", window);
+    if (t->held) {
+        snprintf(attempts, sizeof attempts, "held in %u of %u attempts with fresh streams", t->held, o->attempts);
+        sc_yaml_add(&y, "attempts", attempts);
+    }
     sc_yaml_add(&y, "source", rule->source);
     sc_yaml_add(&y, "spec", rule->spec);
     sc_yaml_add(&y, "rerun", rerun);
@@ -212,16 +232,35 @@ static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, i
     sc_tap_point(0, todo ? directive : NULL, &y);
 }
 
+/*
+ * Independence can be hidden by a false dependency: two streams that share a
+ * hardware queue serialize even though nothing synchronizes them.  One
+ * observation of B completing while A is held proves that no synchronization
+ * orders B after A, so an outcome that needed independence and did not see it
+ * is tried again with fresh streams (and threads), up to `attempts` times.
+ */
+static int needs_independence(enum sc_relation rel, int control, enum sc_outcome o)
+{
+    return (!control && rel == SC_NOT_HELD && o == SC_VIOLATED) || (control && rel == SC_AFTER && o == SC_PASS);
+}
+
 /* Runs one program up to `repeat` times, stopping at the first that does not give `want`. */
-static void run_repeated(const sc_backend *b, sc_build_fn build, const struct sc_run_config *cfg, unsigned repeat,
-                         enum sc_outcome want, struct sc_result *res, unsigned *iteration)
+static void run_repeated(const sc_backend *b, sc_build_fn build, int control, const struct sc_run_config *cfg,
+                         unsigned repeat, unsigned attempts, enum sc_outcome want, struct sc_result *res,
+                         struct tally *t)
 {
     static struct sc_prog prog;
+    t->held = 0;
     for (unsigned k = 1; k <= repeat; k++) {
-        sc_prog_init(&prog);
-        build(&prog);
-        sc_run_program(b, &prog, cfg, res);
-        *iteration = k;
+        t->iteration = k;
+        for (unsigned a = 1; a <= attempts; a++) {
+            sc_prog_init(&prog);
+            build(&prog);
+            sc_run_program(b, &prog, cfg, res);
+            if (res->hung || !needs_independence(prog.rel, control, res->verdict.outcome))
+                break;
+            t->held++;
+        }
         if (res->verdict.outcome != want || res->hung)
             return;
     }
@@ -287,7 +326,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
 
     struct sc_run_config cfg = { (uint64_t)o.window_ms * 1000000u, (uint64_t)o.deadline_ms * 1000000u };
     /* a program has three phases bounded by the deadline, plus the window */
-    uint64_t limit = (uint64_t)o.repeat * (cfg.window_ns + 4 * cfg.deadline_ns) + 10000000000ull;
+    uint64_t limit = (uint64_t)o.repeat * o.attempts * (cfg.window_ns + 4 * cfg.deadline_ns) + 10000000000ull;
     static struct sc_result res;
     for (int i = 0; i < rule->ncases; i++) {
         const sc_case *c = &rule->cases[i];
@@ -295,7 +334,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
             continue;
         for (int a = 0; a < 2; a++) {
             const sc_backend *b = backends[a];
-            unsigned iteration = 0;
+            struct tally tally;
             if (!api_selected(&o, b->name))
                 continue;
             if (b == &sc_runtime_backend && rt_state != SC_READY) {
@@ -313,13 +352,13 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
                 continue;
             }
             sc_watchdog_arm(limit);
-            run_repeated(b, c->build, &cfg, o.repeat, SC_PASS, &res, &iteration);
-            report(rule, c, b, 0, &res, iteration, &o, argv[0]);
+            run_repeated(b, c->build, 0, &cfg, o.repeat, o.attempts, SC_PASS, &res, &tally);
+            report(rule, c, b, 0, &res, &tally, &o, argv[0]);
             if (res.hung)
                 goto hung;
             if (o.controls) {
-                run_repeated(b, c->control, &cfg, 1, SC_VIOLATED, &res, &iteration);
-                report(rule, c, b, 1, &res, iteration, &o, argv[0]);
+                run_repeated(b, c->control, 1, &cfg, 1, o.attempts, SC_VIOLATED, &res, &tally);
+                report(rule, c, b, 1, &res, &tally, &o, argv[0]);
                 if (res.hung)
                     goto hung;
             }

@@ -109,7 +109,7 @@ typedef struct sc_rule {
     const char *axes;      /* names of the case-id axes, "" when none          */
     const char *program;   /* the spec row's program, for the report           */
     const char *expect;    /* the spec row's expectation, for the report       */
-    const char *spec;      /* spec file and line, "spec/x.rules:12"            */
+    const char *spec;      /* the rules file, "spec/x.rules" (lines: catalog)  */
     const sc_case *cases;
     int ncases;
 } sc_rule;
