@@ -141,34 +141,4 @@ int sc_runtime_version(void)
     return v;
 }
 
-const sc_backend sc_runtime_backend = {
-    .name = "runtime",
-    .init = init,
-    .thread_attach = thread_attach,
-    .builtin_stream = builtin_stream,
-    .stream_create = stream_create,
-    .stream_destroy = stream_destroy,
-    .event_create = event_create,
-    .event_destroy = event_destroy,
-    .dev_alloc = dev_alloc,
-    .dev_free = dev_free,
-    .host_alloc = host_alloc,
-    .host_free = host_free,
-    .host_dev_ptr = host_dev_ptr,
-    .launch_gate = launch_gate,
-    .launch_mark = launch_mark,
-    .memset_async = memset_async,
-    .memset_sync = memset_sync,
-    .memcpy_async = memcpy_async,
-    .memcpy_sync = memcpy_sync,
-    .host_func = host_func,
-    .callback = callback,
-    .event_record = event_record,
-    .stream_wait_event = stream_wait_event,
-    .stream_sync = stream_sync,
-    .stream_query = stream_query,
-    .event_sync = event_sync,
-    .event_query = event_query,
-    .ctx_sync = ctx_sync,
-    .error_name = error_name,
-};
+const sc_backend sc_runtime_backend = SC_BACKEND("runtime");

@@ -450,8 +450,7 @@ static int await(struct run *r, struct worker *w, const char *what)
     while (load(&w->busy)) {
         sample(r);
         uint64_t waited = sc_now_ns() - start;
-        if (!load(&r->released) && waited >= r->cfg.window_ns)
-        {
+        if (!load(&r->released) && waited >= r->cfg.window_ns) {
             snprintf(r->blocker, sizeof r->blocker, "%s", what);
             release(r, "the issuing thread was blocked for the whole window");
         }
