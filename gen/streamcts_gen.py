@@ -50,6 +50,7 @@ RELATIONS = {
     "blocks until": "SC_BLOCKS_UNTIL",
     "returns before": "SC_RETURNS_BEFORE",
     "not ready while": "SC_NOT_READY_WHILE",
+    "ready while": "SC_READY_WHILE",
 }
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
@@ -86,6 +87,8 @@ KINDS.update(
     ctx_sync=Kind("sc_ctx_sync", on=False, role="host"),
     stream_query=Kind("sc_stream_query", arg="stream", on=False, role="query"),
     event_query=Kind("sc_event_query", arg="event", on=False, role="query"),
+    stream_destroy=Kind("sc_stream_destroy", arg="stream", on=False, role="host"),
+    event_destroy=Kind("sc_event_destroy", arg="event", on=False, role="host"),
 )
 GATES = ("gate", "host_gate")
 
@@ -358,6 +361,14 @@ def check_program(prog):
         if name in seen:
             errs.append(f"duplicate op name '{name}' (ops {seen[name]} and {i})")
         seen.setdefault(name, i)
+    destroyed = {}  # stream or event -> the op that destroyed it
+    for name, op in zip(prog.names(), prog.ops):
+        uses = [op.stream] + ([op.arg] if KINDS[op.kind].arg else [])
+        errs += [f"op {name} uses '{u}' after {destroyed[u]} destroyed it" for u in uses if u in destroyed]
+        if op.kind in ("stream_destroy", "event_destroy"):
+            if op.arg in BUILTIN_STREAMS:
+                errs.append(f"op {name}: the built-in stream '{op.arg}' cannot be destroyed")
+            destroyed[op.arg] = name
     events = {private_event(n, op) for n, op in zip(prog.names(), prog.ops) if KINDS[op.kind].arg == "event"}
     names = list(prog.streams) + prog.threads + sorted(events) + prog.names()
     errs += [f"name '{n}' is longer than {MAX_NAME} characters" for n in names if len(n) > MAX_NAME]
@@ -382,7 +393,7 @@ def parse_expect(text):
     if not m:
         raise Bad(
             f"unknown expectation '{text}' (want 'B after A', 'B not held by A', 'X blocks until A', "
-            "'X returns before A' or 'Q not ready while A')"
+            "'X returns before A', 'Q not ready while A' or 'Q ready while A')"
         )
     return Expect(*m.groups())
 
@@ -413,9 +424,9 @@ def check_expect(prog, exp, modes):
     errs = []
     s, o = prog.named(exp.subject), prog.named(exp.object)
     skind, okind = prog.ops[s].kind, prog.ops[o].kind
-    if exp.relation == "not ready while" and KINDS[skind].role != "query":
+    if exp.relation in ("not ready while", "ready while") and KINDS[skind].role != "query":
         errs.append(
-            f"subject of 'not ready while' must be a query (stream_query, event_query); '{exp.subject}' is {skind}"
+            f"subject of '{exp.relation}' must be a query (stream_query, event_query); '{exp.subject}' is {skind}"
         )
     for n, k in ((exp.subject, skind), (exp.object, okind)):
         if k == "wait":

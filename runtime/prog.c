@@ -53,7 +53,7 @@ static sc_op add(sc_prog *p, enum sc_op_kind kind, const char *name, sc_stream s
     if (s >= p->nstreams || s < SC_NULL_STREAM)
         misuse(p, "operation %s names an unknown stream", name);
     if (e < 0 || (e >= p->nevents && (kind == SC_OP_RECORD || kind == SC_OP_WAIT || kind == SC_OP_EVENT_SYNC ||
-                                      kind == SC_OP_EVENT_QUERY)))
+                                      kind == SC_OP_EVENT_QUERY || kind == SC_OP_EVENT_DESTROY)))
         misuse(p, "operation %s names an unknown event", name);
     struct sc_op_def *op = &p->ops[p->nops];
     op->kind = kind;
@@ -83,6 +83,13 @@ sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return add(p, SC_OP
 sc_op sc_ctx_sync(sc_prog *p, const char *n) { return add(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM, 0, 0); }
 sc_op sc_stream_query(sc_prog *p, const char *n, sc_stream s) { return add(p, SC_OP_STREAM_QUERY, n, s, 0, 0); }
 sc_op sc_event_query(sc_prog *p, const char *n, sc_event e) { return add(p, SC_OP_EVENT_QUERY, n, SC_NULL_STREAM, e, 0); }
+sc_op sc_stream_destroy(sc_prog *p, const char *n, sc_stream s)
+{
+    if (s < 0)
+        misuse(p, "operation %s destroys a built-in stream", n);
+    return add(p, SC_OP_STREAM_DESTROY, n, s, 0, 0);
+}
+sc_op sc_event_destroy(sc_prog *p, const char *n, sc_event e) { return add(p, SC_OP_EVENT_DESTROY, n, SC_NULL_STREAM, e, 0); }
 
 void sc_in_thread(sc_prog *p, sc_op op, const char *thread)
 {
@@ -124,8 +131,9 @@ const char *sc_op_kind_name(enum sc_op_kind k)
         [SC_OP_HOST_FUNC] = "host_func", [SC_OP_CALLBACK] = "callback", [SC_OP_RECORD] = "record",
         [SC_OP_WAIT] = "wait", [SC_OP_STREAM_SYNC] = "stream_sync", [SC_OP_EVENT_SYNC] = "event_sync",
         [SC_OP_CTX_SYNC] = "ctx_sync", [SC_OP_STREAM_QUERY] = "stream_query", [SC_OP_EVENT_QUERY] = "event_query",
+        [SC_OP_STREAM_DESTROY] = "stream_destroy", [SC_OP_EVENT_DESTROY] = "event_destroy",
     };
-    return (k >= SC_OP_GATE && k <= SC_OP_EVENT_QUERY) ? names[k] : "?";
+    return (k >= SC_OP_GATE && k <= SC_OP_EVENT_DESTROY) ? names[k] : "?";
 }
 
 const char *sc_copy_name(enum sc_copy c)
@@ -148,6 +156,7 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_BLOCKS_UNTIL: return "blocks until";
     case SC_RETURNS_BEFORE: return "returns before";
     case SC_NOT_READY_WHILE: return "not ready while";
+    case SC_READY_WHILE: return "ready while";
     }
     return "?";
 }
@@ -165,7 +174,7 @@ const char *sc_stream_name(const struct sc_prog *p, sc_stream s)
 int sc_op_is_host_call(enum sc_op_kind k)
 {
     return k == SC_OP_MEMCPY_SYNC || k == SC_OP_STREAM_SYNC || k == SC_OP_EVENT_SYNC || k == SC_OP_CTX_SYNC ||
-           k == SC_OP_STREAM_QUERY || k == SC_OP_EVENT_QUERY;
+           k == SC_OP_STREAM_QUERY || k == SC_OP_EVENT_QUERY || k == SC_OP_STREAM_DESTROY || k == SC_OP_EVENT_DESTROY;
 }
 
 int sc_op_is_observable(enum sc_op_kind k) { return k != SC_OP_WAIT; }

@@ -28,6 +28,8 @@ enum sc_op_kind {
     SC_OP_CTX_SYNC,
     SC_OP_STREAM_QUERY,
     SC_OP_EVENT_QUERY,
+    SC_OP_STREAM_DESTROY,
+    SC_OP_EVENT_DESTROY,
 };
 
 struct sc_op_def {

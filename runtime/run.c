@@ -257,7 +257,7 @@ static int prepare(struct run *r, char *why, size_t n)
         o->fill = (unsigned char)(0x40 + i);
         o->stream = d->stream >= 0 ? r->streams[d->stream] : b->builtin_stream(d->stream);
         o->event = (d->kind == SC_OP_RECORD || d->kind == SC_OP_WAIT || d->kind == SC_OP_EVENT_SYNC ||
-                    d->kind == SC_OP_EVENT_QUERY) ? r->events[d->event] : NULL;
+                    d->kind == SC_OP_EVENT_QUERY || d->kind == SC_OP_EVENT_DESTROY) ? r->events[d->event] : NULL;
         o->harg = (struct host_arg){ &r->pool->slots[i], o->token, r->pool->gate, r->cfg.deadline_ns };
         if (has_probe(d->kind) && (rc = b->event_create(&o->probe))) {
             snprintf(why, n, "creating a probe event failed: %s", b->error_name(rc));
@@ -379,6 +379,14 @@ static int issue(struct run *r, int i)
     case SC_OP_EVENT_QUERY:
         o->result = b->event_query(o->event);
         rc = (o->result == 0 || o->result == SC_NOT_READY) ? 0 : o->result;
+        break;
+    case SC_OP_STREAM_DESTROY:
+        if ((rc = b->stream_destroy(o->stream)) == 0)
+            r->streams[d->stream] = NULL; /* the cleanup must not destroy it again */
+        break;
+    case SC_OP_EVENT_DESTROY:
+        if ((rc = b->event_destroy(o->event)) == 0)
+            r->events[d->event] = NULL;
         break;
     }
     if (rc == 0 && has_probe(d->kind))
@@ -536,17 +544,30 @@ static void check_stamps(struct run *r)
         sc_verdict_stamps(&r->v, s->start_ns, o->end_ns, opname(r, p->subject), opname(r, p->object));
 }
 
+/* Host calls whose argument is a stream they act on, not one they are issued to. */
+static int stream_argument(enum sc_op_kind k)
+{
+    return k == SC_OP_STREAM_SYNC || k == SC_OP_STREAM_QUERY || k == SC_OP_STREAM_DESTROY;
+}
+
+static int event_argument(enum sc_op_kind k)
+{
+    return k == SC_OP_EVENT_SYNC || k == SC_OP_EVENT_QUERY || k == SC_OP_EVENT_DESTROY;
+}
+
 static void describe_op(struct run *r, int i, char *out, size_t n)
 {
     const struct sc_op_def *d = &r->p->ops[i];
     const char *kind = d->kind == SC_OP_MEMCPY_ASYNC || d->kind == SC_OP_MEMCPY_SYNC ? sc_copy_name(d->copy)
                                                                                     : sc_op_kind_name(d->kind);
-    if (sc_op_is_host_call(d->kind) && d->kind != SC_OP_STREAM_SYNC && d->kind != SC_OP_STREAM_QUERY)
+    if (stream_argument(d->kind))
+        snprintf(out, n, "%s (%s of %s)", d->name, kind, sc_stream_name(r->p, d->stream));
+    else if (event_argument(d->kind))
+        snprintf(out, n, "%s (%s of %s)", d->name, kind, r->p->events[d->event]);
+    else if (sc_op_is_host_call(d->kind))
         snprintf(out, n, "%s (%s%s)", d->name, kind, d->kind == SC_OP_MEMCPY_SYNC ? " sync" : "");
     else
-        snprintf(out, n, "%s (%s %s %s)", d->name, kind,
-                 d->kind == SC_OP_STREAM_SYNC || d->kind == SC_OP_STREAM_QUERY ? "of" : "on",
-                 sc_stream_name(r->p, d->stream));
+        snprintf(out, n, "%s (%s on %s)", d->name, kind, sc_stream_name(r->p, d->stream));
     if (d->thread) {
         size_t len = strlen(out);
         snprintf(out + len, n - len, " in %s", r->p->threads[d->thread]);

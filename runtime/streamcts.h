@@ -50,6 +50,7 @@ enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD };
  *   SC_RETURNS_BEFORE  host call subject returns while object is still held.
  *   SC_NOT_READY_WHILE query subject reports not-ready while object is held,
  *                      and success once everything has completed.
+ *   SC_READY_WHILE     query subject reports success while object is held.
  */
 enum sc_relation {
     SC_AFTER = 1,
@@ -57,6 +58,7 @@ enum sc_relation {
     SC_BLOCKS_UNTIL,
     SC_RETURNS_BEFORE,
     SC_NOT_READY_WHILE,
+    SC_READY_WHILE,
 };
 
 typedef struct sc_prog sc_prog;
@@ -85,6 +87,10 @@ sc_op sc_event_sync(sc_prog *p, const char *name, sc_event e);
 sc_op sc_ctx_sync(sc_prog *p, const char *name);
 sc_op sc_stream_query(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_event_query(sc_prog *p, const char *name, sc_event e);
+
+/* Destroying a stream or event whose work may still be pending. */
+sc_op sc_stream_destroy(sc_prog *p, const char *name, sc_stream s);
+sc_op sc_event_destroy(sc_prog *p, const char *name, sc_event e);
 
 /* Issue op from the named host thread instead of "main". */
 void sc_in_thread(sc_prog *p, sc_op op, const char *thread);

@@ -101,6 +101,18 @@ void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const 
         else
             v->query_ok = 1; /* decided once the repeat answers success */
         break;
+    case SC_READY_WHILE:
+        if (r->released)
+            decide(v, SC_VIOLATED, "%s did not answer until the gates were released: it waited for %s", subject,
+                   object);
+        else if (r->result == NOT_READY)
+            decide(v, SC_VIOLATED, "%s reported not-ready while only %s, which it does not cover, was pending",
+                   subject, object);
+        else if (r->result != 0)
+            sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
+        else
+            decide(v, SC_PASS, "%s reported success while %s was held", subject, object);
+        break;
     default:
         break;
     }
@@ -145,6 +157,7 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
         sc_verdict_error(v, "%s never returned", subject);
         break;
     case SC_NOT_READY_WHILE:
+    case SC_READY_WHILE:
         sc_verdict_error(v, "%s gave no usable answer", subject);
         break;
     }

@@ -123,6 +123,20 @@ static void verdicts(void)
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_ERROR, "not ready: an error code is an error", v.why);
 
+    /* ready while: success while held passes; not-ready or blocking is violated */
+    r = (struct sc_return){ 0, 0, 0 };
+    sc_verdict_start(&v, SC_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_PASS, "ready while: success while held passes", v.why);
+    r = (struct sc_return){ 0, 0, 600 };
+    sc_verdict_start(&v, SC_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_VIOLATED, "ready while: not-ready while held is violated", v.why);
+    r = (struct sc_return){ 1, 1, 0 };
+    sc_verdict_start(&v, SC_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_VIOLATED, "ready while: answering only after release is violated", v.why);
+
     /* errors: first one kept; a violation keeps its evidence */
     sc_verdict_start(&v, SC_AFTER);
     sc_verdict_error(&v, "first %d", 1);
