@@ -373,11 +373,18 @@ static int issue(struct run *r, int i)
     case SC_OP_EVENT_SYNC: rc = b->event_sync(o->event); break;
     case SC_OP_CTX_SYNC: rc = b->ctx_sync(); break;
     case SC_OP_STREAM_QUERY:
-        o->result = b->stream_query(o->stream);
-        rc = (o->result == 0 || o->result == SC_NOT_READY) ? 0 : o->result;
-        break;
     case SC_OP_EVENT_QUERY:
-        o->result = b->event_query(o->event);
+        /*
+         * "Ready while" asks whether the query answers success at some point
+         * while the object is held: the GPU may not have reached the work it
+         * covers yet, so ask again until success or the release.
+         */
+        for (int poll = i == r->p->subject && r->p->rel == SC_READY_WHILE;;) {
+            o->result = d->kind == SC_OP_STREAM_QUERY ? b->stream_query(o->stream) : b->event_query(o->event);
+            if (o->result != SC_NOT_READY || !poll || load(&r->released))
+                break;
+            sc_pause_ns(SC_POLL_NS);
+        }
         rc = (o->result == 0 || o->result == SC_NOT_READY) ? 0 : o->result;
         break;
     case SC_OP_STREAM_DESTROY:

@@ -102,12 +102,12 @@ void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const 
             v->query_ok = 1; /* decided once the repeat answers success */
         break;
     case SC_READY_WHILE:
-        if (r->released)
+        if (r->result == NOT_READY)
+            decide(v, SC_VIOLATED, "%s kept answering not-ready for the whole window while only %s, which it "
+                   "does not cover, was pending", subject, object);
+        else if (r->released)
             decide(v, SC_VIOLATED, "%s did not answer until the gates were released: it waited for %s", subject,
                    object);
-        else if (r->result == NOT_READY)
-            decide(v, SC_VIOLATED, "%s reported not-ready while only %s, which it does not cover, was pending",
-                   subject, object);
         else if (r->result != 0)
             sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
         else

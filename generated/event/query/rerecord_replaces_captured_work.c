@@ -2,8 +2,8 @@
 /*
  * event.query.rerecord_replaces_captured_work
  *
- * Re-recording an event on an idle stream replaces the pending work it had
- * captured.
+ * Re-recording an event replaces what it captured: recorded again behind
+ * pending work, it reports not ready.
  *
  * level:   MUST
  * source:  CUDA Driver API, Event Management, cuEventRecord ("will overwrite the previously captured state")
@@ -13,8 +13,8 @@
  *   axes:    -
  *   streams: s=nonblocking, u=nonblocking
  *   threads: -
- *   program: gate on s; A: kernel on s; record E on s; R2: record E on u; Q: event_query E
- *   expect:  Q ready while A
+ *   program: R1: record E on u; gate on s; A: kernel on s; R2: record E on s; Q: event_query E
+ *   expect:  Q not ready while A
  *   control: drop R2
  */
 #include "streamcts.h"
@@ -26,28 +26,28 @@ static void case_1(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_record(p, "R1", ev_E, st_u);
+    sc_gate(p, "op2", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_record(p, "R2", ev_E, st_u);
+    sc_record(p, "R2", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
-    sc_expect(p, op_Q, SC_READY_WHILE, op_A);
+    sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
 }
 
 /* event.query.rerecord_replaces_captured_work: negative control */
 static void case_1_control(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
-    sc_stream_create(p, "u", SC_NONBLOCKING);
+    sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_record(p, "R1", ev_E, st_u);
+    sc_gate(p, "op2", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
-    sc_expect(p, op_Q, SC_READY_WHILE, op_A);
+    sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
 }
 
 static const sc_case cases[] = {
@@ -57,11 +57,11 @@ static const sc_case cases[] = {
 static const sc_rule rule = {
     .id = "event.query.rerecord_replaces_captured_work",
     .level = SC_MUST,
-    .text = "Re-recording an event on an idle stream replaces the pending work it had captured.",
+    .text = "Re-recording an event replaces what it captured: recorded again behind pending work, it reports not ready.",
     .source = "CUDA Driver API, Event Management, cuEventRecord (\"will overwrite the previously captured state\")",
     .axes = "",
-    .program = "gate on s; A: kernel on s; record E on s; R2: record E on u; Q: event_query E",
-    .expect = "Q ready while A",
+    .program = "R1: record E on u; gate on s; A: kernel on s; R2: record E on s; Q: event_query E",
+    .expect = "Q not ready while A",
     .spec = "spec/event.rules",
     .cases = cases,
     .ncases = 1,
