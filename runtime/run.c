@@ -581,6 +581,13 @@ static void describe_op(struct run *r, int i, char *out, size_t n)
     }
 }
 
+/* An op whose completion the drain waits for: issued without error, observable, not seen complete yet. */
+static int pending(struct run *r, int i)
+{
+    return sc_op_is_observable(r->p->ops[i].kind) && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc &&
+           !r->op[i].done;
+}
+
 /* ---- the whole case -------------------------------------------------------- */
 
 void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg,
@@ -674,15 +681,15 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
 
     /* 3. drain: everything must complete before the deadline */
     for (;;) {
-        int pending = 0;
+        int waiting = 0;
         sample(r);
         for (int i = 0; i < p->nops; i++)
-            pending += sc_op_is_observable(p->ops[i].kind) && load(&r->op[i].state) == ST_RETURNED && !r->op[i].done;
-        if (!pending)
+            waiting += pending(r, i);
+        if (!waiting)
             break;
         if (sc_now_ns() - r->t_release > cfg->deadline_ns) {
             for (int i = 0; i < p->nops; i++)
-                if (sc_op_is_observable(p->ops[i].kind) && load(&r->op[i].state) == ST_RETURNED && !r->op[i].done) {
+                if (pending(r, i)) {
                     sc_verdict_error(&r->v, "%s did not complete within %.0f ms of the release", opname(r, i),
                                      (double)cfg->deadline_ns / 1e6);
                     break;
