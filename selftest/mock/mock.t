@@ -1,0 +1,50 @@
+#!/bin/bash
+# The runtime against a CUDA stand-in on host threads (mock_backend.c): with
+# every promise kept, cases pass and every control shows its violation; with
+# one promise broken, the rules that check it fail, and a call that never
+# returns is reported, not waited for.
+cd "$(dirname "$0")/../.." || exit 1
+dir=build/selftest/mock
+export STREAMCTS_WINDOW_MS=5
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
+echo "TAP version 13"
+
+for p in "$dir"/*.prog; do
+    out=$("$p" 2>&1); rc=$?
+    if [ $rc -eq 0 ] && ! grep -q '^not ok' <<<"$out" && grep -q '^ok' <<<"$out"; then
+        ok "$(basename "$p" .prog): every case and control passes on a conforming mock"
+    else nok "$(basename "$p" .prog) fails on a conforming mock (exit $rc)" "$(grep -A12 '^not ok' <<<"$out")"; fi
+done
+
+# broken promise, program, message its cases must report
+while read -r brk prog msg; do
+    out=$(STREAMCTS_MOCK_BREAK=$brk "$dir/$prog.prog" 2>&1); rc=$?
+    main=$(grep '^not ok' <<<"$out" | grep -vc '\.control')
+    if [ $rc -ne 0 ] && [ "$main" -gt 0 ] && grep -q "message: \".*$msg" <<<"$out"; then
+        ok "break $brk: $prog reports $main violated cases ('$msg')"
+    else nok "break $brk: $prog did not report the violation (exit $rc, $main cases)" "$out"; fi
+done <<'EOF_CASES'
+legacy default_stream.legacy.waits_for_blocking completed while A was still pending
+legacy default_stream.null.waits_for_legacy_in_per_thread_mode completed while A was still pending
+wait event.wait.orders_later_work completed while A was still pending
+host_func host_func.runs_after_prior_work completed while A was still pending
+sync stream.sync.waits_for_stream_work returned while A was still pending
+EOF_CASES
+
+# a DE-FACTO rule's control that cannot show its violation is a warning, not a failure
+out=$(STREAMCTS_MOCK_BREAK=legacy "$dir/default_stream.nonblocking.not_held_by_legacy.prog" --case '*.kernel.kernel' 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q '^not ok .*\.control # TODO vacuous' <<<"$out"; then
+    ok "a vacuous control is reported as a TODO warning, not a failure"
+else nok "a vacuous control was not reported as TODO (exit $rc)" "$out"; fi
+
+# a call that never returns: the case is not ok with its reason, every planned point is reported
+out=$(STREAMCTS_MOCK_BREAK=hang timeout 60 "$dir/stream.sync.waits_for_stream_work.prog" --deadline-ms 200 2>&1); rc=$?
+plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' <<<"$out"); points=$(grep -cE '^(not )?ok [0-9]' <<<"$out")
+if [ $rc -eq 1 ] && [ -n "$plan" ] && [ "$plan" = "$points" ] && grep -q 'did not return within the 200 ms deadline' <<<"$out" &&
+    grep -q 'not completed: an earlier case left a host thread blocked' <<<"$out"; then
+    ok "a hung call is reported and the $plan planned points are all accounted for"
+else nok "a hung call was not reported cleanly (exit $rc, plan $plan, points $points)" "$out"; fi
+
+echo "1..$n"

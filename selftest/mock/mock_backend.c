@@ -1,0 +1,414 @@
+/*
+ * mock_backend.c - a CUDA stand-in on host threads, for testing the runtime
+ * without a GPU.
+ *
+ * Each stream is a queue worked by a thread of its own; "device memory" is
+ * host memory.  It keeps the documented semantics the rules check (stream
+ * FIFO, the legacy stream joining blocking streams, per-thread streams,
+ * events and waits, host functions, synchronize and query) so that linked
+ * with a generated program every case and control behaves as on a GPU.
+ * STREAMCTS_MOCK_BREAK names one promise to break, so the self-tests can show
+ * that the runtime reports the violation:
+ *   legacy     the legacy stream does not wait for blocking streams
+ *   wait       cuStreamWaitEvent waits for nothing
+ *   host_func  host functions run when enqueued, not in stream order
+ *   sync       stream synchronize returns at once
+ *   hang       stream synchronize never returns
+ * It provides both backends ("driver" and "runtime" behave the same).
+ */
+#define _GNU_SOURCE
+#include "backend.h"
+#include "clock.h"
+#include "slot.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+const char sc_compile_mode[] = "per-thread";
+#else
+const char sc_compile_mode[] = "legacy";
+#endif
+
+enum { KIND_BLOCKING, KIND_NONBLOCKING, KIND_LEGACY, KIND_PER_THREAD };
+enum { ITEM_FN, ITEM_WAIT };
+
+struct mstream;
+
+struct item {
+    int type;
+    void (*fn)(void *);
+    void *arg;
+    struct mstream *on; /* ITEM_WAIT: until on->done >= target */
+    uint64_t target;
+    struct item *next;
+};
+
+struct mstream {
+    int kind;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct item *head, *tail;
+    uint64_t enq, done; /* items enqueued, items completed */
+    struct mstream *next_blocking; /* blocking and per-thread streams: the legacy stream joins them */
+    struct mstream *next_all;      /* every stream: context synchronize waits for them */
+};
+
+struct mevent {
+    struct mstream *stream; /* NULL: never recorded */
+    uint64_t target;
+};
+
+static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: whole enqueue is atomic */
+static struct mstream *blocking_list, *all_list, *legacy;
+static __thread struct mstream *per_thread;
+static const char *broken;
+
+static int breaks(const char *what) { return broken && !strcmp(broken, what); }
+
+static uint64_t done_of(struct mstream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t d = s->done;
+    pthread_mutex_unlock(&s->mu);
+    return d;
+}
+
+static uint64_t enq_of(struct mstream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t e = s->enq;
+    pthread_mutex_unlock(&s->mu);
+    return e;
+}
+
+static void wait_done(struct mstream *s, uint64_t target)
+{
+    pthread_mutex_lock(&s->mu);
+    while (s->done < target)
+        pthread_cond_wait(&s->cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static void *worker(void *arg)
+{
+    struct mstream *s = arg;
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        while (!s->head)
+            pthread_cond_wait(&s->cv, &s->mu);
+        struct item *it = s->head;
+        pthread_mutex_unlock(&s->mu);
+        if (it->type == ITEM_WAIT)
+            wait_done(it->on, it->target);
+        else if (it->fn)
+            it->fn(it->arg);
+        pthread_mutex_lock(&s->mu);
+        s->head = it->next;
+        if (!s->head)
+            s->tail = NULL;
+        s->done++;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        free(it);
+    }
+    return NULL;
+}
+
+static struct mstream *new_stream(int kind)
+{
+    struct mstream *s = calloc(1, sizeof *s);
+    pthread_t tid;
+    s->kind = kind;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    pthread_create(&tid, NULL, worker, s);
+    pthread_detach(tid);
+    pthread_mutex_lock(&registry);
+    s->next_all = all_list;
+    all_list = s;
+    if (kind == KIND_BLOCKING || kind == KIND_PER_THREAD) {
+        s->next_blocking = blocking_list;
+        blocking_list = s;
+    }
+    pthread_mutex_unlock(&registry);
+    return s;
+}
+
+/* Appends an item; the caller holds the registry lock. Returns the item's position. */
+static uint64_t push(struct mstream *s, int type, void (*fn)(void *), void *arg, struct mstream *on, uint64_t target)
+{
+    struct item *it = calloc(1, sizeof *it);
+    *it = (struct item){ type, fn, arg, on, target, NULL };
+    pthread_mutex_lock(&s->mu);
+    if (s->tail)
+        s->tail->next = it;
+    else
+        s->head = it;
+    s->tail = it;
+    uint64_t pos = ++s->enq;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    return pos;
+}
+
+static struct mstream *resolve(void *h)
+{
+    if (h == (void *)1)
+        return legacy;
+    if (h == (void *)2 || h == NULL) {
+#ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM
+        if (h == NULL)
+            return legacy;
+#endif
+        if (!per_thread)
+            per_thread = new_stream(KIND_PER_THREAD);
+        return per_thread;
+    }
+    return h;
+}
+
+/*
+ * Enqueues work as the stream synchronization behavior page describes: an
+ * action in the legacy stream first waits on all blocking streams, and then
+ * all blocking streams wait on the legacy stream; a blocking stream's work
+ * waits for the legacy stream's prior work.
+ */
+static uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct mstream *on, uint64_t target)
+{
+    struct mstream *s = resolve(h);
+    uint64_t pos;
+    pthread_mutex_lock(&registry);
+    if (s == legacy && !breaks("legacy"))
+        for (struct mstream *b = blocking_list; b; b = b->next_blocking)
+            push(legacy, ITEM_WAIT, NULL, NULL, b, b->enq);
+    if (s != legacy && (s->kind == KIND_BLOCKING || s->kind == KIND_PER_THREAD) && !breaks("legacy"))
+        push(s, ITEM_WAIT, NULL, NULL, legacy, legacy->enq);
+    pos = push(s, type, fn, arg, on, target);
+    pthread_mutex_unlock(&registry);
+    return pos;
+}
+
+/* ---- the backend --------------------------------------------------------- */
+
+static int init(char *why, size_t whylen)
+{
+    (void)why, (void)whylen;
+    pthread_mutex_lock(&registry);
+    if (!legacy) {
+        broken = getenv("STREAMCTS_MOCK_BREAK");
+        pthread_mutex_unlock(&registry);
+        legacy = new_stream(KIND_LEGACY);
+        return SC_READY;
+    }
+    pthread_mutex_unlock(&registry);
+    return SC_READY;
+}
+static int thread_attach(void) { return 0; }
+static void *builtin_stream(int which)
+{
+    return which == SC_LEGACY_STREAM ? (void *)1 : which == SC_PER_THREAD_STREAM ? (void *)2 : NULL;
+}
+static int stream_create(void **s, int nonblocking)
+{
+    *s = new_stream(nonblocking ? KIND_NONBLOCKING : KIND_BLOCKING);
+    return 0;
+}
+static int stream_destroy(void *s)
+{
+    (void)s; /* its worker drains it; the memory is kept, as handles may linger in events */
+    return 0;
+}
+static int event_create(void **e)
+{
+    *e = calloc(1, sizeof(struct mevent));
+    return 0;
+}
+static int event_destroy(void *e)
+{
+    (void)e; /* waits keep their own snapshot; the event memory is kept */
+    return 0;
+}
+static int dev_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
+static int dev_free(void *p) { free(p); return 0; }
+static int host_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
+static int host_free(void *p) { free(p); return 0; }
+static int host_dev_ptr(void **d, void *h) { *d = h; return 0; }
+
+struct gate_args {
+    uint32_t *flag;
+    uint64_t max_ns;
+    struct sc_slot *slot;
+    uint32_t token;
+};
+static void run_gate(void *a)
+{
+    struct gate_args *g = a;
+    uint64_t start = sc_now_ns();
+    uint32_t status = SC_GATE_RELEASED;
+    g->slot->start_ns = start;
+    while (!__atomic_load_n(g->flag, __ATOMIC_ACQUIRE)) {
+        if (sc_now_ns() - start > g->max_ns) {
+            status = SC_GATE_EXPIRED;
+            break;
+        }
+        sc_pause_ns(10000);
+    }
+    g->slot->end_ns = sc_now_ns();
+    g->slot->status = status;
+    __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
+    free(g);
+}
+static void run_mark(void *a)
+{
+    struct gate_args *g = a;
+    g->slot->start_ns = g->slot->end_ns = sc_now_ns();
+    __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
+    free(g);
+}
+static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    struct gate_args *g = malloc(sizeof *g);
+    *g = (struct gate_args){ flag, max_ns, slot, token };
+    enqueue(s, ITEM_FN, run_gate, g, NULL, 0);
+    return 0;
+}
+static int launch_mark(void *s, void *slot, uint32_t token)
+{
+    struct gate_args *g = malloc(sizeof *g);
+    *g = (struct gate_args){ NULL, 0, slot, token };
+    enqueue(s, ITEM_FN, run_mark, g, NULL, 0);
+    return 0;
+}
+
+struct copy_args {
+    void *dst;
+    const void *src;
+    size_t n;
+    int value; /* memset: the byte; -1: a copy */
+};
+static void run_copy(void *a)
+{
+    struct copy_args *c = a;
+    if (c->value >= 0)
+        memset(c->dst, c->value, c->n);
+    else
+        memcpy(c->dst, c->src, c->n);
+    free(c);
+}
+static uint64_t copy_on(void *s, void *dst, const void *src, size_t n, int value)
+{
+    struct copy_args *c = malloc(sizeof *c);
+    *c = (struct copy_args){ dst, src, n, value };
+    return enqueue(s, ITEM_FN, run_copy, c, NULL, 0);
+}
+static int memset_async(void *s, void *d, unsigned char v, size_t n)
+{
+    copy_on(s, d, NULL, n, v);
+    return 0;
+}
+static int memset_sync(void *d, unsigned char v, size_t n)
+{
+    wait_done(resolve(NULL), copy_on(NULL, d, NULL, n, v));
+    return 0;
+}
+static int memcpy_async(void *s, void *dst, const void *src, size_t n, enum sc_copy kind)
+{
+    struct mstream *st = resolve(s);
+    if (kind == SC_H2D_PAGEABLE) /* NVIDIA: the stream drains before a pageable copy is staged */
+        wait_done(st, enq_of(st));
+    uint64_t pos = copy_on(s, dst, src, n, -1);
+    if (kind == SC_D2H_PAGEABLE) /* documented: returns once the copy completed */
+        wait_done(st, pos);
+    return 0;
+}
+static int memcpy_sync(void *dst, const void *src, size_t n, enum sc_copy kind)
+{
+    uint64_t pos = copy_on(NULL, dst, src, n, -1);
+    if (kind != SC_D2D) /* device to device: no host-side synchronization */
+        wait_done(resolve(NULL), pos);
+    return 0;
+}
+static int host_func(void *s, void (*fn)(void *), void *arg)
+{
+    if (breaks("host_func")) {
+        fn(arg);
+        return 0;
+    }
+    enqueue(s, ITEM_FN, fn, arg, NULL, 0);
+    return 0;
+}
+static void run_callback(void *arg) { sc_callback_body(arg, 0); }
+static int callback(void *s, void *arg) { return host_func(s, run_callback, arg); }
+static int event_record(void *e, void *s)
+{
+    struct mevent *ev = e;
+    uint64_t pos = enqueue(s, ITEM_FN, NULL, NULL, NULL, 0);
+    ev->stream = resolve(s);
+    ev->target = pos;
+    return 0;
+}
+static int stream_wait_event(void *s, void *e)
+{
+    struct mevent *ev = e;
+    if (ev->stream && !breaks("wait"))
+        enqueue(s, ITEM_WAIT, NULL, NULL, ev->stream, ev->target);
+    return 0;
+}
+static int stream_sync(void *s)
+{
+    struct mstream *st = resolve(s);
+    while (breaks("hang"))
+        sc_pause_ns(1000000000u);
+    if (!breaks("sync"))
+        wait_done(st, enq_of(st));
+    return 0;
+}
+static int stream_query(void *s)
+{
+    struct mstream *st = resolve(s);
+    uint64_t enq = enq_of(st);
+    return done_of(st) >= enq ? 0 : SC_NOT_READY;
+}
+static int event_sync(void *e)
+{
+    struct mevent *ev = e;
+    if (ev->stream)
+        wait_done(ev->stream, ev->target);
+    return 0;
+}
+static int event_query(void *e)
+{
+    struct mevent *ev = e;
+    return !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
+}
+static int ctx_sync(void)
+{
+    struct mstream *all[256];
+    uint64_t target[256];
+    int n = 0;
+    pthread_mutex_lock(&registry);
+    for (struct mstream *s = all_list; s && n < 256; s = s->next_all, n++) {
+        all[n] = s;
+        target[n] = enq_of(s);
+    }
+    pthread_mutex_unlock(&registry);
+    for (int i = 0; i < n; i++)
+        wait_done(all[i], target[i]);
+    return 0;
+}
+static const char *error_name(int rc) { return rc ? "MOCK_ERROR" : "MOCK_SUCCESS"; }
+
+int sc_driver_describe(struct sc_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "streamcts mock (host threads)%s%s", broken ? ", broken: " : "",
+             broken ? broken : "");
+    snprintf(info->uuid, sizeof info->uuid, "MOCK");
+    return 0;
+}
+int sc_runtime_version(void) { return 0; }
+
+const sc_backend sc_driver_backend = SC_BACKEND("driver");
+const sc_backend sc_runtime_backend = SC_BACKEND("runtime");
