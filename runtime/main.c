@@ -5,6 +5,7 @@
  *   --case GLOB       STREAMCTS_CASE         run the cases whose id matches
  *   --api NAME        STREAMCTS_API          driver, runtime or both (default)
  *   --repeat N        STREAMCTS_REPEAT       run each case N times; one failure fails it
+ *                                            (default: the rule's repeat column)
  *   --attempts N      STREAMCTS_ATTEMPTS     tries to see independence past false dependencies (3)
  *   --window-ms N     STREAMCTS_WINDOW_MS    hold window (default 50)
  *   --deadline-ms N   STREAMCTS_DEADLINE_MS  per-phase deadline (default 10000)
@@ -45,11 +46,11 @@ static int usage(const char *argv0)
     return 2;
 }
 
-static int parse(int argc, char **argv, struct options *o)
+static int parse(const sc_rule *rule, int argc, char **argv, struct options *o)
 {
     o->glob = getenv("STREAMCTS_CASE");
     o->api = getenv("STREAMCTS_API");
-    o->repeat = env_uint("STREAMCTS_REPEAT", 1);
+    o->repeat = env_uint("STREAMCTS_REPEAT", rule->repeat ? rule->repeat : 1);
     o->attempts = env_uint("STREAMCTS_ATTEMPTS", 3);
     o->window_ms = env_uint("STREAMCTS_WINDOW_MS", 50);
     o->deadline_ms = env_uint("STREAMCTS_DEADLINE_MS", 10000);
@@ -273,7 +274,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     const sc_backend *backends[2] = { &sc_driver_backend, &sc_runtime_backend };
     int rc;
 
-    if ((rc = parse(argc, argv, &o)))
+    if ((rc = parse(rule, argc, argv, &o)))
         return rc;
     if (o.list) {
         for (int i = 0; i < rule->ncases; i++)

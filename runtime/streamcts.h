@@ -116,6 +116,7 @@ typedef struct sc_rule {
     const char *program;   /* the spec row's program, for the report           */
     const char *expect;    /* the spec row's expectation, for the report       */
     const char *spec;      /* the rules file, "spec/x.rules" (lines: catalog)  */
+    unsigned repeat;       /* runs of each case (the spec's repeat column)      */
     const sc_case *cases;
     int ncases;
 } sc_rule;

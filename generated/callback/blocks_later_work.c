@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2h_pageable,memcpy_d2d,record
  *   streams: s=blocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: G: host_gate on s; C: callback on s; B: {witness} on s
  *   expect:  B after C
  *   control: B on t
@@ -222,6 +223,7 @@ static const sc_rule rule = {
     .program = "G: host_gate on s; C: callback on s; B: {witness} on s",
     .expect = "B after C",
     .spec = "spec/host_func.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 7,
 };

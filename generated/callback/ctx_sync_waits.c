@@ -12,6 +12,7 @@
  *   axes:    -
  *   streams: s=nonblocking, t=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; C: callback on s; X: ctx_sync
  *   expect:  X blocks until C
  *   control: X: stream_sync t
@@ -57,6 +58,7 @@ static const sc_rule rule = {
     .program = "gate on s; C: callback on s; X: ctx_sync",
     .expect = "X blocks until C",
     .spec = "spec/host_func.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

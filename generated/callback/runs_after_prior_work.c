@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback,record
  *   streams: s=blocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; C: callback on s
  *   expect:  C after A
  *   control: C on t
@@ -249,6 +250,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; C: callback on s",
     .expect = "C after A",
     .spec = "spec/host_func.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 8,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=blocking, t=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; C: callback on s; Q: stream_query s
  *   expect:  Q not ready while C
  *   control: Q: stream_query t
@@ -58,6 +59,7 @@ static const sc_rule rule = {
     .program = "gate on s; C: callback on s; Q: stream_query s",
     .expect = "Q not ready while C",
     .spec = "spec/host_func.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

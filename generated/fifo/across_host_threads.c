@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_h2d_pinned,host_func,callback,record
  *   streams: s=blocking, t=nonblocking
  *   threads: t1, t2
+ *   repeat:  10
  *   program: gate on s in t1; A: kernel on s in t1; B: {witness} on s in t2
  *   expect:  B after A
  *   control: B on t
@@ -231,6 +232,7 @@ static const sc_rule rule = {
     .program = "gate on s in t1; A: kernel on s in t1; B: {witness} on s in t2",
     .expect = "B after A",
     .spec = "spec/fifo.rules",
+    .repeat = 10,
     .cases = cases,
     .ncases = 6,
 };

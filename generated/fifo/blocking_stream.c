@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback,record; witness=kernel,memset,memcpy_h2d_pinned,memcpy_h2d_pageable,memcpy_d2h_pinned,memcpy_d2h_pageable,memcpy_d2d,host_func,callback,record
  *   streams: s=blocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; B: {witness} on s
  *   expect:  B after A
  *   control: B on t
@@ -2227,6 +2228,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; B: {witness} on s",
     .expect = "B after A",
     .spec = "spec/fifo.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 80,
 };

@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,host_func; witness=kernel,memset,memcpy_d2h_pageable,host_func,callback,record
  *   streams: t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on legacy; A: {held} on legacy; B: {witness} on legacy
  *   expect:  B after A
  *   control: B on t
@@ -639,6 +640,7 @@ static const sc_rule rule = {
     .program = "gate on legacy; A: {held} on legacy; B: {witness} on legacy",
     .expect = "B after A",
     .spec = "spec/fifo.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 24,
 };

@@ -12,6 +12,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,host_func; witness=kernel,memset,memcpy_d2h_pageable,host_func,callback,record
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; B: {witness} on s
  *   expect:  B after A
  *   control: B on t
@@ -686,6 +687,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; B: {witness} on s",
     .expect = "B after A",
     .spec = "spec/fifo.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 24,
 };

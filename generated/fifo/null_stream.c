@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,host_func; witness=kernel,memset,memcpy_d2h_pageable,callback
  *   streams: t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on null; A: {held} on null; B: {witness} on null
  *   expect:  B after A
  *   control: B on t
@@ -331,6 +332,7 @@ static const sc_rule rule = {
     .program = "gate on null; A: {held} on null; B: {witness} on null",
     .expect = "B after A",
     .spec = "spec/fifo.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 12,
 };

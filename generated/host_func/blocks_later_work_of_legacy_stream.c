@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned
  *   streams: s=blocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: G: host_gate on s; B: {witness} on legacy
  *   expect:  B after G
  *   control: G on t
@@ -106,6 +107,7 @@ static const sc_rule rule = {
     .program = "G: host_gate on s; B: {witness} on legacy",
     .expect = "B after G",
     .spec = "spec/host_func.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 3,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=nonblocking, t=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; H: host_func on s; X: ctx_sync
  *   expect:  X blocks until H
  *   control: X: stream_sync t
@@ -58,6 +59,7 @@ static const sc_rule rule = {
     .program = "gate on s; H: host_func on s; X: ctx_sync",
     .expect = "X blocks until H",
     .spec = "spec/host_func.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=blocking, t=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; H: host_func on s; R: record E on s; X: event_sync E
  *   expect:  X blocks until H
  *   control: R on t
@@ -62,6 +63,7 @@ static const sc_rule rule = {
     .program = "gate on s; H: host_func on s; R: record E on s; X: event_sync E",
     .expect = "X blocks until H",
     .spec = "spec/host_func.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

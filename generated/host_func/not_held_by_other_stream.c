@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; H: host_func on t
  *   expect:  H not held by A
  *   control: H on s
@@ -58,6 +59,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; H: host_func on t",
     .expect = "H not held by A",
     .spec = "spec/host_func.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

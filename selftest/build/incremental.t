@@ -15,7 +15,7 @@ else echo "not ok 1 - a no-op ninja did work"; printf '%s\n' "$out" | head -20 |
 
 cat >>spec/fifo.rules <<'ROW'
 
-fifo.selftest_added_row | MUST | legacy | - | s=blocking, t=nonblocking | -
+fifo.selftest_added_row | MUST | legacy | - | s=blocking, t=nonblocking | - | 1
   | gate on s; A: kernel on s; B: kernel on s | B after A | B on t
   | self-test | A row added by selftest/build/incremental.t.
 ROW

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: -
  *   threads: -
+ *   repeat:  1
  *   program: gate on legacy; A: kernel on legacy; X: memcpy_d2d_sync
  *   expect:  X returns before A
  *   control: X: memcpy_d2h_pinned_sync
@@ -52,6 +53,7 @@ static const sc_rule rule = {
     .program = "gate on legacy; A: kernel on legacy; X: memcpy_d2d_sync",
     .expect = "X returns before A",
     .spec = "spec/api_sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

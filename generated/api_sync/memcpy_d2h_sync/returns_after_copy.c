@@ -13,6 +13,7 @@
  *   axes:    host=pinned,pageable
  *   streams: t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: G: gate on legacy; A: kernel on legacy; X: memcpy_d2h_{host}_sync
  *   expect:  X blocks until A
  *   control: G on t, A on t
@@ -81,6 +82,7 @@ static const sc_rule rule = {
     .program = "G: gate on legacy; A: kernel on legacy; X: memcpy_d2h_{host}_sync",
     .expect = "X blocks until A",
     .spec = "spec/api_sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 2,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; X: memset on s
  *   expect:  X returns before A
  *   control: X: memcpy_d2h_pageable on s
@@ -56,6 +57,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; X: memset on s",
     .expect = "X returns before A",
     .spec = "spec/api_sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

@@ -13,6 +13,7 @@
  *   axes:    stream=per_thread,s
  *   streams: s=nonblocking, t=nonblocking
  *   threads: t1
+ *   repeat:  10
  *   program: gate on {stream} in t1; A: kernel on {stream} in t1; X: ctx_sync
  *   expect:  X blocks until A
  *   control: X: stream_sync t
@@ -93,6 +94,7 @@ static const sc_rule rule = {
     .program = "gate on {stream} in t1; A: kernel on {stream} in t1; X: ctx_sync",
     .expect = "X blocks until A",
     .spec = "spec/sync.rules",
+    .repeat = 10,
     .cases = cases,
     .ncases = 2,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pageable,host_func,callback,record
  *   streams: s=blocking, t=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; B: {witness} on t
  *   expect:  B not held by A
  *   control: B on legacy
@@ -222,6 +223,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; B: {witness} on t",
     .expect = "B not held by A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 7,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback,record
  *   streams: s=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on per_thread; A: kernel on per_thread; B: {witness} on s
  *   expect:  B not held by A
  *   control: B on legacy
@@ -183,6 +184,7 @@ static const sc_rule rule = {
     .program = "gate on per_thread; A: kernel on per_thread; B: {witness} on s",
     .expect = "B not held by A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 6,
 };

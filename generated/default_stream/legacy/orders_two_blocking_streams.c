@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback
  *   streams: s=blocking, t=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; L: kernel on legacy; B: {witness} on t
  *   expect:  B after A
  *   control: L on per_thread
@@ -176,6 +177,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; L: kernel on legacy; B: {witness} on t",
     .expect = "B after A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 5,
 };

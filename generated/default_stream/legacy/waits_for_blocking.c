@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback,record; witness=kernel,memset,memcpy_h2d_pinned,memcpy_h2d_pageable,memcpy_d2h_pinned,memcpy_d2h_pageable,memcpy_d2d,host_func,callback,record
  *   streams: s=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; B: {witness} on legacy
  *   expect:  B after A
  *   control: s=nonblocking
@@ -2067,6 +2068,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; B: {witness} on legacy",
     .expect = "B after A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 80,
 };

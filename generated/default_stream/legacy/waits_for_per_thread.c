@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,host_func; witness=kernel,memset,memcpy_d2h_pinned,host_func,callback,record
  *   streams: t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: G: gate on per_thread; A: {held} on per_thread; B: {witness} on legacy
  *   expect:  B after A
  *   control: G on t, A on t
@@ -487,6 +488,7 @@ static const sc_rule rule = {
     .program = "G: gate on per_thread; A: {held} on per_thread; B: {witness} on legacy",
     .expect = "B after A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 18,
 };

@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback,record; witness=kernel,memset,memcpy_h2d_pinned,memcpy_h2d_pageable,memcpy_d2h_pinned,memcpy_d2h_pageable,memcpy_d2d,host_func,callback,record
  *   streams: s=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on legacy; A: {held} on legacy; B: {witness} on s
  *   expect:  B not held by A
  *   control: s=blocking
@@ -2067,6 +2068,7 @@ static const sc_rule rule = {
     .program = "gate on legacy; A: {held} on legacy; B: {witness} on s",
     .expect = "B not held by A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 80,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback,record
  *   streams: t=nonblocking
  *   threads: t1, t2
+ *   repeat:  1
  *   program: gate on null in t1; A: kernel on null in t1; B: {witness} on null in t2
  *   expect:  B after A
  *   control: B on t
@@ -219,6 +220,7 @@ static const sc_rule rule = {
     .program = "gate on null in t1; A: kernel on null in t1; B: {witness} on null in t2",
     .expect = "B after A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 6,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback,record
  *   streams: t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on legacy; A: kernel on legacy; B: {witness} on null
  *   expect:  B after A
  *   control: B on t
@@ -183,6 +184,7 @@ static const sc_rule rule = {
     .program = "gate on legacy; A: kernel on legacy; B: {witness} on null",
     .expect = "B after A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 6,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback,record
  *   streams: -
  *   threads: t1, t2
+ *   repeat:  1
  *   program: gate on per_thread in t1; A: kernel on per_thread in t1; B: {witness} on per_thread in t2
  *   expect:  B not held by A
  *   control: B in t1
@@ -197,6 +198,7 @@ static const sc_rule rule = {
     .program = "gate on per_thread in t1; A: kernel on per_thread in t1; B: {witness} on per_thread in t2",
     .expect = "B not held by A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 6,
 };

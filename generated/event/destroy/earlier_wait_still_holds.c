@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,host_func
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; record E on s; W: wait E on t; event_destroy E; B: {witness} on t
  *   expect:  B after A
  *   control: drop W
@@ -133,6 +134,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; record E on s; W: wait E on t; event_destroy E; B: {witness} on t",
     .expect = "B after A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 3,
 };

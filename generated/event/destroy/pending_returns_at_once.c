@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; record E on s; X: event_destroy E
  *   expect:  X returns before A
  *   control: X: event_sync E
@@ -60,6 +61,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; record E on s; X: event_destroy E",
     .expect = "X returns before A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; Q: event_query E
  *   expect:  Q ready while A
  *   control: insert record E on s before Q
@@ -59,6 +60,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; Q: event_query E",
     .expect = "Q ready while A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

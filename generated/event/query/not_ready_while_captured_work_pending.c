@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,host_func,callback
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; R: record E on s; Q: event_query E
  *   expect:  Q not ready while A
  *   control: R on t
@@ -186,6 +187,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; R: record E on s; Q: event_query E",
     .expect = "Q not ready while A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 5,
 };

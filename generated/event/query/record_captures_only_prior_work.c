@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,host_func
  *   streams: s=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: R: record E on s; gate on s; A: {held} on s; Q: event_query E
  *   expect:  Q ready while A
  *   control: drop R, insert record E on s before Q
@@ -118,6 +119,7 @@ static const sc_rule rule = {
     .program = "R: record E on s; gate on s; A: {held} on s; Q: event_query E",
     .expect = "Q ready while A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 3,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=nonblocking, u=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: R1: record E on u; gate on s; A: kernel on s; R2: record E on s; Q: event_query E
  *   expect:  Q not ready while A
  *   control: drop R2
@@ -63,6 +64,7 @@ static const sc_rule rule = {
     .program = "R1: record E on u; gate on s; A: kernel on s; R2: record E on s; Q: event_query E",
     .expect = "Q not ready while A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,host_func,callback
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: R: record E on s; gate on s; A: kernel on s; W: wait E on t; B: {witness} on t
  *   expect:  B not held by A
  *   control: drop R, insert record E on s before W
@@ -163,6 +164,7 @@ static const sc_rule rule = {
     .program = "R: record E on s; gate on s; A: kernel on s; W: wait E on t; B: {witness} on t",
     .expect = "B not held by A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 4,
 };

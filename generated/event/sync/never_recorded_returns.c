@@ -12,6 +12,7 @@
  *   axes:    -
  *   streams: s=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; X: event_sync E
  *   expect:  X returns before A
  *   control: insert record E on s before X
@@ -58,6 +59,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; X: event_sync E",
     .expect = "X returns before A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,host_func,callback
  *   streams: s=nonblocking, t=nonblocking
  *   threads: t1, t2
+ *   repeat:  10
  *   program: gate on s in t1; A: kernel on s in t1; record E on s in t1; W: wait E on t in t2; B: {witness} on t in t2
  *   expect:  B after A
  *   control: drop W
@@ -195,6 +196,7 @@ static const sc_rule rule = {
     .program = "gate on s in t1; A: kernel on s in t1; record E on s in t1; W: wait E on t in t2; B: {witness} on t in t2",
     .expect = "B after A",
     .spec = "spec/event.rules",
+    .repeat = 10,
     .cases = cases,
     .ncases = 4,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,host_func
  *   streams: s=nonblocking, t=nonblocking, u=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; record E on s; W: wait E on t; R2: record E on u; B: {witness} on t
  *   expect:  B after A
  *   control: drop R2, insert record E on u before W
@@ -142,6 +143,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; record E on s; W: wait E on t; R2: record E on u; B: {witness} on t",
     .expect = "B after A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 3,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,host_func
  *   streams: s1=nonblocking, s2=blocking, s3=nonblocking, s4=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s1; A: memset on s1; record E1 on s1; wait E1 on s2; record E2 on s2; W3: wait E2 on s3; record E3 on s3; wait E3 on s4; B: {witness} on s4
  *   expect:  B after A
  *   control: drop W3
@@ -127,6 +128,7 @@ static const sc_rule rule = {
     .program = "gate on s1; A: memset on s1; record E1 on s1; wait E1 on s2; record E2 on s2; W3: wait E2 on s3; record E3 on s3; wait E3 on s4; B: {witness} on s4",
     .expect = "B after A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 2,
 };

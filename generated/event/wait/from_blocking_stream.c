@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback
  *   streams: s=blocking, t=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; record E on s; W: wait E on t; B: {witness} on t
  *   expect:  B after A
  *   control: drop W
@@ -191,6 +192,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; record E on s; W: wait E on t; B: {witness} on t",
     .expect = "B after A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 5,
 };

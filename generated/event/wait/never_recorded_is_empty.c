@@ -12,6 +12,7 @@
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; W: wait E on t; B: {witness} on t
  *   expect:  B not held by A
  *   control: insert record E on s before W
@@ -190,6 +191,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; W: wait E on t; B: {witness} on t",
     .expect = "B not held by A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 5,
 };

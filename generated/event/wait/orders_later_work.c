@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback; witness=kernel,memset,memcpy_h2d_pinned,memcpy_h2d_pageable,memcpy_d2h_pinned,memcpy_d2h_pageable,memcpy_d2d,host_func,callback,record
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; record E on s; W: wait E on t; B: {witness} on t
  *   expect:  B after A
  *   control: drop W
@@ -2285,6 +2286,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; record E on s; W: wait E on t; B: {witness} on t",
     .expect = "B after A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 70,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback
  *   streams: t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on legacy; A: kernel on legacy; record E on legacy; W: wait E on t; B: {witness} on t
  *   expect:  B after A
  *   control: drop W
@@ -181,6 +182,7 @@ static const sc_rule rule = {
     .program = "gate on legacy; A: kernel on legacy; record E on legacy; W: wait E on t; B: {witness} on t",
     .expect = "B after A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 5,
 };

@@ -13,6 +13,7 @@
  *   axes:    witness=kernel,memset,host_func
  *   streams: s=nonblocking, t=nonblocking, u=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: record E on u; W: wait E on t; gate on s; A: kernel on s; record E on s; B: {witness} on t
  *   expect:  B not held by A
  *   control: drop W, insert wait E on t before B
@@ -142,6 +143,7 @@ static const sc_rule rule = {
     .program = "record E on u; W: wait E on t; gate on s; A: kernel on s; record E on s; B: {witness} on t",
     .expect = "B not held by A",
     .spec = "spec/event.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 3,
 };

@@ -13,6 +13,7 @@
  *   axes:    kind=blocking,nonblocking
  *   streams: s={kind}
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; X: stream_destroy s
  *   expect:  X returns before A
  *   control: X: stream_sync s
@@ -81,6 +82,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; X: stream_destroy s",
     .expect = "X returns before A",
     .spec = "spec/sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 2,
 };

@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,host_func
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; R: record E on s; stream_destroy s; Q: event_query E
  *   expect:  Q not ready while A
  *   control: R on t
@@ -130,6 +131,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; R: record E on s; stream_destroy s; Q: event_query E",
     .expect = "Q not ready while A",
     .spec = "spec/sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 3,
 };

@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback,record; kind=blocking,nonblocking
  *   streams: s={kind}, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; Q: stream_query s
  *   expect:  Q not ready while A
  *   control: Q: stream_query t
@@ -467,6 +468,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; Q: stream_query s",
     .expect = "Q not ready while A",
     .spec = "spec/sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 16,
 };

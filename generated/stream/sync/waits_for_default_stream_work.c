@@ -13,6 +13,7 @@
  *   axes:    stream=legacy,per_thread,null
  *   streams: t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on {stream}; A: kernel on {stream}; X: stream_sync {stream}
  *   expect:  X blocks until A
  *   control: X: stream_sync t
@@ -106,6 +107,7 @@ static const sc_rule rule = {
     .program = "gate on {stream}; A: kernel on {stream}; X: stream_sync {stream}",
     .expect = "X blocks until A",
     .spec = "spec/sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 3,
 };

@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback,record; kind=blocking,nonblocking
  *   streams: s={kind}, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; X: stream_sync s
  *   expect:  X blocks until A
  *   control: X: stream_sync t
@@ -467,6 +468,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; X: stream_sync s",
     .expect = "X blocks until A",
     .spec = "spec/sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 16,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; B: kernel on legacy
  *   expect:  B after A
  *   control: s=nonblocking
@@ -56,6 +57,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; B: kernel on legacy",
     .expect = "B after A",
     .spec = "spec/default_stream.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

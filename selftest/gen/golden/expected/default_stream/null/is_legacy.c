@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset
  *   streams: s=blocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; B: kernel on null
  *   expect:  B after A
  *   control: B on per_thread
@@ -81,6 +82,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; B: kernel on null",
     .expect = "B after A",
     .spec = "spec/modes.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 2,
 };

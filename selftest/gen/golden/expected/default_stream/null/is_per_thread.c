@@ -13,6 +13,7 @@
  *   axes:    held=kernel,memset; from=t1,t2
  *   streams: s=blocking
  *   threads: t1, t2
+ *   repeat:  1
  *   program: gate on s; A: {held} on s; kernel on null in {from}; B: kernel on null in {from}
  *   expect:  B not held by A
  *   control: B on legacy, insert kernel on s before B
@@ -159,6 +160,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: {held} on s; kernel on null in {from}; B: kernel on null in {from}",
     .expect = "B not held by A",
     .spec = "spec/modes.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 4,
 };

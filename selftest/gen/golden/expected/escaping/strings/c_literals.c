@@ -14,6 +14,7 @@
  *   axes:    -
  *   streams: -
  *   threads: -
+ *   repeat:  1
  *   program: G: gate on legacy; A: kernel on legacy; X: ctx_sync
  *   expect:  X blocks until A
  *   control: X: event_sync Never
@@ -55,6 +56,7 @@ static const sc_rule rule = {
     .program = "G: gate on legacy; A: kernel on legacy; X: ctx_sync",
     .expect = "X blocks until A",
     .spec = "spec/escaping.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; R: record E on s; D: event_destroy E; Q: stream_query t
  *   expect:  Q ready while A
  *   control: Q: stream_query s
@@ -64,6 +65,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; R: record E on s; D: event_destroy E; Q: stream_query t",
     .expect = "Q ready while A",
     .spec = "spec/events.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

@@ -13,6 +13,7 @@
  *   axes:    copy=h2d_pinned,h2d_pageable,d2h_pinned,d2h_pageable,d2d
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: memcpy_{copy} on s; record E on s; Q: event_query E
  *   expect:  Q not ready while A
  *   control: insert record E on t before Q
@@ -191,6 +192,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: memcpy_{copy} on s; record E on s; Q: event_query E",
     .expect = "Q not ready while A",
     .spec = "spec/events.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 5,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=blocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: record on s; B: memcpy_d2h_pageable on s
  *   expect:  B after A
  *   control: B on t
@@ -60,6 +61,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: record on s; B: memcpy_d2h_pageable on s",
     .expect = "B after A",
     .spec = "spec/events.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: host_gate on s; A: host_func on s; record Done on s; X: event_sync Done
  *   expect:  X blocks until A
  *   control: insert record Done on t before X
@@ -63,6 +64,7 @@ static const sc_rule rule = {
     .program = "host_gate on s; A: host_func on s; record Done on s; X: event_sync Done",
     .expect = "X blocks until A",
     .spec = "spec/events.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

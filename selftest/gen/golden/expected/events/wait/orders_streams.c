@@ -13,6 +13,7 @@
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; record E on s; W: wait E on t; B: kernel on t
  *   expect:  B after A
  *   control: drop W
@@ -63,6 +64,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; record E on s; W: wait E on t; B: kernel on t",
     .expect = "B after A",
     .spec = "spec/events.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

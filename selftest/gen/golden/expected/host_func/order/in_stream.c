@@ -13,6 +13,7 @@
  *   axes:    kind=host_func,callback
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: G: host_gate on s; A: kernel on s; B: {kind} on s
  *   expect:  B after A
  *   control: B on t
@@ -85,6 +86,7 @@ static const sc_rule rule = {
     .program = "G: host_gate on s; A: kernel on s; B: {kind} on s",
     .expect = "B after A",
     .spec = "spec/events.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 2,
 };

@@ -12,6 +12,7 @@
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; X: ctx_sync
  *   expect:  X blocks until A
  *   control: X: stream_sync t
@@ -57,6 +58,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; X: ctx_sync",
     .expect = "X blocks until A",
     .spec = "spec/sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

@@ -13,6 +13,7 @@
  *   axes:    copy=h2d_pinned,h2d_pageable,d2h_pinned,d2h_pageable,d2d
  *   streams: s=blocking
  *   threads: worker
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; X: memcpy_{copy}_sync in worker
  *   expect:  X blocks until A
  *   control: s=nonblocking, X in main
@@ -161,6 +162,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; X: memcpy_{copy}_sync in worker",
     .expect = "X blocks until A",
     .spec = "spec/sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 5,
 };

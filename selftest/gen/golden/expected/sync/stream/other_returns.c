@@ -12,6 +12,7 @@
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: kernel on s; X: stream_sync t
  *   expect:  X returns before A
  *   control: X: stream_sync s
@@ -57,6 +58,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: kernel on s; X: stream_sync t",
     .expect = "X returns before A",
     .spec = "spec/sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };

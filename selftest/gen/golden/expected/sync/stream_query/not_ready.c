@@ -12,6 +12,7 @@
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
  *   threads: -
+ *   repeat:  1
  *   program: gate on s; A: memset on s; Q: stream_query s
  *   expect:  Q not ready while A
  *   control: Q: stream_query t
@@ -57,6 +58,7 @@ static const sc_rule rule = {
     .program = "gate on s; A: memset on s; Q: stream_query s",
     .expect = "Q not ready while A",
     .spec = "spec/sync.rules",
+    .repeat = 1,
     .cases = cases,
     .ncases = 1,
 };
