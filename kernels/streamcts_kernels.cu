@@ -4,7 +4,8 @@
  * Built by nvcc into a fatbin (SASS for every architecture the installed nvcc
  * supports from sm_75 up, plus PTX) that the runtime embeds and loads through
  * the driver API (cuModuleLoadData) or the runtime API (cudaLibraryLoadData).
- * The layout of sc_slot must match runtime/slot.h.
+ * The layout of sc_slot must match runtime/slot.h.  Kernels: sc_gate, sc_mark,
+ * sc_fault.
  */
 #include <stdint.h>
 
@@ -60,4 +61,14 @@ extern "C" __global__ void sc_mark(volatile struct sc_slot *out, uint32_t token)
     __threadfence_system();
     out->token = token;
     __threadfence_system();
+}
+
+/*
+ * A faulting kernel: a store to an address no allocation covers, which the
+ * driver must report as CUDA_ERROR_ILLEGAL_ADDRESS, a sticky error of the
+ * context.  Only rules that run each point in a child process launch it.
+ */
+extern "C" __global__ void sc_fault(void)
+{
+    *(volatile uint32_t *)(uintptr_t)0x10 = 0xdeadu;
 }

@@ -6,7 +6,8 @@
  * calls nothing else, so a driver case never touches cudart and a runtime case
  * never calls cu* directly (only cudart itself does).  Handles are opaque
  * pointers; results are the API's own codes (0 is success, 600 is not-ready
- * in both APIs).
+ * in both APIs).  An action the API does not have (stream memory operations
+ * in the runtime API) or the device cannot do returns SC_UNSUPPORTED.
  */
 #ifndef SC_BACKEND_H
 #define SC_BACKEND_H
@@ -14,9 +15,13 @@
 #include <stdint.h>
 #include "streamcts.h"
 
-#define SC_NOT_READY 600 /* CUDA_ERROR_NOT_READY == cudaErrorNotReady */
+#define SC_NOT_READY 600      /* CUDA_ERROR_NOT_READY == cudaErrorNotReady      */
+#define SC_UNSUPPORTED (-100) /* never a CUDA code: the point is skipped        */
 
 enum { SC_READY = 0, SC_MISSING = 1, SC_BROKEN = 2 };
+
+/* cuStreamIsCapturing's answer, normalised. */
+enum { SC_CAPTURE_NONE = 0, SC_CAPTURE_ACTIVE, SC_CAPTURE_INVALIDATED };
 
 /* The compile mode the backends of this binary were built in. */
 extern const char sc_compile_mode[]; /* "legacy" or "per-thread" */
@@ -29,9 +34,14 @@ typedef struct sc_backend {
     int (*thread_attach)(void); /* make the device current in this thread */
 
     void *(*builtin_stream)(int which); /* SC_LEGACY_STREAM, ... -> handle */
-    int (*stream_create)(void **s, int nonblocking);
+    /* prio_set: create with cuStreamCreateWithPriority(prio) */
+    int (*stream_create)(void **s, int nonblocking, int prio_set, int prio);
     int (*stream_destroy)(void *s);
-    int (*event_create)(void **e);
+    int (*priority_range)(int *least, int *greatest);
+    int (*stream_get_flags)(void *s, int *nonblocking);
+    int (*stream_get_priority)(void *s, int *prio);
+    int (*stream_create_invalid)(void); /* undefined flag bits; destroys what it got */
+    int (*event_create)(void **e, unsigned flags); /* SC_EV_* */
     int (*event_destroy)(void *e);
 
     int (*dev_alloc)(void **dptr, size_t n);
@@ -39,24 +49,55 @@ typedef struct sc_backend {
     int (*host_alloc)(void **hptr, size_t n); /* pinned, device-mapped, portable */
     int (*host_free)(void *hptr);
     int (*host_dev_ptr)(void **dptr, void *hptr);
+    int (*managed_alloc)(void **ptr, size_t n);
 
     int (*launch_gate)(void *s, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
     int (*launch_mark)(void *s, void *slot_dev, uint32_t token);
+    int (*launch_fault)(void *s);
     int (*memset_async)(void *s, void *dptr, unsigned char v, size_t n);
     int (*memset_sync)(void *dptr, unsigned char v, size_t n);
-    int (*memcpy_async)(void *s, void *dst, const void *src, size_t n, enum sc_copy kind);
-    int (*memcpy_sync)(void *dst, const void *src, size_t n, enum sc_copy kind);
+    /* kind: enum sc_copy with SC_COPY_2D/3D; 2D and 3D copies are rows of 4 KiB */
+    int (*memcpy_async)(void *s, void *dst, const void *src, size_t n, unsigned kind);
+    int (*memcpy_sync)(void *dst, const void *src, size_t n, unsigned kind);
     int (*host_func)(void *s, void (*fn)(void *), void *arg);
     /* Adds a stream callback that calls sc_callback_body(arg, status). */
     int (*callback)(void *s, void *arg);
     int (*event_record)(void *e, void *s);
-    int (*stream_wait_event)(void *s, void *e);
+    int (*stream_wait_event)(void *s, void *e, unsigned flags);
     int (*stream_sync)(void *s);
     int (*stream_query)(void *s);
     int (*event_sync)(void *e);
     int (*event_query)(void *e);
+    int (*event_elapsed)(float *ms, void *start, void *end);
     int (*ctx_sync)(void);
 
+    /* stream memory operations on a host-mapped word (bits: 32 or 64) */
+    int (*wait_value)(void *s, void *addr_dev, uint64_t value, int cond, int bits);
+    int (*write_value)(void *s, void *addr_dev, uint64_t value, unsigned flags, int bits);
+
+    /* the stream-ordered allocator; pool NULL is the device's current pool */
+    int (*default_pool)(void **pool);
+    int (*pool_create)(void **pool, unsigned flags); /* SC_POOL_* */
+    int (*pool_destroy)(void *pool);
+    int (*pool_reserved)(void *pool, uint64_t *bytes);
+    int (*pool_trim)(void *pool);
+    int (*alloc_async)(void **ptr, size_t n, void *pool, void *s);
+    int (*free_async)(void *ptr, void *s);
+
+    /* graphs of one kernel node, whose parameters are set at every launch */
+    int (*graph_create)(void **graph, int gate);
+    int (*graph_launch_mark)(void *graph, void *s, void *slot_dev, uint32_t token);
+    int (*graph_launch_gate)(void *graph, void *s, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
+    int (*graph_destroy)(void *graph);
+
+    /* stream capture */
+    int (*capture_begin)(void *s, int mode); /* enum sc_capture_mode */
+    int (*capture_end)(void *s);             /* the graph is destroyed at once */
+    int (*capture_status)(void *s, int *status);
+    /* the calling thread's capture interaction mode becomes relaxed (the observer's) */
+    int (*thread_capture_relaxed)(void);
+
+    int (*code)(enum sc_code c); /* the API's number for a result code */
     const char *(*error_name)(int rc);
 } sc_backend;
 
@@ -69,12 +110,22 @@ typedef struct sc_backend {
     { \
         .name = NAME, \
         .init = init, .thread_attach = thread_attach, .builtin_stream = builtin_stream, .stream_create = stream_create, \
-        .stream_destroy = stream_destroy, .event_create = event_create, .event_destroy = event_destroy, .dev_alloc = dev_alloc, \
+        .stream_destroy = stream_destroy, .priority_range = priority_range, .stream_get_flags = stream_get_flags, \
+        .stream_get_priority = stream_get_priority, .stream_create_invalid = stream_create_invalid, \
+        .event_create = event_create, .event_destroy = event_destroy, .dev_alloc = dev_alloc, \
         .dev_free = dev_free, .host_alloc = host_alloc, .host_free = host_free, .host_dev_ptr = host_dev_ptr, \
-        .launch_gate = launch_gate, .launch_mark = launch_mark, .memset_async = memset_async, .memset_sync = memset_sync, \
+        .managed_alloc = managed_alloc, .launch_gate = launch_gate, .launch_mark = launch_mark, \
+        .launch_fault = launch_fault, .memset_async = memset_async, .memset_sync = memset_sync, \
         .memcpy_async = memcpy_async, .memcpy_sync = memcpy_sync, .host_func = host_func, .callback = callback, \
-        .event_record = event_record, .stream_wait_event = stream_wait_event, .stream_sync = stream_sync, .stream_query = stream_query, \
-        .event_sync = event_sync, .event_query = event_query, .ctx_sync = ctx_sync, .error_name = error_name, \
+        .event_record = event_record, .stream_wait_event = stream_wait_event, .stream_sync = stream_sync, \
+        .stream_query = stream_query, .event_sync = event_sync, .event_query = event_query, \
+        .event_elapsed = event_elapsed, .ctx_sync = ctx_sync, .wait_value = wait_value, .write_value = write_value, \
+        .default_pool = default_pool, .pool_create = pool_create, .pool_destroy = pool_destroy, \
+        .pool_reserved = pool_reserved, .pool_trim = pool_trim, .alloc_async = alloc_async, \
+        .free_async = free_async, .graph_create = graph_create, .graph_launch_mark = graph_launch_mark, \
+        .graph_launch_gate = graph_launch_gate, .graph_destroy = graph_destroy, .capture_begin = capture_begin, \
+        .capture_end = capture_end, .capture_status = capture_status, \
+        .thread_capture_relaxed = thread_capture_relaxed, .code = code, .error_name = error_name, \
     }
 
 extern const sc_backend sc_driver_backend;
@@ -82,6 +133,10 @@ extern const sc_backend sc_runtime_backend;
 
 /* Called by the backends' stream-callback trampolines. */
 void sc_callback_body(void *arg, int status);
+
+/* Geometry of 2D and 3D copies: SC_ROW_BYTES-wide rows, SC_3D_ROWS rows a slice. */
+#define SC_ROW_BYTES 4096u
+#define SC_3D_ROWS 64u
 
 /* Facts for the TAP header, read through the driver API. */
 struct sc_device_info {

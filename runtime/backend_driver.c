@@ -8,6 +8,7 @@
 #include "cu_loader.h"
 #include "fatbin.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
@@ -18,7 +19,7 @@ const char sc_compile_mode[] = "legacy";
 
 static CUdevice device;
 static CUcontext context;
-static CUfunction fn_gate, fn_mark;
+static CUfunction fn_gate, fn_mark, fn_fault;
 
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 static int launch_mark(void *s, void *slot, uint32_t token);
@@ -70,7 +71,8 @@ static int init(char *why, size_t whylen)
             CUmodule module;
             if ((rc = drv.cuModuleLoadData(&module, sc_fatbin)) ||
                 (rc = drv.cuModuleGetFunction(&fn_gate, module, "sc_gate")) ||
-                (rc = drv.cuModuleGetFunction(&fn_mark, module, "sc_mark"))) {
+                (rc = drv.cuModuleGetFunction(&fn_mark, module, "sc_mark")) ||
+                (rc = drv.cuModuleGetFunction(&fn_fault, module, "sc_fault"))) {
                 drv.cuGetErrorName(rc, &name);
                 snprintf(reason, sizeof reason, "cannot load the suite's kernels: %s", name);
             } else if ((rc = warm_up())) {
@@ -97,12 +99,39 @@ static void *builtin_stream(int which)
     }
 }
 
-static int stream_create(void **s, int nonblocking)
+static int stream_create(void **s, int nonblocking, int prio_set, int prio)
 {
-    return drv.cuStreamCreate((CUstream *)s, nonblocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT);
+    unsigned flags = nonblocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT;
+    if (prio_set)
+        return drv.cuStreamCreateWithPriority((CUstream *)s, flags, prio);
+    return drv.cuStreamCreate((CUstream *)s, flags);
 }
 static int stream_destroy(void *s) { return drv.cuStreamDestroy((CUstream)s); }
-static int event_create(void **e) { return drv.cuEventCreate((CUevent *)e, CU_EVENT_DEFAULT); }
+static int priority_range(int *least, int *greatest) { return drv.cuCtxGetStreamPriorityRange(least, greatest); }
+static int stream_get_flags(void *s, int *nonblocking)
+{
+    unsigned flags = 0;
+    int rc = drv.cuStreamGetFlags((CUstream)s, &flags);
+    *nonblocking = (flags & CU_STREAM_NON_BLOCKING) != 0;
+    return rc;
+}
+static int stream_get_priority(void *s, int *prio) { return drv.cuStreamGetPriority((CUstream)s, prio); }
+static int stream_create_invalid(void)
+{
+    CUstream s = NULL;
+    int rc = drv.cuStreamCreate(&s, 0x100u); /* no CU_STREAM_* flag has this bit */
+    if (rc == CUDA_SUCCESS)
+        drv.cuStreamDestroy(s);
+    return rc;
+}
+static int event_create(void **e, unsigned flags)
+{
+    unsigned f = CU_EVENT_DEFAULT;
+    f |= (flags & SC_EV_BLOCKING_SYNC) ? CU_EVENT_BLOCKING_SYNC : 0;
+    f |= (flags & SC_EV_DISABLE_TIMING) ? CU_EVENT_DISABLE_TIMING : 0;
+    f |= (flags & SC_EV_INTERPROCESS) ? CU_EVENT_INTERPROCESS : 0;
+    return drv.cuEventCreate((CUevent *)e, f);
+}
 static int event_destroy(void *e) { return drv.cuEventDestroy((CUevent)e); }
 
 static int dev_alloc(void **p, size_t n)
@@ -118,6 +147,13 @@ static int host_alloc(void **p, size_t n)
     return drv.cuMemHostAlloc(p, n, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
 }
 static int host_free(void *p) { return drv.cuMemFreeHost(p); }
+static int managed_alloc(void **p, size_t n)
+{
+    CUdeviceptr d = 0;
+    int rc = drv.cuMemAllocManaged(&d, n, CU_MEM_ATTACH_GLOBAL);
+    *p = (void *)(uintptr_t)d;
+    return rc;
+}
 static int host_dev_ptr(void **d, void *h)
 {
     CUdeviceptr dp = 0;
@@ -137,6 +173,8 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     return drv.cuLaunchKernel(fn_mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 
+static int launch_fault(void *s) { return drv.cuLaunchKernel(fn_fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL); }
+
 #define DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
 
 static int memset_async(void *s, void *d, unsigned char v, size_t n)
@@ -145,27 +183,96 @@ static int memset_async(void *s, void *d, unsigned char v, size_t n)
 }
 static int memset_sync(void *d, unsigned char v, size_t n) { return drv.cuMemsetD8(DPTR(d), v, n); }
 
-static int memcpy_async(void *s, void *dst, const void *src, size_t n, enum sc_copy kind)
+static int host_side(unsigned kind, int dst)
 {
+    switch (kind & SC_COPY_KIND_MASK) {
+    case SC_H2D_PINNED:
+    case SC_H2D_PAGEABLE: return !dst;
+    case SC_D2H_PINNED:
+    case SC_D2H_PAGEABLE: return dst;
+    default: return 0;
+    }
+}
+
+static void copy2d(CUDA_MEMCPY2D *m, void *dst, const void *src, size_t n, unsigned kind)
+{
+    memset(m, 0, sizeof *m);
+    m->srcMemoryType = host_side(kind, 0) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    m->srcHost = src;
+    m->srcDevice = DPTR(src);
+    m->srcPitch = SC_ROW_BYTES;
+    m->dstMemoryType = host_side(kind, 1) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    m->dstHost = dst;
+    m->dstDevice = DPTR(dst);
+    m->dstPitch = SC_ROW_BYTES;
+    m->WidthInBytes = SC_ROW_BYTES;
+    m->Height = n / SC_ROW_BYTES;
+}
+
+static void copy3d(CUDA_MEMCPY3D *m, void *dst, const void *src, size_t n, unsigned kind)
+{
+    memset(m, 0, sizeof *m);
+    m->srcMemoryType = host_side(kind, 0) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    m->srcHost = src;
+    m->srcDevice = DPTR(src);
+    m->srcPitch = SC_ROW_BYTES;
+    m->srcHeight = SC_3D_ROWS;
+    m->dstMemoryType = host_side(kind, 1) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    m->dstHost = dst;
+    m->dstDevice = DPTR(dst);
+    m->dstPitch = SC_ROW_BYTES;
+    m->dstHeight = SC_3D_ROWS;
+    m->WidthInBytes = SC_ROW_BYTES;
+    m->Height = SC_3D_ROWS;
+    m->Depth = n / (SC_ROW_BYTES * SC_3D_ROWS);
+}
+
+/*
+ * The plain copies use the entry point of their direction; copies between
+ * host memories and with managed memory use cuMemcpy(Async), which infers
+ * the direction from the pointers (unified addressing).
+ */
+static int memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kind)
+{
+    if (kind & SC_COPY_2D) {
+        CUDA_MEMCPY2D m;
+        copy2d(&m, dst, src, n, kind);
+        return drv.cuMemcpy2DAsync(&m, (CUstream)s);
+    }
+    if (kind & SC_COPY_3D) {
+        CUDA_MEMCPY3D m;
+        copy3d(&m, dst, src, n, kind);
+        return drv.cuMemcpy3DAsync(&m, (CUstream)s);
+    }
     switch (kind) {
     case SC_H2D_PINNED:
     case SC_H2D_PAGEABLE: return drv.cuMemcpyHtoDAsync(DPTR(dst), src, n, (CUstream)s);
     case SC_D2H_PINNED:
     case SC_D2H_PAGEABLE: return drv.cuMemcpyDtoHAsync(dst, DPTR(src), n, (CUstream)s);
     case SC_D2D: return drv.cuMemcpyDtoDAsync(DPTR(dst), DPTR(src), n, (CUstream)s);
+    default: return drv.cuMemcpyAsync(DPTR(dst), DPTR(src), n, (CUstream)s);
     }
-    return CUDA_ERROR_INVALID_VALUE;
 }
-static int memcpy_sync(void *dst, const void *src, size_t n, enum sc_copy kind)
+static int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
 {
+    if (kind & SC_COPY_2D) {
+        CUDA_MEMCPY2D m;
+        copy2d(&m, dst, src, n, kind);
+        return drv.cuMemcpy2D(&m);
+    }
+    if (kind & SC_COPY_3D) {
+        CUDA_MEMCPY3D m;
+        copy3d(&m, dst, src, n, kind);
+        return drv.cuMemcpy3D(&m);
+    }
     switch (kind) {
     case SC_H2D_PINNED:
     case SC_H2D_PAGEABLE: return drv.cuMemcpyHtoD(DPTR(dst), src, n);
     case SC_D2H_PINNED:
     case SC_D2H_PAGEABLE: return drv.cuMemcpyDtoH(dst, DPTR(src), n);
     case SC_D2D: return drv.cuMemcpyDtoD(DPTR(dst), DPTR(src), n);
+    default: return drv.cuMemcpy(DPTR(dst), DPTR(src), n);
     }
-    return CUDA_ERROR_INVALID_VALUE;
 }
 
 static int host_func(void *s, void (*fn)(void *), void *arg) { return drv.cuLaunchHostFunc((CUstream)s, fn, arg); }
@@ -178,16 +285,230 @@ static void CUDA_CB callback_trampoline(CUstream s, CUresult status, void *arg)
 static int callback(void *s, void *arg) { return drv.cuStreamAddCallback((CUstream)s, callback_trampoline, arg, 0); }
 
 static int event_record(void *e, void *s) { return drv.cuEventRecord((CUevent)e, (CUstream)s); }
-static int stream_wait_event(void *s, void *e) { return drv.cuStreamWaitEvent((CUstream)s, (CUevent)e, 0); }
+static int stream_wait_event(void *s, void *e, unsigned flags)
+{
+    return drv.cuStreamWaitEvent((CUstream)s, (CUevent)e, flags);
+}
 static int stream_sync(void *s) { return drv.cuStreamSynchronize((CUstream)s); }
 static int stream_query(void *s) { return drv.cuStreamQuery((CUstream)s); }
 static int event_sync(void *e) { return drv.cuEventSynchronize((CUevent)e); }
 static int event_query(void *e) { return drv.cuEventQuery((CUevent)e); }
+static int event_elapsed(float *ms, void *start, void *end)
+{
+    return drv.cuEventElapsedTime(ms, (CUevent)start, (CUevent)end);
+}
 static int ctx_sync(void) { return drv.cuCtxSynchronize(); }
+
+/* -- stream memory operations -------------------------------------------- */
+
+static int memop_supported(int attribute)
+{
+    int v = 0;
+    return drv.cuDeviceGetAttribute(&v, (CUdevice_attribute)attribute, device) == CUDA_SUCCESS && v;
+}
+
+static int wait_value(void *s, void *addr, uint64_t value, int cond, int bits)
+{
+    static const unsigned flags[] = {
+        [SC_WAIT_GEQ] = CU_STREAM_WAIT_VALUE_GEQ, [SC_WAIT_EQ] = CU_STREAM_WAIT_VALUE_EQ,
+        [SC_WAIT_AND] = CU_STREAM_WAIT_VALUE_AND, [SC_WAIT_NOR] = CU_STREAM_WAIT_VALUE_NOR,
+    };
+    if ((cond == SC_WAIT_NOR && !memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR)) ||
+        (bits == 64 && !memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS)))
+        return SC_UNSUPPORTED;
+    if (bits == 64)
+        return drv.cuStreamWaitValue64((CUstream)s, DPTR(addr), value, flags[cond]);
+    return drv.cuStreamWaitValue32((CUstream)s, DPTR(addr), (cuuint32_t)value, flags[cond]);
+}
+
+static int write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, int bits)
+{
+    unsigned flags = (sc_flags & SC_WRITE_NO_BARRIER) ? CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER : 0;
+    if (bits == 64 && !memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS))
+        return SC_UNSUPPORTED;
+    if (bits == 64)
+        return drv.cuStreamWriteValue64((CUstream)s, DPTR(addr), value, flags);
+    return drv.cuStreamWriteValue32((CUstream)s, DPTR(addr), (cuuint32_t)value, flags);
+}
+
+/* -- the stream-ordered allocator ----------------------------------------- */
+
+static int default_pool(void **pool)
+{
+    if (!memop_supported(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED))
+        return SC_UNSUPPORTED;
+    return drv.cuDeviceGetMemPool((CUmemoryPool *)pool, device);
+}
+
+static int pool_create(void **pool, unsigned flags)
+{
+    static const struct { unsigned flag; CUmemPool_attribute attr; } off[] = {
+        { SC_POOL_NO_FOLLOW_EVENTS, CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES },
+        { SC_POOL_NO_OPPORTUNISTIC, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC },
+        { SC_POOL_NO_INTERNAL_DEPS, CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES },
+    };
+    CUmemPoolProps props;
+    int rc, zero = 0;
+    if (!memop_supported(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED))
+        return SC_UNSUPPORTED;
+    memset(&props, 0, sizeof props);
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = device;
+    if ((rc = drv.cuMemPoolCreate((CUmemoryPool *)pool, &props)))
+        return rc;
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        if ((flags & off[i].flag) && (rc = drv.cuMemPoolSetAttribute((CUmemoryPool)*pool, off[i].attr, &zero)))
+            return rc;
+    if (flags & SC_POOL_KEEP_MEMORY) {
+        cuuint64_t max = UINT64_MAX;
+        rc = drv.cuMemPoolSetAttribute((CUmemoryPool)*pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &max);
+    }
+    return rc;
+}
+static int pool_destroy(void *pool) { return drv.cuMemPoolDestroy((CUmemoryPool)pool); }
+static int pool_reserved(void *pool, uint64_t *bytes)
+{
+    cuuint64_t v = 0;
+    int rc = drv.cuMemPoolGetAttribute((CUmemoryPool)pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &v);
+    *bytes = v;
+    return rc;
+}
+static int pool_trim(void *pool) { return drv.cuMemPoolTrimTo((CUmemoryPool)pool, 0); }
+static int alloc_async(void **ptr, size_t n, void *pool, void *s)
+{
+    CUdeviceptr d = 0;
+    int rc = pool ? drv.cuMemAllocFromPoolAsync(&d, n, (CUmemoryPool)pool, (CUstream)s)
+                  : drv.cuMemAllocAsync(&d, n, (CUstream)s);
+    *ptr = (void *)(uintptr_t)d;
+    return rc;
+}
+static int free_async(void *ptr, void *s) { return drv.cuMemFreeAsync(DPTR(ptr), (CUstream)s); }
+
+/* -- graphs of one kernel node ------------------------------------------- */
+
+struct graph {
+    CUgraph g;
+    CUgraphExec exec;
+    CUgraphNode node;
+    CUfunction fn;
+};
+
+static void node_params(CUDA_KERNEL_NODE_PARAMS *kp, CUfunction fn, void **args)
+{
+    memset(kp, 0, sizeof *kp);
+    kp->func = fn;
+    kp->gridDimX = kp->gridDimY = kp->gridDimZ = 1;
+    kp->blockDimX = kp->blockDimY = kp->blockDimZ = 1;
+    kp->kernelParams = args;
+}
+
+static int graph_create(void **out, int gate)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    CUDA_KERNEL_NODE_PARAMS kp;
+    void *ptr = NULL;
+    uint64_t max_ns = 0;
+    uint32_t token = 0;
+    void *gate_args[] = { &ptr, &max_ns, &ptr, &token }, *mark_args[] = { &ptr, &token };
+    int rc;
+    if (!gr)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    gr->fn = gate ? fn_gate : fn_mark;
+    node_params(&kp, gr->fn, gate ? gate_args : mark_args); /* the real arguments come with each launch */
+    if ((rc = drv.cuGraphCreate(&gr->g, 0)) || (rc = drv.cuGraphAddKernelNode(&gr->node, gr->g, NULL, 0, &kp)) ||
+        (rc = drv.cuGraphInstantiate(&gr->exec, gr->g, 0))) {
+        if (gr->g)
+            drv.cuGraphDestroy(gr->g);
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+static int graph_launch_args(struct graph *gr, void *s, void **args)
+{
+    CUDA_KERNEL_NODE_PARAMS kp;
+    int rc;
+    node_params(&kp, gr->fn, args);
+    if ((rc = drv.cuGraphExecKernelNodeSetParams(gr->exec, gr->node, &kp)))
+        return rc;
+    return drv.cuGraphLaunch(gr->exec, (CUstream)s);
+}
+static int graph_launch_mark(void *g, void *s, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    return graph_launch_args(g, s, args);
+}
+static int graph_launch_gate(void *g, void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    void *args[] = { &flag, &max_ns, &slot, &token };
+    return graph_launch_args(g, s, args);
+}
+static int graph_destroy(void *g)
+{
+    struct graph *gr = g;
+    drv.cuGraphExecDestroy(gr->exec);
+    drv.cuGraphDestroy(gr->g);
+    free(gr);
+    return 0;
+}
+
+/* -- stream capture --------------------------------------------------------- */
+
+static int capture_begin(void *s, int mode)
+{
+    CUstreamCaptureMode m = mode == SC_CAPTURE_THREAD_LOCAL ? CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+                            : mode == SC_CAPTURE_RELAXED    ? CU_STREAM_CAPTURE_MODE_RELAXED
+                                                            : CU_STREAM_CAPTURE_MODE_GLOBAL;
+    return drv.cuStreamBeginCapture((CUstream)s, m);
+}
+static int capture_end(void *s)
+{
+    CUgraph g = NULL;
+    int rc = drv.cuStreamEndCapture((CUstream)s, &g);
+    if (g)
+        drv.cuGraphDestroy(g);
+    return rc;
+}
+static int capture_status(void *s, int *status)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    int rc = drv.cuStreamIsCapturing((CUstream)s, &st);
+    *status = st == CU_STREAM_CAPTURE_STATUS_ACTIVE        ? SC_CAPTURE_ACTIVE
+              : st == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? SC_CAPTURE_INVALIDATED
+                                                           : SC_CAPTURE_NONE;
+    return rc;
+}
+
+static int thread_capture_relaxed(void)
+{
+    CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;
+    return drv.cuThreadExchangeStreamCaptureMode(&m);
+}
+
+static int code(enum sc_code c)
+{
+    switch (c) {
+    case SC_CODE_SUCCESS: return CUDA_SUCCESS;
+    case SC_CODE_NOT_READY: return CUDA_ERROR_NOT_READY;
+    case SC_CODE_INVALID_VALUE: return CUDA_ERROR_INVALID_VALUE;
+    case SC_CODE_INVALID_HANDLE: return CUDA_ERROR_INVALID_HANDLE;
+    case SC_CODE_ILLEGAL_ADDRESS: return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case SC_CODE_CAPTURE_UNSUPPORTED: return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    case SC_CODE_CAPTURE_INVALIDATED: return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    case SC_CODE_CAPTURE_IMPLICIT: return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+    case SC_CODE_CAPTURE_WRONG_THREAD: return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
+    case SC_CODE_SKIPPED: break;
+    }
+    return -1;
+}
 
 static const char *error_name(int rc)
 {
     const char *name = NULL;
+    if (rc == SC_UNSUPPORTED)
+        return "not supported by this device";
     if (!drv.cuGetErrorName || drv.cuGetErrorName((CUresult)rc, &name) != CUDA_SUCCESS || !name)
         return "unknown CUresult";
     return name;

@@ -9,8 +9,10 @@
 #include "fatbin.h"
 #include <cuda_runtime_api.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static cudaKernel_t k_gate, k_mark;
+static cudaKernel_t k_gate, k_mark, k_fault;
 
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 static int launch_mark(void *s, void *slot, uint32_t token);
@@ -45,7 +47,8 @@ static int init(char *why, size_t whylen)
             snprintf(reason, sizeof reason, "runtime API cannot open device 0: %s", cudaGetErrorName(rc));
         } else if ((rc = cudaLibraryLoadData(&lib, sc_fatbin, NULL, NULL, 0, NULL, NULL, 0)) != cudaSuccess ||
                    (rc = cudaLibraryGetKernel(&k_gate, lib, "sc_gate")) != cudaSuccess ||
-                   (rc = cudaLibraryGetKernel(&k_mark, lib, "sc_mark")) != cudaSuccess) {
+                   (rc = cudaLibraryGetKernel(&k_mark, lib, "sc_mark")) != cudaSuccess ||
+                   (rc = cudaLibraryGetKernel(&k_fault, lib, "sc_fault")) != cudaSuccess) {
             snprintf(reason, sizeof reason, "cannot load the suite's kernels: %s", cudaGetErrorName(rc));
         } else if ((rc = warm_up()) != cudaSuccess) {
             snprintf(reason, sizeof reason, "the suite's kernels do not run: %s", cudaGetErrorName(rc));
@@ -68,12 +71,39 @@ static void *builtin_stream(int which)
     }
 }
 
-static int stream_create(void **s, int nonblocking)
+static int stream_create(void **s, int nonblocking, int prio_set, int prio)
 {
-    return cudaStreamCreateWithFlags((cudaStream_t *)s, nonblocking ? cudaStreamNonBlocking : cudaStreamDefault);
+    unsigned flags = nonblocking ? cudaStreamNonBlocking : cudaStreamDefault;
+    if (prio_set)
+        return cudaStreamCreateWithPriority((cudaStream_t *)s, flags, prio);
+    return cudaStreamCreateWithFlags((cudaStream_t *)s, flags);
 }
 static int stream_destroy(void *s) { return cudaStreamDestroy((cudaStream_t)s); }
-static int event_create(void **e) { return cudaEventCreateWithFlags((cudaEvent_t *)e, cudaEventDefault); }
+static int priority_range(int *least, int *greatest) { return cudaDeviceGetStreamPriorityRange(least, greatest); }
+static int stream_get_flags(void *s, int *nonblocking)
+{
+    unsigned flags = 0;
+    int rc = cudaStreamGetFlags((cudaStream_t)s, &flags);
+    *nonblocking = (flags & cudaStreamNonBlocking) != 0;
+    return rc;
+}
+static int stream_get_priority(void *s, int *prio) { return cudaStreamGetPriority((cudaStream_t)s, prio); }
+static int stream_create_invalid(void)
+{
+    cudaStream_t s = NULL;
+    int rc = cudaStreamCreateWithFlags(&s, 0x100u); /* no cudaStream* flag has this bit */
+    if (rc == cudaSuccess)
+        cudaStreamDestroy(s);
+    return rc;
+}
+static int event_create(void **e, unsigned flags)
+{
+    unsigned f = cudaEventDefault;
+    f |= (flags & SC_EV_BLOCKING_SYNC) ? cudaEventBlockingSync : 0;
+    f |= (flags & SC_EV_DISABLE_TIMING) ? cudaEventDisableTiming : 0;
+    f |= (flags & SC_EV_INTERPROCESS) ? cudaEventInterprocess : 0;
+    return cudaEventCreateWithFlags((cudaEvent_t *)e, f);
+}
 static int event_destroy(void *e) { return cudaEventDestroy((cudaEvent_t)e); }
 
 static int dev_alloc(void **p, size_t n) { return cudaMalloc(p, n); }
@@ -81,6 +111,7 @@ static int dev_free(void *p) { return cudaFree(p); }
 static int host_alloc(void **p, size_t n) { return cudaHostAlloc(p, n, cudaHostAllocMapped | cudaHostAllocPortable); }
 static int host_free(void *p) { return cudaFreeHost(p); }
 static int host_dev_ptr(void **d, void *h) { return cudaHostGetDevicePointer(d, h, 0); }
+static int managed_alloc(void **p, size_t n) { return cudaMallocManaged(p, n, cudaMemAttachGlobal); }
 
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
@@ -93,26 +124,57 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     return cudaLaunchKernel((const void *)k_mark, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, args, 0, (cudaStream_t)s);
 }
 
+static int launch_fault(void *s)
+{
+    return cudaLaunchKernel((const void *)k_fault, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, NULL, 0, (cudaStream_t)s);
+}
+
 static int memset_async(void *s, void *d, unsigned char v, size_t n) { return cudaMemsetAsync(d, v, n, (cudaStream_t)s); }
 static int memset_sync(void *d, unsigned char v, size_t n) { return cudaMemset(d, v, n); }
 
-static enum cudaMemcpyKind copy_kind(enum sc_copy kind)
+/* The plain copies name their direction; the others let unified addressing infer it. */
+static enum cudaMemcpyKind copy_kind(unsigned kind)
 {
-    switch (kind) {
+    switch (kind & SC_COPY_KIND_MASK) {
     case SC_H2D_PINNED:
     case SC_H2D_PAGEABLE: return cudaMemcpyHostToDevice;
     case SC_D2H_PINNED:
     case SC_D2H_PAGEABLE: return cudaMemcpyDeviceToHost;
-    case SC_D2D: break;
+    case SC_D2D: return cudaMemcpyDeviceToDevice;
+    default: return cudaMemcpyDefault;
     }
-    return cudaMemcpyDeviceToDevice;
 }
-static int memcpy_async(void *s, void *dst, const void *src, size_t n, enum sc_copy kind)
+
+static struct cudaMemcpy3DParms copy3d(void *dst, const void *src, size_t n, unsigned kind)
 {
+    struct cudaMemcpy3DParms m;
+    memset(&m, 0, sizeof m);
+    m.srcPtr = (struct cudaPitchedPtr){ (void *)(uintptr_t)src, SC_ROW_BYTES, SC_ROW_BYTES, SC_3D_ROWS };
+    m.dstPtr = (struct cudaPitchedPtr){ dst, SC_ROW_BYTES, SC_ROW_BYTES, SC_3D_ROWS };
+    m.extent = (struct cudaExtent){ SC_ROW_BYTES, SC_3D_ROWS, n / (SC_ROW_BYTES * SC_3D_ROWS) };
+    m.kind = copy_kind(kind);
+    return m;
+}
+
+static int memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kind)
+{
+    if (kind & SC_COPY_2D)
+        return cudaMemcpy2DAsync(dst, SC_ROW_BYTES, src, SC_ROW_BYTES, SC_ROW_BYTES, n / SC_ROW_BYTES,
+                                 copy_kind(kind), (cudaStream_t)s);
+    if (kind & SC_COPY_3D) {
+        struct cudaMemcpy3DParms m = copy3d(dst, src, n, kind);
+        return cudaMemcpy3DAsync(&m, (cudaStream_t)s);
+    }
     return cudaMemcpyAsync(dst, src, n, copy_kind(kind), (cudaStream_t)s);
 }
-static int memcpy_sync(void *dst, const void *src, size_t n, enum sc_copy kind)
+static int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
 {
+    if (kind & SC_COPY_2D)
+        return cudaMemcpy2D(dst, SC_ROW_BYTES, src, SC_ROW_BYTES, SC_ROW_BYTES, n / SC_ROW_BYTES, copy_kind(kind));
+    if (kind & SC_COPY_3D) {
+        struct cudaMemcpy3DParms m = copy3d(dst, src, n, kind);
+        return cudaMemcpy3D(&m);
+    }
     return cudaMemcpy(dst, src, n, copy_kind(kind));
 }
 
@@ -126,13 +188,208 @@ static void CUDART_CB callback_trampoline(cudaStream_t s, cudaError_t status, vo
 static int callback(void *s, void *arg) { return cudaStreamAddCallback((cudaStream_t)s, callback_trampoline, arg, 0); }
 
 static int event_record(void *e, void *s) { return cudaEventRecord((cudaEvent_t)e, (cudaStream_t)s); }
-static int stream_wait_event(void *s, void *e) { return cudaStreamWaitEvent((cudaStream_t)s, (cudaEvent_t)e, 0); }
+static int stream_wait_event(void *s, void *e, unsigned flags)
+{
+    return cudaStreamWaitEvent((cudaStream_t)s, (cudaEvent_t)e, flags);
+}
 static int stream_sync(void *s) { return cudaStreamSynchronize((cudaStream_t)s); }
 static int stream_query(void *s) { return cudaStreamQuery((cudaStream_t)s); }
 static int event_sync(void *e) { return cudaEventSynchronize((cudaEvent_t)e); }
 static int event_query(void *e) { return cudaEventQuery((cudaEvent_t)e); }
+static int event_elapsed(float *ms, void *start, void *end)
+{
+    return cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end);
+}
 static int ctx_sync(void) { return cudaDeviceSynchronize(); }
-static const char *error_name(int rc) { return cudaGetErrorName((cudaError_t)rc); }
+
+/* The runtime API has no stream memory operations (cuStreamWaitValue32 & co). */
+static int wait_value(void *s, void *addr, uint64_t value, int cond, int bits)
+{
+    (void)s, (void)addr, (void)value, (void)cond, (void)bits;
+    return SC_UNSUPPORTED;
+}
+static int write_value(void *s, void *addr, uint64_t value, unsigned flags, int bits)
+{
+    (void)s, (void)addr, (void)value, (void)flags, (void)bits;
+    return SC_UNSUPPORTED;
+}
+
+/* -- the stream-ordered allocator ----------------------------------------- */
+
+static int pools_supported(void)
+{
+    int v = 0;
+    return cudaDeviceGetAttribute(&v, cudaDevAttrMemoryPoolsSupported, 0) == cudaSuccess && v;
+}
+static int default_pool(void **pool)
+{
+    if (!pools_supported())
+        return SC_UNSUPPORTED;
+    return cudaDeviceGetMemPool((cudaMemPool_t *)pool, 0);
+}
+static int pool_create(void **pool, unsigned flags)
+{
+    static const struct { unsigned flag; enum cudaMemPoolAttr attr; } off[] = {
+        { SC_POOL_NO_FOLLOW_EVENTS, cudaMemPoolReuseFollowEventDependencies },
+        { SC_POOL_NO_OPPORTUNISTIC, cudaMemPoolReuseAllowOpportunistic },
+        { SC_POOL_NO_INTERNAL_DEPS, cudaMemPoolReuseAllowInternalDependencies },
+    };
+    struct cudaMemPoolProps props;
+    int rc, zero = 0;
+    if (!pools_supported())
+        return SC_UNSUPPORTED;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = 0;
+    if ((rc = cudaMemPoolCreate((cudaMemPool_t *)pool, &props)))
+        return rc;
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        if ((flags & off[i].flag) && (rc = cudaMemPoolSetAttribute((cudaMemPool_t)*pool, off[i].attr, &zero)))
+            return rc;
+    if (flags & SC_POOL_KEEP_MEMORY) {
+        uint64_t max = UINT64_MAX;
+        rc = cudaMemPoolSetAttribute((cudaMemPool_t)*pool, cudaMemPoolAttrReleaseThreshold, &max);
+    }
+    return rc;
+}
+static int pool_destroy(void *pool) { return cudaMemPoolDestroy((cudaMemPool_t)pool); }
+static int pool_reserved(void *pool, uint64_t *bytes)
+{
+    return cudaMemPoolGetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrReservedMemCurrent, bytes);
+}
+static int pool_trim(void *pool) { return cudaMemPoolTrimTo((cudaMemPool_t)pool, 0); }
+static int alloc_async(void **ptr, size_t n, void *pool, void *s)
+{
+    if (pool)
+        return cudaMallocFromPoolAsync(ptr, n, (cudaMemPool_t)pool, (cudaStream_t)s);
+    return cudaMallocAsync(ptr, n, (cudaStream_t)s);
+}
+static int free_async(void *ptr, void *s) { return cudaFreeAsync(ptr, (cudaStream_t)s); }
+
+/* -- graphs of one kernel node ---------------------------------------------
+ * Built by capturing one launch in a private stream; each launch sets the
+ * node's arguments from the parameters cudaGraphKernelNodeGetParams gives. */
+
+struct graph {
+    cudaGraph_t g;
+    cudaGraphExec_t exec;
+    cudaGraphNode_t node;
+};
+
+static int graph_create(void **out, int gate)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    cudaStream_t s = NULL;
+    size_t n = 1;
+    int rc;
+    if (!gr)
+        return cudaErrorMemoryAllocation;
+    if ((rc = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)))
+        goto fail;
+    if ((rc = cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed)))
+        goto fail;
+    rc = gate ? launch_gate(s, NULL, 0, NULL, 0) : launch_mark(s, NULL, 0);
+    int end = cudaStreamEndCapture(s, &gr->g);
+    if (rc || (rc = end) || (rc = cudaGraphGetNodes(gr->g, &gr->node, &n)) ||
+        (rc = cudaGraphInstantiate(&gr->exec, gr->g, 0)))
+        goto fail;
+    cudaStreamDestroy(s);
+    *out = gr;
+    return 0;
+fail:
+    if (gr->g)
+        cudaGraphDestroy(gr->g);
+    if (s)
+        cudaStreamDestroy(s);
+    free(gr);
+    return rc;
+}
+static int graph_launch_args(struct graph *gr, void *s, void **args)
+{
+    struct cudaKernelNodeParams kp;
+    int rc;
+    if ((rc = cudaGraphKernelNodeGetParams(gr->node, &kp)))
+        return rc;
+    kp.kernelParams = args;
+    kp.extra = NULL;
+    if ((rc = cudaGraphExecKernelNodeSetParams(gr->exec, gr->node, &kp)))
+        return rc;
+    return cudaGraphLaunch(gr->exec, (cudaStream_t)s);
+}
+static int graph_launch_mark(void *g, void *s, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    return graph_launch_args(g, s, args);
+}
+static int graph_launch_gate(void *g, void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    void *args[] = { &flag, &max_ns, &slot, &token };
+    return graph_launch_args(g, s, args);
+}
+static int graph_destroy(void *g)
+{
+    struct graph *gr = g;
+    cudaGraphExecDestroy(gr->exec);
+    cudaGraphDestroy(gr->g);
+    free(gr);
+    return 0;
+}
+
+/* -- stream capture --------------------------------------------------------- */
+
+static int capture_begin(void *s, int mode)
+{
+    enum cudaStreamCaptureMode m = mode == SC_CAPTURE_THREAD_LOCAL ? cudaStreamCaptureModeThreadLocal
+                                   : mode == SC_CAPTURE_RELAXED    ? cudaStreamCaptureModeRelaxed
+                                                                   : cudaStreamCaptureModeGlobal;
+    return cudaStreamBeginCapture((cudaStream_t)s, m);
+}
+static int capture_end(void *s)
+{
+    cudaGraph_t g = NULL;
+    int rc = cudaStreamEndCapture((cudaStream_t)s, &g);
+    if (g)
+        cudaGraphDestroy(g);
+    return rc;
+}
+static int capture_status(void *s, int *status)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    int rc = cudaStreamIsCapturing((cudaStream_t)s, &st);
+    *status = st == cudaStreamCaptureStatusActive        ? SC_CAPTURE_ACTIVE
+              : st == cudaStreamCaptureStatusInvalidated ? SC_CAPTURE_INVALIDATED
+                                                         : SC_CAPTURE_NONE;
+    return rc;
+}
+
+static int thread_capture_relaxed(void)
+{
+    enum cudaStreamCaptureMode m = cudaStreamCaptureModeRelaxed;
+    return cudaThreadExchangeStreamCaptureMode(&m);
+}
+
+static int code(enum sc_code c)
+{
+    switch (c) {
+    case SC_CODE_SUCCESS: return cudaSuccess;
+    case SC_CODE_NOT_READY: return cudaErrorNotReady;
+    case SC_CODE_INVALID_VALUE: return cudaErrorInvalidValue;
+    case SC_CODE_INVALID_HANDLE: return cudaErrorInvalidResourceHandle;
+    case SC_CODE_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+    case SC_CODE_CAPTURE_UNSUPPORTED: return cudaErrorStreamCaptureUnsupported;
+    case SC_CODE_CAPTURE_INVALIDATED: return cudaErrorStreamCaptureInvalidated;
+    case SC_CODE_CAPTURE_IMPLICIT: return cudaErrorStreamCaptureImplicit;
+    case SC_CODE_CAPTURE_WRONG_THREAD: return cudaErrorStreamCaptureWrongThread;
+    case SC_CODE_SKIPPED: break;
+    }
+    return -1;
+}
+
+static const char *error_name(int rc)
+{
+    return rc == SC_UNSUPPORTED ? "not in the runtime API" : cudaGetErrorName((cudaError_t)rc);
+}
 
 int sc_runtime_version(void)
 {

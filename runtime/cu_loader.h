@@ -16,14 +16,29 @@
     X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuDeviceGetCount)       \
     X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetUuid) X(cuDeviceGetAttribute) \
     X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize)          \
+    X(cuCtxGetStreamPriorityRange)                                              \
     X(cuModuleLoadData) X(cuModuleGetFunction) X(cuLaunchKernel)               \
-    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery) \
+    X(cuStreamCreate) X(cuStreamCreateWithPriority) X(cuStreamDestroy)          \
+    X(cuStreamGetFlags) X(cuStreamGetPriority)                                  \
+    X(cuStreamSynchronize) X(cuStreamQuery)                                     \
     X(cuStreamWaitEvent) X(cuStreamAddCallback) X(cuLaunchHostFunc)             \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)         \
-    X(cuEventSynchronize) X(cuMemAlloc) X(cuMemFree) X(cuMemHostAlloc)          \
+    X(cuEventSynchronize) X(cuEventElapsedTime)                                 \
+    X(cuMemAlloc) X(cuMemFree) X(cuMemHostAlloc) X(cuMemAllocManaged)           \
     X(cuMemFreeHost) X(cuMemHostGetDevicePointer) X(cuMemsetD8)                 \
     X(cuMemsetD8Async) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)          \
-    X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync)
+    X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync)              \
+    X(cuMemcpy) X(cuMemcpyAsync) X(cuMemcpy2D) X(cuMemcpy2DAsync)               \
+    X(cuMemcpy3D) X(cuMemcpy3DAsync)                                            \
+    X(cuStreamWaitValue32) X(cuStreamWaitValue64)                               \
+    X(cuStreamWriteValue32) X(cuStreamWriteValue64)                             \
+    X(cuDeviceGetMemPool) X(cuMemPoolCreate) X(cuMemPoolDestroy)                \
+    X(cuMemPoolSetAttribute) X(cuMemPoolGetAttribute) X(cuMemPoolTrimTo)        \
+    X(cuMemAllocAsync) X(cuMemAllocFromPoolAsync) X(cuMemFreeAsync)             \
+    X(cuGraphCreate) X(cuGraphAddKernelNode) X(cuGraphInstantiate)              \
+    X(cuGraphExecKernelNodeSetParams) X(cuGraphLaunch) X(cuGraphExecDestroy)    \
+    X(cuGraphDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture)             \
+    X(cuStreamIsCapturing) X(cuThreadExchangeStreamCaptureMode)
 
 /* One member per entry point; the member name is the macro-expanded name. */
 #define SC_DRIVER_MEMBER(fn) __typeof__(fn) *fn;

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "backend.h"
 #include "clock.h"
+#include "isolate.h"
 #include "prog.h"
 #include "run.h"
 #include "tap.h"
@@ -94,6 +95,13 @@ static int selected(const struct options *o, const char *id) { return !o->glob |
 static int api_selected(const struct options *o, const char *api)
 {
     return !o->api || !*o->api || !strcmp(o->api, "both") || !strcmp(o->api, api);
+}
+
+/* Does the rule run in this API at all (stream memory operations: the driver API only)? */
+static int api_of_rule(const sc_rule *rule, int a)
+{
+    unsigned bit = a == 0 ? SC_API_DRIVER : SC_API_RUNTIME;
+    return !rule->apis || (rule->apis & bit);
 }
 
 static const char *level_name(enum sc_level l)
@@ -182,6 +190,11 @@ static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, i
     int ok;
     const char *severity;
 
+    if (v->outcome == SC_SKIP) { /* explicit, never a pass */
+        snprintf(directive, sizeof directive, "SKIP %s", v->why);
+        sc_tap_point(1, directive, NULL);
+        return;
+    }
     if (control) {
         ok = v->outcome == SC_VIOLATED; /* the control must show the violation */
         if (v->outcome == SC_PASS) {
@@ -242,7 +255,8 @@ static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, i
  */
 static int needs_independence(enum sc_relation rel, int control, enum sc_outcome o)
 {
-    return (!control && rel == SC_NOT_HELD && o == SC_VIOLATED) || (control && rel == SC_AFTER && o == SC_PASS);
+    return (!control && rel == SC_NOT_HELD && o == SC_VIOLATED) || (control && rel == SC_AFTER && o == SC_PASS) ||
+           (control && rel == SC_KEEPS_DATA && o == SC_PASS);
 }
 
 /* Runs one program up to `repeat` times, stopping at the first that does not give `want`. */
@@ -267,6 +281,51 @@ static void run_repeated(const sc_backend *b, sc_build_fn build, int control, co
     }
 }
 
+/* What a child process sends back: the point's result and its tally. */
+struct child_reply {
+    struct sc_result res;
+    struct tally tally;
+};
+
+/* Runs one point (case, API, control) in a child process of its own. */
+static void run_isolated(char *const argv[], int case_index, int api, int control, uint64_t limit_ns,
+                         struct sc_result *res, struct tally *t)
+{
+    static struct child_reply reply;
+    char why[300];
+    if (sc_isolate_run(argv, case_index, api, control, limit_ns, &reply, sizeof reply, why, sizeof why) == 0) {
+        *res = reply.res;
+        *t = reply.tally;
+        return;
+    }
+    memset(res, 0, sizeof *res);
+    memset(t, 0, sizeof *t);
+    t->iteration = 1;
+    sc_verdict_start(&res->verdict, SC_AFTER);
+    sc_verdict_error(&res->verdict, "%s", why);
+}
+
+/* The child's side: run the one point, send the result, exit. */
+static int child_main(const sc_rule *rule, const struct options *o, int case_index, int api, int control)
+{
+    static struct child_reply reply;
+    const sc_backend *b = api == 0 ? &sc_driver_backend : &sc_runtime_backend;
+    char why[512];
+    struct sc_run_config cfg = { (uint64_t)o->window_ms * 1000000u, (uint64_t)o->deadline_ms * 1000000u };
+    if (case_index < 0 || case_index >= rule->ncases || (api != 0 && api != 1))
+        return 2;
+    if (sc_driver_backend.init(why, sizeof why) != SC_READY || (b != &sc_driver_backend && b->init(why, sizeof why) != SC_READY)) {
+        sc_verdict_start(&reply.res.verdict, SC_AFTER);
+        sc_verdict_error(&reply.res.verdict, "the child process cannot use the device: %s", why);
+    } else {
+        const sc_case *c = &rule->cases[case_index];
+        run_repeated(b, control ? c->control : c->build, control, &cfg, control ? 1 : o->repeat, o->attempts,
+                     control ? SC_VIOLATED : SC_PASS, &reply.res, &reply.tally);
+    }
+    fflush(NULL);
+    _exit(sc_isolate_reply(&reply, sizeof reply) == 0 ? 0 : 1);
+}
+
 int sc_main(const sc_rule *rule, int argc, char **argv)
 {
     struct options o;
@@ -274,8 +333,11 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     const sc_backend *backends[2] = { &sc_driver_backend, &sc_runtime_backend };
     int rc;
 
+    int child_case, child_api, child_control;
     if ((rc = parse(rule, argc, argv, &o)))
         return rc;
+    if (sc_isolate_child(&child_case, &child_api, &child_control))
+        return child_main(rule, &o, child_case, child_api, child_control);
     if (o.list) {
         for (int i = 0; i < rule->ncases; i++)
             if (selected(&o, rule->cases[i].id))
@@ -308,7 +370,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         if (!selected(&o, rule->cases[i].id))
             continue;
         for (int a = 0; a < 2; a++) {
-            if (!api_selected(&o, backends[a]->name))
+            if (!api_selected(&o, backends[a]->name) || !api_of_rule(rule, a))
                 continue;
             for (int ctl = 0; ctl <= o.controls; ctl++) {
                 char *name = malloc(strlen(rule->cases[i].id) + 32);
@@ -322,6 +384,10 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         return 0;
     }
     header(rule, &o);
+    if (!api_of_rule(rule, 1))
+        sc_tap_diag("runtime API: not run, it has no counterpart of the driver calls this rule uses");
+    if (rule->isolate)
+        sc_tap_diag("each point runs in a child process of its own: the program faults its context");
     sc_tap_plan(n, names);
     sc_watchdog_start();
 
@@ -336,7 +402,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         for (int a = 0; a < 2; a++) {
             const sc_backend *b = backends[a];
             struct tally tally;
-            if (!api_selected(&o, b->name))
+            if (!api_selected(&o, b->name) || !api_of_rule(rule, a))
                 continue;
             if (b == &sc_runtime_backend && rt_state != SC_READY) {
                 /* the driver works but cudart does not: never a silent pass */
@@ -350,6 +416,15 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
                         sc_yaml_add(&y, "message", rt_why);
                         sc_tap_point(0, NULL, &y);
                     }
+                continue;
+            }
+            if (rule->isolate) { /* the child is killed at the limit; no watchdog needed here */
+                run_isolated(argv, i, a, 0, limit, &res, &tally);
+                report(rule, c, b, 0, &res, &tally, &o, argv[0]);
+                if (o.controls) {
+                    run_isolated(argv, i, a, 1, limit, &res, &tally);
+                    report(rule, c, b, 1, &res, &tally, &o, argv[0]);
+                }
                 continue;
             }
             sc_watchdog_arm(limit);

@@ -9,8 +9,10 @@ void sc_prog_init(struct sc_prog *p)
     memset(p, 0, sizeof *p);
     snprintf(p->threads[0], SC_NAME_LEN, "main");
     p->nthreads = 1;
+    p->object = -1;
 }
 
+static void misuse(sc_prog *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void misuse(sc_prog *p, const char *fmt, ...)
 {
     if (p->error[0])
@@ -23,7 +25,9 @@ static void misuse(sc_prog *p, const char *fmt, ...)
 
 static void copy_name(char dst[SC_NAME_LEN], const char *name) { snprintf(dst, SC_NAME_LEN, "%s", name ? name : ""); }
 
-sc_stream sc_stream_create(sc_prog *p, const char *name, enum sc_stream_kind kind)
+/* -- declarations ---------------------------------------------------------- */
+
+sc_stream sc_stream_create_prio(sc_prog *p, const char *name, enum sc_stream_kind kind, enum sc_priority prio)
 {
     if (p->nstreams == SC_MAX_STREAMS) {
         misuse(p, "more than %d streams", SC_MAX_STREAMS);
@@ -31,65 +35,252 @@ sc_stream sc_stream_create(sc_prog *p, const char *name, enum sc_stream_kind kin
     }
     copy_name(p->streams[p->nstreams].name, name);
     p->streams[p->nstreams].kind = kind;
+    p->streams[p->nstreams].prio = prio;
     return p->nstreams++;
 }
 
-sc_event sc_event_create(sc_prog *p, const char *name)
+sc_stream sc_stream_create(sc_prog *p, const char *name, enum sc_stream_kind kind)
+{
+    return sc_stream_create_prio(p, name, kind, SC_PRIO_NONE);
+}
+
+sc_event sc_event_create_flags(sc_prog *p, const char *name, unsigned flags)
 {
     if (p->nevents == SC_MAX_EVENTS) {
         misuse(p, "more than %d events", SC_MAX_EVENTS);
         return 0;
     }
-    copy_name(p->events[p->nevents], name);
+    copy_name(p->events[p->nevents].name, name);
+    p->events[p->nevents].flags = flags;
     return p->nevents++;
 }
 
-static sc_op add(sc_prog *p, enum sc_op_kind kind, const char *name, sc_stream s, sc_event e, enum sc_copy copy)
+sc_event sc_event_create(sc_prog *p, const char *name) { return sc_event_create_flags(p, name, 0); }
+
+sc_pool sc_pool_create(sc_prog *p, const char *name, unsigned flags)
 {
+    if (p->npools == SC_MAX_POOLS) {
+        misuse(p, "more than %d pools", SC_MAX_POOLS);
+        return SC_DEFAULT_POOL;
+    }
+    copy_name(p->pools[p->npools].name, name);
+    p->pools[p->npools].flags = flags;
+    return p->npools++;
+}
+
+sc_buffer sc_buffer_create(sc_prog *p, const char *name)
+{
+    if (p->nbuffers == SC_MAX_BUFFERS) {
+        misuse(p, "more than %d buffers", SC_MAX_BUFFERS);
+        return 0;
+    }
+    copy_name(p->buffers[p->nbuffers], name);
+    return p->nbuffers++;
+}
+
+sc_graph sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind)
+{
+    if (p->ngraphs == SC_MAX_GRAPHS) {
+        misuse(p, "more than %d graphs", SC_MAX_GRAPHS);
+        return 0;
+    }
+    copy_name(p->graphs[p->ngraphs].name, name);
+    p->graphs[p->ngraphs].kind = kind;
+    return p->ngraphs++;
+}
+
+sc_word sc_word_create(sc_prog *p, const char *name, int bits)
+{
+    if (p->nwords == SC_MAX_WORDS) {
+        misuse(p, "more than %d words", SC_MAX_WORDS);
+        return 0;
+    }
+    if (bits != 32 && bits != 64)
+        misuse(p, "word %s: a word has 32 or 64 bits", name);
+    copy_name(p->words[p->nwords].name, name);
+    p->words[p->nwords].bits = bits;
+    return p->nwords++;
+}
+
+/* -- operations ------------------------------------------------------------- */
+
+static struct sc_op_def *add(sc_prog *p, enum sc_op_kind kind, const char *name, sc_stream s)
+{
+    static struct sc_op_def sink; /* absorbs the fields of an op that does not fit */
     if (p->nops == SC_MAX_OPS) {
         misuse(p, "more than %d operations", SC_MAX_OPS);
-        return 0;
+        memset(&sink, 0, sizeof sink);
+        return &sink;
     }
     if (s >= p->nstreams || s < SC_NULL_STREAM)
         misuse(p, "operation %s names an unknown stream", name);
-    if (e < 0 || (e >= p->nevents && (kind == SC_OP_RECORD || kind == SC_OP_WAIT || kind == SC_OP_EVENT_SYNC ||
-                                      kind == SC_OP_EVENT_QUERY || kind == SC_OP_EVENT_DESTROY)))
-        misuse(p, "operation %s names an unknown event", name);
-    struct sc_op_def *op = &p->ops[p->nops];
+    struct sc_op_def *op = &p->ops[p->nops++];
+    memset(op, 0, sizeof *op);
     op->kind = kind;
     copy_name(op->name, name);
     op->stream = s;
-    op->event = e;
-    op->copy = copy;
-    op->thread = 0;
-    return p->nops++;
+    op->pool = SC_DEFAULT_POOL;
+    return op;
 }
 
-sc_op sc_gate(sc_prog *p, const char *n, sc_stream s) { return add(p, SC_OP_GATE, n, s, 0, 0); }
-sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return add(p, SC_OP_HOST_GATE, n, s, 0, 0); }
-sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return add(p, SC_OP_KERNEL, n, s, 0, 0); }
-sc_op sc_memset(sc_prog *p, const char *n, sc_stream s) { return add(p, SC_OP_MEMSET, n, s, 0, 0); }
-sc_op sc_memcpy_async(sc_prog *p, const char *n, enum sc_copy k, sc_stream s)
+static sc_op index_of(const sc_prog *p, const struct sc_op_def *op)
 {
-    return add(p, SC_OP_MEMCPY_ASYNC, n, s, 0, k);
+    return op >= p->ops && op < p->ops + SC_MAX_OPS ? (sc_op)(op - p->ops) : 0;
 }
-sc_op sc_memcpy_sync(sc_prog *p, const char *n, enum sc_copy k) { return add(p, SC_OP_MEMCPY_SYNC, n, SC_NULL_STREAM, 0, k); }
-sc_op sc_host_func(sc_prog *p, const char *n, sc_stream s) { return add(p, SC_OP_HOST_FUNC, n, s, 0, 0); }
-sc_op sc_callback(sc_prog *p, const char *n, sc_stream s) { return add(p, SC_OP_CALLBACK, n, s, 0, 0); }
-sc_op sc_record(sc_prog *p, const char *n, sc_event e, sc_stream s) { return add(p, SC_OP_RECORD, n, s, e, 0); }
-sc_op sc_wait(sc_prog *p, const char *n, sc_event e, sc_stream s) { return add(p, SC_OP_WAIT, n, s, e, 0); }
-sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return add(p, SC_OP_STREAM_SYNC, n, s, 0, 0); }
-sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return add(p, SC_OP_EVENT_SYNC, n, SC_NULL_STREAM, e, 0); }
-sc_op sc_ctx_sync(sc_prog *p, const char *n) { return add(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM, 0, 0); }
-sc_op sc_stream_query(sc_prog *p, const char *n, sc_stream s) { return add(p, SC_OP_STREAM_QUERY, n, s, 0, 0); }
-sc_op sc_event_query(sc_prog *p, const char *n, sc_event e) { return add(p, SC_OP_EVENT_QUERY, n, SC_NULL_STREAM, e, 0); }
+
+static void check_index(sc_prog *p, const char *op, const char *what, int i, int n)
+{
+    if (i < 0 || i >= n)
+        misuse(p, "operation %s names an unknown %s", op, what);
+}
+
+static sc_op simple(sc_prog *p, enum sc_op_kind k, const char *n, sc_stream s) { return index_of(p, add(p, k, n, s)); }
+
+static sc_op with_event(sc_prog *p, enum sc_op_kind k, const char *n, sc_event e, sc_stream s)
+{
+    struct sc_op_def *op = add(p, k, n, s);
+    check_index(p, n, "event", e, p->nevents);
+    op->event = e;
+    return index_of(p, op);
+}
+
+sc_op sc_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_GATE, n, s); }
+sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_GATE, n, s); }
+sc_op sc_value_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_VALUE_GATE, n, s); }
+sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL, n, s); }
+sc_op sc_fault(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_FAULT, n, s); }
+
+sc_op sc_memset_to(sc_prog *p, const char *n, enum sc_mem target, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_MEMSET, n, s);
+    op->mem = target;
+    return index_of(p, op);
+}
+sc_op sc_memset(sc_prog *p, const char *n, sc_stream s) { return sc_memset_to(p, n, SC_MEM_DEVICE, s); }
+sc_op sc_memset_sync(sc_prog *p, const char *n, enum sc_mem target)
+{
+    struct sc_op_def *op = add(p, SC_OP_MEMSET_SYNC, n, SC_NULL_STREAM);
+    op->mem = target;
+    return index_of(p, op);
+}
+
+static sc_op copy(sc_prog *p, enum sc_op_kind k, const char *n, unsigned kind, sc_stream s)
+{
+    struct sc_op_def *op = add(p, k, n, s);
+    op->copy = kind;
+    if ((kind & SC_COPY_KIND_MASK) < SC_H2D_PINNED || (kind & SC_COPY_KIND_MASK) > SC_M2D ||
+        ((kind & (SC_COPY_2D | SC_COPY_3D)) && (kind & SC_COPY_KIND_MASK) > SC_D2D))
+        misuse(p, "operation %s: no such copy", n);
+    return index_of(p, op);
+}
+sc_op sc_memcpy_async(sc_prog *p, const char *n, enum sc_copy k, sc_stream s) { return copy(p, SC_OP_MEMCPY_ASYNC, n, k, s); }
+sc_op sc_memcpy_sync(sc_prog *p, const char *n, enum sc_copy k) { return copy(p, SC_OP_MEMCPY_SYNC, n, k, SC_NULL_STREAM); }
+
+sc_op sc_host_func(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_FUNC, n, s); }
+sc_op sc_callback(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK, n, s); }
+sc_op sc_record(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_RECORD, n, e, s); }
+sc_op sc_wait(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT, n, e, s); }
+sc_op sc_wait_invalid_flags(sc_prog *p, const char *n, sc_event e, sc_stream s)
+{
+    return with_event(p, SC_OP_WAIT_INVALID, n, e, s);
+}
+
+static sc_op value_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_word w, int cond, unsigned flags, sc_stream s)
+{
+    struct sc_op_def *op = add(p, k, n, s);
+    check_index(p, n, "word", w, p->nwords);
+    op->word = w;
+    op->cond = cond;
+    op->flags = flags;
+    return index_of(p, op);
+}
+sc_op sc_write_value(sc_prog *p, const char *n, sc_word w, unsigned flags, sc_stream s)
+{
+    return value_op(p, SC_OP_WRITE_VALUE, n, w, 0, flags, s);
+}
+sc_op sc_wait_value(sc_prog *p, const char *n, sc_word w, enum sc_wait_cond cond, sc_stream s)
+{
+    return value_op(p, SC_OP_WAIT_VALUE, n, w, cond, 0, s);
+}
+
+static sc_op buffer_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_buffer m, sc_pool pool, sc_stream s)
+{
+    struct sc_op_def *op = add(p, k, n, s);
+    check_index(p, n, "buffer", m, p->nbuffers);
+    if (pool != SC_DEFAULT_POOL)
+        check_index(p, n, "pool", pool, p->npools);
+    op->buffer = m;
+    op->pool = pool;
+    return index_of(p, op);
+}
+sc_op sc_alloc_async(sc_prog *p, const char *n, sc_buffer m, sc_pool pool, sc_stream s)
+{
+    return buffer_op(p, SC_OP_ALLOC, n, m, pool, s);
+}
+sc_op sc_free_async(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
+{
+    return buffer_op(p, SC_OP_FREE, n, m, SC_DEFAULT_POOL, s);
+}
+sc_op sc_fill(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_FILL, n, m, SC_DEFAULT_POOL, s); }
+
+static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
+{
+    struct sc_op_def *op = add(p, k, n, SC_NULL_STREAM);
+    if (pool != SC_DEFAULT_POOL)
+        check_index(p, n, "pool", pool, p->npools);
+    op->pool = pool;
+    return index_of(p, op);
+}
+sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_RESERVED, n, pool); }
+sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
+
+sc_op sc_graph_launch(sc_prog *p, const char *n, sc_graph g, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_GRAPH_LAUNCH, n, s);
+    check_index(p, n, "graph", g, p->ngraphs);
+    op->graph = g;
+    return index_of(p, op);
+}
+
+sc_op sc_capture_begin(sc_prog *p, const char *n, sc_stream s, enum sc_capture_mode mode)
+{
+    struct sc_op_def *op = add(p, SC_OP_CAPTURE_BEGIN, n, s);
+    op->cond = mode;
+    return index_of(p, op);
+}
+sc_op sc_capture_end(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_END, n, s); }
+sc_op sc_capture_status(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_STATUS, n, s); }
+
+sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_SYNC, n, s); }
+sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_SYNC, n, e, SC_NULL_STREAM); }
+sc_op sc_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM); }
+sc_op sc_stream_query(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_QUERY, n, s); }
+sc_op sc_event_query(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_QUERY, n, e, SC_NULL_STREAM); }
+sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)
+{
+    sc_op i = with_event(p, SC_OP_ELAPSED, n, start, SC_NULL_STREAM);
+    check_index(p, n, "event", end, p->nevents);
+    p->ops[i].event2 = end;
+    return i;
+}
+sc_op sc_stream_flags(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_FLAGS, n, s); }
+sc_op sc_stream_priority(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_PRIORITY, n, s); }
+sc_op sc_mem_alloc(sc_prog *p, const char *n) { return simple(p, SC_OP_MEM_ALLOC, n, SC_NULL_STREAM); }
+sc_op sc_stream_create_invalid(sc_prog *p, const char *n) { return simple(p, SC_OP_STREAM_CREATE_INVALID, n, SC_NULL_STREAM); }
+sc_op sc_event_create_try(sc_prog *p, const char *n, unsigned flags)
+{
+    struct sc_op_def *op = add(p, SC_OP_EVENT_CREATE_TRY, n, SC_NULL_STREAM);
+    op->flags = flags;
+    return index_of(p, op);
+}
+
 sc_op sc_stream_destroy(sc_prog *p, const char *n, sc_stream s)
 {
     if (s < 0)
         misuse(p, "operation %s destroys a built-in stream", n);
-    return add(p, SC_OP_STREAM_DESTROY, n, s, 0, 0);
+    return simple(p, SC_OP_STREAM_DESTROY, n, s);
 }
-sc_op sc_event_destroy(sc_prog *p, const char *n, sc_event e) { return add(p, SC_OP_EVENT_DESTROY, n, SC_NULL_STREAM, e, 0); }
+sc_op sc_event_destroy(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_DESTROY, n, e, SC_NULL_STREAM); }
 
 void sc_in_thread(sc_prog *p, sc_op op, const char *thread)
 {
@@ -111,10 +302,15 @@ void sc_in_thread(sc_prog *p, sc_op op, const char *thread)
     p->ops[op].thread = t;
 }
 
-void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
+/* -- expectations ------------------------------------------------------------ */
+
+static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
 {
-    if (subject < 0 || subject >= p->nops || object < 0 || object >= p->nops)
+    if (subject < 0 || subject >= p->nops || (object != -1 && (object < 0 || object >= p->nops)))
         misuse(p, "sc_expect: no such operation");
+    if (sc_relation_is_binary(rel) != (object != -1))
+        misuse(p, "sc_expect: relation '%s' %s an object", sc_relation_text(rel),
+               sc_relation_is_binary(rel) ? "needs" : "takes no");
     if (p->has_expect)
         misuse(p, "a program has one expectation");
     p->subject = subject;
@@ -123,27 +319,78 @@ void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
     p->has_expect = 1;
 }
 
+void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object) { expect(p, subject, rel, object); }
+void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
+{
+    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA)
+        misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
+    expect(p, subject, rel, -1);
+}
+void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code)
+{
+    expect(p, subject, SC_ANSWERS, -1);
+    p->code = code;
+}
+void sc_expect_value(sc_prog *p, sc_op subject, enum sc_value value)
+{
+    expect(p, subject, SC_GIVES, -1);
+    p->value = value;
+}
+
+/* -- names ------------------------------------------------------------------- */
+
 const char *sc_op_kind_name(enum sc_op_kind k)
 {
-    static const char *const names[] = {
+    static const char *const names[SC_OP_KIND_END] = {
         [SC_OP_GATE] = "gate", [SC_OP_HOST_GATE] = "host_gate", [SC_OP_KERNEL] = "kernel",
         [SC_OP_MEMSET] = "memset", [SC_OP_MEMCPY_ASYNC] = "memcpy", [SC_OP_MEMCPY_SYNC] = "memcpy_sync",
         [SC_OP_HOST_FUNC] = "host_func", [SC_OP_CALLBACK] = "callback", [SC_OP_RECORD] = "record",
         [SC_OP_WAIT] = "wait", [SC_OP_STREAM_SYNC] = "stream_sync", [SC_OP_EVENT_SYNC] = "event_sync",
         [SC_OP_CTX_SYNC] = "ctx_sync", [SC_OP_STREAM_QUERY] = "stream_query", [SC_OP_EVENT_QUERY] = "event_query",
         [SC_OP_STREAM_DESTROY] = "stream_destroy", [SC_OP_EVENT_DESTROY] = "event_destroy",
+        [SC_OP_VALUE_GATE] = "value_gate", [SC_OP_MEMSET_SYNC] = "memset_sync",
+        [SC_OP_WAIT_INVALID] = "wait_invalid_flags", [SC_OP_WRITE_VALUE] = "write_value",
+        [SC_OP_WAIT_VALUE] = "wait_value", [SC_OP_ALLOC] = "alloc_async", [SC_OP_FREE] = "free_async",
+        [SC_OP_FILL] = "fill", [SC_OP_POOL_RESERVED] = "pool_reserved", [SC_OP_POOL_TRIM] = "pool_trim",
+        [SC_OP_GRAPH_LAUNCH] = "graph_launch", [SC_OP_CAPTURE_BEGIN] = "capture_begin",
+        [SC_OP_CAPTURE_END] = "capture_end", [SC_OP_CAPTURE_STATUS] = "capture_status", [SC_OP_FAULT] = "fault",
+        [SC_OP_ELAPSED] = "elapsed", [SC_OP_STREAM_FLAGS] = "stream_flags",
+        [SC_OP_STREAM_PRIORITY] = "stream_priority", [SC_OP_STREAM_CREATE_INVALID] = "stream_create_invalid_flags",
+        [SC_OP_EVENT_CREATE_TRY] = "event_create", [SC_OP_MEM_ALLOC] = "mem_alloc",
     };
-    return (k >= SC_OP_GATE && k <= SC_OP_EVENT_DESTROY) ? names[k] : "?";
+    return (k >= SC_OP_GATE && k < SC_OP_KIND_END && names[k]) ? names[k] : "?";
 }
 
-const char *sc_copy_name(enum sc_copy c)
+const char *sc_copy_name(unsigned c)
 {
-    switch (c) {
-    case SC_H2D_PINNED: return "h2d_pinned";
-    case SC_H2D_PAGEABLE: return "h2d_pageable";
-    case SC_D2H_PINNED: return "d2h_pinned";
-    case SC_D2H_PAGEABLE: return "d2h_pageable";
-    case SC_D2D: return "d2d";
+    static const char *const names[] = {
+        [SC_H2D_PINNED] = "h2d_pinned", [SC_H2D_PAGEABLE] = "h2d_pageable", [SC_D2H_PINNED] = "d2h_pinned",
+        [SC_D2H_PAGEABLE] = "d2h_pageable", [SC_D2D] = "d2d", [SC_H2H_PINNED] = "h2h_pinned",
+        [SC_H2H_PAGEABLE] = "h2h_pageable", [SC_H2M] = "h2m", [SC_M2H] = "m2h", [SC_D2M] = "d2m", [SC_M2D] = "m2d",
+    };
+    static const char *const names2d[] = {
+        [SC_H2D_PINNED] = "2d_h2d_pinned", [SC_H2D_PAGEABLE] = "2d_h2d_pageable", [SC_D2H_PINNED] = "2d_d2h_pinned",
+        [SC_D2H_PAGEABLE] = "2d_d2h_pageable", [SC_D2D] = "2d_d2d",
+    };
+    static const char *const names3d[] = {
+        [SC_H2D_PINNED] = "3d_h2d_pinned", [SC_H2D_PAGEABLE] = "3d_h2d_pageable", [SC_D2H_PINNED] = "3d_d2h_pinned",
+        [SC_D2H_PAGEABLE] = "3d_d2h_pageable", [SC_D2D] = "3d_d2d",
+    };
+    unsigned k = c & SC_COPY_KIND_MASK;
+    if (c & SC_COPY_2D)
+        return k >= SC_H2D_PINNED && k <= SC_D2D ? names2d[k] : "?";
+    if (c & SC_COPY_3D)
+        return k >= SC_H2D_PINNED && k <= SC_D2D ? names3d[k] : "?";
+    return k >= SC_H2D_PINNED && k <= SC_M2D ? names[k] : "?";
+}
+
+const char *sc_mem_name(enum sc_mem m)
+{
+    switch (m) {
+    case SC_MEM_DEVICE: return "device";
+    case SC_MEM_PINNED: return "pinned";
+    case SC_MEM_PAGEABLE: return "pageable";
+    case SC_MEM_MANAGED: return "managed";
     }
     return "?";
 }
@@ -157,6 +404,43 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_RETURNS_BEFORE: return "returns before";
     case SC_NOT_READY_WHILE: return "not ready while";
     case SC_READY_WHILE: return "ready while";
+    case SC_ANSWERS: return "answers";
+    case SC_GIVES: return "gives";
+    case SC_COMPLETE_ON_RETURN: return "complete on return";
+    case SC_KEEPS_DATA: return "keeps its data";
+    }
+    return "?";
+}
+
+const char *sc_code_name(enum sc_code c)
+{
+    switch (c) {
+    case SC_CODE_SUCCESS: return "success";
+    case SC_CODE_NOT_READY: return "not_ready";
+    case SC_CODE_INVALID_VALUE: return "invalid_value";
+    case SC_CODE_INVALID_HANDLE: return "invalid_handle";
+    case SC_CODE_ILLEGAL_ADDRESS: return "illegal_address";
+    case SC_CODE_CAPTURE_UNSUPPORTED: return "capture_unsupported";
+    case SC_CODE_CAPTURE_INVALIDATED: return "capture_invalidated";
+    case SC_CODE_CAPTURE_IMPLICIT: return "capture_implicit";
+    case SC_CODE_CAPTURE_WRONG_THREAD: return "capture_wrong_thread";
+    case SC_CODE_SKIPPED: return "skipped";
+    }
+    return "?";
+}
+
+const char *sc_value_name(enum sc_value v)
+{
+    switch (v) {
+    case SC_VALUE_BLOCKING: return "blocking";
+    case SC_VALUE_NONBLOCKING: return "nonblocking";
+    case SC_VALUE_LEAST: return "least";
+    case SC_VALUE_GREATEST: return "greatest";
+    case SC_VALUE_ZERO: return "zero";
+    case SC_VALUE_NONZERO: return "nonzero";
+    case SC_VALUE_NONE: return "none";
+    case SC_VALUE_ACTIVE: return "active";
+    case SC_VALUE_INVALIDATED: return "invalidated";
     }
     return "?";
 }
@@ -173,8 +457,21 @@ const char *sc_stream_name(const struct sc_prog *p, sc_stream s)
 
 int sc_op_is_host_call(enum sc_op_kind k)
 {
-    return k == SC_OP_MEMCPY_SYNC || k == SC_OP_STREAM_SYNC || k == SC_OP_EVENT_SYNC || k == SC_OP_CTX_SYNC ||
-           k == SC_OP_STREAM_QUERY || k == SC_OP_EVENT_QUERY || k == SC_OP_STREAM_DESTROY || k == SC_OP_EVENT_DESTROY;
+    switch (k) {
+    case SC_OP_MEMCPY_SYNC: case SC_OP_MEMSET_SYNC: case SC_OP_STREAM_SYNC: case SC_OP_EVENT_SYNC:
+    case SC_OP_CTX_SYNC: case SC_OP_STREAM_QUERY: case SC_OP_EVENT_QUERY: case SC_OP_STREAM_DESTROY:
+    case SC_OP_EVENT_DESTROY: case SC_OP_POOL_RESERVED: case SC_OP_POOL_TRIM: case SC_OP_CAPTURE_BEGIN:
+    case SC_OP_CAPTURE_END: case SC_OP_CAPTURE_STATUS: case SC_OP_ELAPSED: case SC_OP_STREAM_FLAGS:
+    case SC_OP_STREAM_PRIORITY: case SC_OP_STREAM_CREATE_INVALID: case SC_OP_EVENT_CREATE_TRY: case SC_OP_MEM_ALLOC:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
-int sc_op_is_observable(enum sc_op_kind k) { return k != SC_OP_WAIT; }
+int sc_op_is_observable(enum sc_op_kind k)
+{
+    return k != SC_OP_WAIT && k != SC_OP_WAIT_INVALID && k != SC_OP_WAIT_VALUE && k != SC_OP_ALLOC && k != SC_OP_FREE;
+}
+
+int sc_relation_is_binary(enum sc_relation r) { return r >= SC_AFTER && r <= SC_READY_WHILE; }

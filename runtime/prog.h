@@ -10,6 +10,10 @@
 #define SC_MAX_EVENTS 32
 #define SC_MAX_THREADS 8
 #define SC_MAX_OPS 64
+#define SC_MAX_POOLS 4
+#define SC_MAX_GRAPHS 4
+#define SC_MAX_BUFFERS 8
+#define SC_MAX_WORDS 8
 #define SC_NAME_LEN 32
 
 enum sc_op_kind {
@@ -30,31 +34,84 @@ enum sc_op_kind {
     SC_OP_EVENT_QUERY,
     SC_OP_STREAM_DESTROY,
     SC_OP_EVENT_DESTROY,
+    SC_OP_VALUE_GATE,
+    SC_OP_MEMSET_SYNC,
+    SC_OP_WAIT_INVALID,
+    SC_OP_WRITE_VALUE,
+    SC_OP_WAIT_VALUE,
+    SC_OP_ALLOC,
+    SC_OP_FREE,
+    SC_OP_FILL,
+    SC_OP_POOL_RESERVED,
+    SC_OP_POOL_TRIM,
+    SC_OP_GRAPH_LAUNCH,
+    SC_OP_CAPTURE_BEGIN,
+    SC_OP_CAPTURE_END,
+    SC_OP_CAPTURE_STATUS,
+    SC_OP_FAULT,
+    SC_OP_ELAPSED,
+    SC_OP_STREAM_FLAGS,
+    SC_OP_STREAM_PRIORITY,
+    SC_OP_STREAM_CREATE_INVALID,
+    SC_OP_EVENT_CREATE_TRY,
+    SC_OP_MEM_ALLOC,
+    SC_OP_KIND_END
 };
 
 struct sc_op_def {
     enum sc_op_kind kind;
     char name[SC_NAME_LEN];
-    sc_stream stream; /* stream it is issued to, or queried/synchronized */
-    sc_event event;   /* record, wait, event_sync, event_query */
-    enum sc_copy copy;
-    int thread;       /* index into sc_prog.threads; 0 is "main" */
+    sc_stream stream;   /* stream it is issued to, or queried/synchronized */
+    sc_event event;     /* record, wait, event_sync, event_query, elapsed (start) */
+    sc_event event2;    /* elapsed (end) */
+    unsigned copy;      /* enum sc_copy, with SC_COPY_2D / SC_COPY_3D */
+    enum sc_mem mem;    /* memset target */
+    sc_buffer buffer;   /* alloc, free, fill */
+    sc_pool pool;       /* alloc, pool_reserved, pool_trim */
+    sc_graph graph;     /* graph_launch */
+    sc_word word;       /* write_value, wait_value */
+    int cond;           /* enum sc_wait_cond, enum sc_capture_mode */
+    unsigned flags;     /* write_value flags, event_create_try flags */
+    int thread;         /* index into sc_prog.threads; 0 is "main" */
 };
 
 struct sc_prog {
     struct {
         char name[SC_NAME_LEN];
         enum sc_stream_kind kind;
+        enum sc_priority prio;
     } streams[SC_MAX_STREAMS];
     int nstreams;
-    char events[SC_MAX_EVENTS][SC_NAME_LEN];
+    struct {
+        char name[SC_NAME_LEN];
+        unsigned flags;
+    } events[SC_MAX_EVENTS];
     int nevents;
+    struct {
+        char name[SC_NAME_LEN];
+        unsigned flags;
+    } pools[SC_MAX_POOLS];
+    int npools;
+    struct {
+        char name[SC_NAME_LEN];
+        enum sc_graph_kind kind;
+    } graphs[SC_MAX_GRAPHS];
+    int ngraphs;
+    char buffers[SC_MAX_BUFFERS][SC_NAME_LEN];
+    int nbuffers;
+    struct {
+        char name[SC_NAME_LEN];
+        int bits;
+    } words[SC_MAX_WORDS];
+    int nwords;
     char threads[SC_MAX_THREADS][SC_NAME_LEN];
     int nthreads;
     struct sc_op_def ops[SC_MAX_OPS];
     int nops;
-    sc_op subject, object;
+    sc_op subject, object;  /* object: -1 for the relations of the subject alone */
     enum sc_relation rel;
+    enum sc_code code;      /* SC_ANSWERS */
+    enum sc_value value;    /* SC_GIVES   */
     int has_expect;
     char error[256]; /* first misuse of the builder, if any */
 };
@@ -63,13 +120,18 @@ void sc_prog_init(struct sc_prog *p);
 
 /* Names for reports. */
 const char *sc_op_kind_name(enum sc_op_kind k);
-const char *sc_copy_name(enum sc_copy c);
+const char *sc_copy_name(unsigned c);
+const char *sc_mem_name(enum sc_mem m);
 const char *sc_relation_text(enum sc_relation r); /* "after", "not held by", ... */
+const char *sc_code_name(enum sc_code c);          /* "not_ready", ...            */
+const char *sc_value_name(enum sc_value v);        /* "greatest", ...             */
 const char *sc_stream_name(const struct sc_prog *p, sc_stream s);
 
 /* Is the op a host call (it has no stream work of its own)? */
 int sc_op_is_host_call(enum sc_op_kind k);
 /* Can the runtime observe the op's completion? */
 int sc_op_is_observable(enum sc_op_kind k);
+/* Does the relation have an object? */
+int sc_relation_is_binary(enum sc_relation r);
 
 #endif

@@ -22,16 +22,19 @@
 
 /* ---- buffers and slots, allocated once per backend and reused ---------- */
 
+/* The memory an op's copy or memset reads and writes; allocated on first use. */
 struct buffers {
-    void *dev_src, *dev_dst, *pinned, *pageable;
+    void *dev_src, *dev_dst, *pinned, *pinned2, *pageable, *pageable2, *managed;
 };
 
 struct pool {
     int ready;
-    struct sc_slot *slots; /* SC_MAX_OPS slots, then the gate flag */
+    struct sc_slot *slots; /* SC_MAX_OPS slots, the gate flag, then the words */
     void *slots_dev;
     uint32_t *gate;
     void *gate_dev;
+    uint64_t *words;       /* stream memory operations' words (host view)     */
+    void *words_dev;
     void *scratch; /* pinned, for filling sources and reading results back */
     struct buffers buf[SC_MAX_OPS];
 };
@@ -42,7 +45,12 @@ static uint32_t run_counter;
 /* ---- one run ------------------------------------------------------------ */
 
 enum { ST_IDLE = 0, ST_ISSUED, ST_RETURNED };
-enum { JOB_NONE = 0, JOB_ISSUE, JOB_REQUERY, JOB_CTX_SYNC, JOB_QUIT };
+enum { JOB_NONE = 0, JOB_ISSUE, JOB_REQUERY, JOB_CTX_SYNC, JOB_END_CAPTURES, JOB_QUIT };
+
+/* Where a copy or memset reads and writes: one of struct buffers' members. */
+enum where { W_NONE = 0, W_DEV_SRC, W_DEV_DST, W_PINNED, W_PINNED2, W_PAGEABLE, W_PAGEABLE2, W_MANAGED };
+
+#define SC_CLOBBER 0xc10bbe5du /* written over a host source once its copy returned */
 
 struct host_arg { /* what host functions, callbacks and host gates touch */
     struct sc_slot *slot;
@@ -58,9 +66,16 @@ struct op_rt {
     unsigned char fill;           /* memset byte                               */
     struct host_arg harg;
     /* written by the issuing worker */
-    int state, rc, result;
+    int state, rc, result;        /* rc: 0 unless the call failed; result: what it returned */
+    int captured;                 /* issued into a stream capture: it will not run */
+    int64_t value;                /* getters                                  */
+    float ms;                     /* elapsed                                  */
     uint64_t t_issue, t_return;
     struct sc_return ret;         /* host calls: read right after returning   */
+    int at_return;                /* complete on return: 1 data there, 0 not, -1 not looked at */
+    size_t bad_word;              /* ... the first word that was wrong        */
+    uint32_t bad_value;
+    int clobbered;                /* complete on return: the source was overwritten */
     /* written by the observer */
     int done;
 };
@@ -87,6 +102,17 @@ struct run {
     void *streams[SC_MAX_STREAMS];
     void *events[SC_MAX_EVENTS];
     struct worker workers[SC_MAX_THREADS];
+    void *pools[SC_MAX_POOLS];
+    void *default_pool;
+    void *graphs[SC_MAX_GRAPHS];
+    void *buf_ptr[SC_MAX_BUFFERS];   /* stream-ordered allocations              */
+    int buf_freed[SC_MAX_BUFFERS];
+    uint64_t word_set[SC_MAX_WORDS]; /* the value a write_value writes           */
+    int word_cond[SC_MAX_WORDS];     /* the condition of the word's first wait  */
+    int capture_thread[SC_MAX_STREAMS]; /* worker that began a capture, + 1      */
+    int least, greatest;             /* the stream priority range               */
+    int has_capture;
+    int faulted_at;                  /* the op index of an issued fault, or -1  */
     int released;                 /* atomic */
     int final_sync_rc;
     char blocker[160];            /* the call that forced an early release */
@@ -166,7 +192,7 @@ static int pool_ready(struct run *r, char *why, size_t n)
     int rc;
     if (pl->ready)
         return 0;
-    size_t bytes = sizeof(struct sc_slot) * SC_MAX_OPS + 64;
+    size_t bytes = sizeof(struct sc_slot) * SC_MAX_OPS + 64 + sizeof(uint64_t) * SC_MAX_WORDS;
     void *mem;
     if ((rc = b->host_alloc(&mem, bytes)) || (rc = b->host_dev_ptr(&pl->slots_dev, mem)) ||
         (rc = b->host_alloc(&pl->scratch, SC_COPY_BYTES))) {
@@ -176,29 +202,47 @@ static int pool_ready(struct run *r, char *why, size_t n)
     pl->slots = mem;
     pl->gate = (uint32_t *)(pl->slots + SC_MAX_OPS);
     pl->gate_dev = (char *)pl->slots_dev + ((char *)pl->gate - (char *)mem);
+    pl->words = (uint64_t *)((char *)pl->gate + 64);
+    pl->words_dev = (char *)pl->slots_dev + ((char *)pl->words - (char *)mem);
     pl->ready = 1;
     return 0;
 }
 
-static int buffers_ready(struct run *r, int i, char *why, size_t n)
+/* The buffer `w` of op i, allocated on first use. */
+static void *buffer(struct run *r, int i, enum where w, int *rc)
 {
     struct buffers *bf = &r->pool->buf[i];
     const sc_backend *b = r->b;
-    int rc;
-    if (bf->pageable)
-        return 0;
-    if ((rc = b->dev_alloc(&bf->dev_src, SC_COPY_BYTES)) || (rc = b->dev_alloc(&bf->dev_dst, SC_COPY_BYTES)) ||
-        (rc = b->host_alloc(&bf->pinned, SC_COPY_BYTES))) {
-        snprintf(why, n, "cannot allocate copy buffers: %s", b->error_name(rc));
-        return -1;
+    void **slot = NULL;
+    *rc = 0;
+    switch (w) {
+    case W_NONE: return NULL;
+    case W_DEV_SRC: slot = &bf->dev_src; break;
+    case W_DEV_DST: slot = &bf->dev_dst; break;
+    case W_PINNED: slot = &bf->pinned; break;
+    case W_PINNED2: slot = &bf->pinned2; break;
+    case W_PAGEABLE: slot = &bf->pageable; break;
+    case W_PAGEABLE2: slot = &bf->pageable2; break;
+    case W_MANAGED: slot = &bf->managed; break;
     }
-    if (posix_memalign(&bf->pageable, 4096, SC_COPY_BYTES) != 0) {
-        snprintf(why, n, "cannot allocate pageable memory");
-        return -1;
-    }
-    memset(bf->pageable, 0, SC_COPY_BYTES); /* touch every page now */
-    return 0;
+    if (*slot)
+        return *slot;
+    if (w == W_DEV_SRC || w == W_DEV_DST)
+        *rc = b->dev_alloc(slot, SC_COPY_BYTES);
+    else if (w == W_PINNED || w == W_PINNED2)
+        *rc = b->host_alloc(slot, SC_COPY_BYTES);
+    else if (w == W_MANAGED)
+        *rc = b->managed_alloc(slot, SC_COPY_BYTES);
+    else if (posix_memalign(slot, 4096, SC_COPY_BYTES) != 0)
+        *rc = -1;
+    else
+        memset(*slot, 0, SC_COPY_BYTES); /* touch every page now */
+    if (*rc)
+        *slot = NULL;
+    return *slot;
 }
+
+static int on_host(enum where w) { return w == W_PINNED || w == W_PINNED2 || w == W_PAGEABLE || w == W_PAGEABLE2 || w == W_MANAGED; }
 
 static void fill_words(void *p, uint32_t v)
 {
@@ -207,27 +251,84 @@ static void fill_words(void *p, uint32_t v)
         w[k] = v;
 }
 
-/* Where a copy reads and writes. */
-static void copy_ends(struct run *r, int i, void **dst, const void **src)
+static int is_copy(enum sc_op_kind k) { return k == SC_OP_MEMCPY_ASYNC || k == SC_OP_MEMCPY_SYNC; }
+static int is_memset(enum sc_op_kind k) { return k == SC_OP_MEMSET || k == SC_OP_MEMSET_SYNC; }
+
+/* Where op i reads (src) and writes (dst). */
+static void ends(const struct sc_op_def *d, enum where *dst, enum where *src)
 {
-    struct buffers *bf = &r->pool->buf[i];
-    switch (r->p->ops[i].copy) {
-    case SC_H2D_PINNED: *src = bf->pinned; *dst = bf->dev_dst; break;
-    case SC_H2D_PAGEABLE: *src = bf->pageable; *dst = bf->dev_dst; break;
-    case SC_D2H_PINNED: *src = bf->dev_src; *dst = bf->pinned; break;
-    case SC_D2H_PAGEABLE: *src = bf->dev_src; *dst = bf->pageable; break;
-    case SC_D2D: *src = bf->dev_src; *dst = bf->dev_dst; break;
+    static const enum where copy_dst[] = {
+        [SC_H2D_PINNED] = W_DEV_DST, [SC_H2D_PAGEABLE] = W_DEV_DST, [SC_D2H_PINNED] = W_PINNED,
+        [SC_D2H_PAGEABLE] = W_PAGEABLE, [SC_D2D] = W_DEV_DST, [SC_H2H_PINNED] = W_PINNED,
+        [SC_H2H_PAGEABLE] = W_PAGEABLE, [SC_H2M] = W_MANAGED, [SC_M2H] = W_PAGEABLE, [SC_D2M] = W_MANAGED,
+        [SC_M2D] = W_DEV_DST,
+    };
+    static const enum where copy_src[] = {
+        [SC_H2D_PINNED] = W_PINNED, [SC_H2D_PAGEABLE] = W_PAGEABLE, [SC_D2H_PINNED] = W_DEV_SRC,
+        [SC_D2H_PAGEABLE] = W_DEV_SRC, [SC_D2D] = W_DEV_SRC, [SC_H2H_PINNED] = W_PINNED2,
+        [SC_H2H_PAGEABLE] = W_PAGEABLE2, [SC_H2M] = W_PAGEABLE, [SC_M2H] = W_MANAGED, [SC_D2M] = W_DEV_SRC,
+        [SC_M2D] = W_MANAGED,
+    };
+    *dst = *src = W_NONE;
+    if (is_copy(d->kind)) {
+        unsigned k = d->copy & SC_COPY_KIND_MASK;
+        if (k >= SC_H2D_PINNED && k <= SC_M2D)
+            *dst = copy_dst[k], *src = copy_src[k];
+    } else if (is_memset(d->kind)) {
+        *dst = d->mem == SC_MEM_PINNED ? W_PINNED : d->mem == SC_MEM_MANAGED ? W_MANAGED : W_DEV_DST;
     }
 }
 
-static int is_copy(enum sc_op_kind k) { return k == SC_OP_MEMCPY_ASYNC || k == SC_OP_MEMCPY_SYNC; }
+/* The word a copy's destination must hold at the end. */
+static uint32_t expected_word(const struct op_rt *o)
+{
+    return is_memset(o->def->kind) || o->def->kind == SC_OP_FILL ? 0x01010101u * o->fill : o->token;
+}
+
 static int has_slot(enum sc_op_kind k)
 {
     return k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_KERNEL || k == SC_OP_HOST_FUNC ||
-           k == SC_OP_CALLBACK;
+           k == SC_OP_CALLBACK || k == SC_OP_GRAPH_LAUNCH;
 }
-static int has_probe(enum sc_op_kind k) { return k == SC_OP_MEMSET || k == SC_OP_MEMCPY_ASYNC || k == SC_OP_RECORD; }
-static int on_device(enum sc_op_kind k) { return k == SC_OP_GATE || k == SC_OP_KERNEL; }
+static int has_probe(enum sc_op_kind k)
+{
+    return k == SC_OP_MEMSET || k == SC_OP_MEMCPY_ASYNC || k == SC_OP_RECORD || k == SC_OP_VALUE_GATE ||
+           k == SC_OP_FILL || k == SC_OP_FAULT;
+}
+static int on_device(enum sc_op_kind k) { return k == SC_OP_GATE || k == SC_OP_KERNEL || k == SC_OP_GRAPH_LAUNCH; }
+static int is_stream_work(enum sc_op_kind k) { return !sc_op_is_host_call(k); }
+
+/*
+ * Words of the stream memory operations.  A word starts at `init`; a
+ * write_value writes `set`; a wait_value waits for `operand` under its
+ * condition, which holds for `set` and not for `init` (64-bit words use the
+ * upper half, so a driver that truncates them fails).
+ */
+struct word_values { uint64_t init, operand, set; };
+
+static struct word_values word_values(int cond, int bits)
+{
+    const uint64_t hi = bits == 64 ? 1ull << 32 : 0;
+    switch (cond) {
+    case SC_WAIT_NOR: /* ~(*w | operand) != 0: only the bit the init sets and the set clears */
+        return bits == 64 ? (struct word_values){ hi, ~hi, 0 } : (struct word_values){ 1, 0xfffffffeu, 0 };
+    case SC_WAIT_EQ: return (struct word_values){ 0, hi | 1, hi | 1 };
+    case SC_WAIT_AND: return (struct word_values){ 0, bits == 64 ? hi : 1, hi | 1 };
+    default: return (struct word_values){ 0, bits == 64 ? hi : 1, hi | 1 }; /* GEQ */
+    }
+}
+
+static int stream_prio(struct run *r, enum sc_priority p)
+{
+    switch (p) {
+    case SC_PRIO_LEAST: return r->least;
+    case SC_PRIO_GREATEST: return r->greatest;
+    case SC_PRIO_OVER_GREATEST: return r->greatest - 1; /* numerically lower is greater */
+    case SC_PRIO_UNDER_LEAST: return r->least + 1;
+    case SC_PRIO_NONE: break;
+    }
+    return 0;
+}
 
 /* Buffers filled, destinations cleared, handles created; the GPU is idle after. */
 static int prepare(struct run *r, char *why, size_t n)
@@ -239,46 +340,84 @@ static int prepare(struct run *r, char *why, size_t n)
 
     memset(r->pool->slots, 0, sizeof(struct sc_slot) * SC_MAX_OPS);
     __atomic_store_n(r->pool->gate, 0u, __ATOMIC_SEQ_CST);
+    if ((rc = b->priority_range(&r->least, &r->greatest))) {
+        snprintf(why, n, "cuCtxGetStreamPriorityRange failed: %s", b->error_name(rc));
+        return -1;
+    }
     for (int s = 0; s < p->nstreams; s++)
-        if ((rc = b->stream_create(&r->streams[s], p->streams[s].kind == SC_NONBLOCKING))) {
+        if ((rc = b->stream_create(&r->streams[s], p->streams[s].kind == SC_NONBLOCKING,
+                                   p->streams[s].prio != SC_PRIO_NONE, stream_prio(r, p->streams[s].prio)))) {
             snprintf(why, n, "creating stream %s failed: %s", p->streams[s].name, b->error_name(rc));
             return -1;
         }
     for (int e = 0; e < p->nevents; e++)
-        if ((rc = b->event_create(&r->events[e]))) {
-            snprintf(why, n, "creating event %s failed: %s", p->events[e], b->error_name(rc));
+        if ((rc = b->event_create(&r->events[e], p->events[e].flags))) {
+            snprintf(why, n, "creating event %s failed: %s", p->events[e].name, b->error_name(rc));
             return -1;
         }
+    for (int k = 0; k < p->npools; k++)
+        if ((rc = b->pool_create(&r->pools[k], p->pools[k].flags))) {
+            snprintf(why, n, "creating memory pool %s failed: %s", p->pools[k].name, b->error_name(rc));
+            return rc == SC_UNSUPPORTED ? -2 : -1;
+        }
+    for (int g = 0; g < p->ngraphs; g++)
+        if ((rc = b->graph_create(&r->graphs[g], p->graphs[g].kind == SC_GRAPH_GATE))) {
+            snprintf(why, n, "building graph %s failed: %s", p->graphs[g].name, b->error_name(rc));
+            return -1;
+        }
+    for (int w = 0; w < p->nwords; w++) {
+        r->word_cond[w] = SC_WAIT_GEQ;
+        for (int i = p->nops - 1; i >= 0; i--)
+            if (p->ops[i].kind == SC_OP_WAIT_VALUE && p->ops[i].word == w)
+                r->word_cond[w] = p->ops[i].cond; /* the first wait decides */
+        struct word_values wv = word_values(r->word_cond[w], p->words[w].bits);
+        r->word_set[w] = wv.set;
+        __atomic_store_n(&r->pool->words[w], wv.init, __ATOMIC_SEQ_CST);
+    }
     for (int i = 0; i < p->nops; i++) {
         const struct sc_op_def *d = &p->ops[i];
         struct op_rt *o = &r->op[i];
         o->def = d;
         o->token = (case_id << 8) | (uint32_t)(i + 1);
         o->fill = (unsigned char)(0x40 + i);
+        o->at_return = -1;
         o->stream = d->stream >= 0 ? r->streams[d->stream] : b->builtin_stream(d->stream);
-        o->event = (d->kind == SC_OP_RECORD || d->kind == SC_OP_WAIT || d->kind == SC_OP_EVENT_SYNC ||
-                    d->kind == SC_OP_EVENT_QUERY || d->kind == SC_OP_EVENT_DESTROY) ? r->events[d->event] : NULL;
+        o->event = (d->kind == SC_OP_RECORD || d->kind == SC_OP_WAIT || d->kind == SC_OP_WAIT_INVALID ||
+                    d->kind == SC_OP_EVENT_SYNC || d->kind == SC_OP_EVENT_QUERY || d->kind == SC_OP_EVENT_DESTROY ||
+                    d->kind == SC_OP_ELAPSED) ? r->events[d->event] : NULL;
         o->harg = (struct host_arg){ &r->pool->slots[i], o->token, r->pool->gate, r->cfg.deadline_ns };
-        if (has_probe(d->kind) && (rc = b->event_create(&o->probe))) {
+        if (has_probe(d->kind) && (rc = b->event_create(&o->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", b->error_name(rc));
             return -1;
         }
-        if (is_copy(d->kind) || d->kind == SC_OP_MEMSET) {
-            struct buffers *bf = &r->pool->buf[i];
-            if (buffers_ready(r, i, why, n))
-                return -1;
-            fill_words(bf->pinned, 0);
-            fill_words(bf->pageable, 0);
-            if ((rc = b->memset_sync(bf->dev_dst, 0, SC_COPY_BYTES)))
-                goto fail;
-            fill_words(r->pool->scratch, o->token);
-            if ((rc = b->memcpy_sync(bf->dev_src, r->pool->scratch, SC_COPY_BYTES, SC_H2D_PINNED)))
-                goto fail;
-            if (d->copy == SC_H2D_PINNED)
-                fill_words(bf->pinned, o->token);
-            if (d->copy == SC_H2D_PAGEABLE)
-                fill_words(bf->pageable, o->token);
+        if (d->kind == SC_OP_CAPTURE_BEGIN)
+            r->has_capture = 1;
+        if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_POOL_RESERVED || d->kind == SC_OP_POOL_TRIM) {
+            if (d->pool == SC_DEFAULT_POOL && !r->default_pool && (rc = b->default_pool(&r->default_pool))) {
+                snprintf(why, n, "the device's memory pool: %s", b->error_name(rc));
+                return rc == SC_UNSUPPORTED ? -2 : -1;
+            }
         }
+        enum where dw, sw;
+        ends(d, &dw, &sw);
+        void *dst = buffer(r, i, dw, &rc);
+        if (rc == 0 && dw != W_NONE) {
+            if (on_host(dw))
+                fill_words(dst, 0);
+            else
+                rc = b->memset_sync(dst, 0, SC_COPY_BYTES);
+        }
+        void *src = rc ? NULL : buffer(r, i, sw, &rc);
+        if (rc == 0 && sw != W_NONE) {
+            if (on_host(sw))
+                fill_words(src, o->token);
+            else {
+                fill_words(r->pool->scratch, o->token);
+                rc = b->memcpy_sync(src, r->pool->scratch, SC_COPY_BYTES, SC_H2D_PINNED);
+            }
+        }
+        if (rc)
+            goto fail;
     }
     if ((rc = b->ctx_sync()))
         goto fail;
@@ -290,6 +429,9 @@ fail:
 
 /* ---- observing ----------------------------------------------------------- */
 
+/* Ops after an issued fault: the context is gone, they may never complete or answer. */
+static int after_fault(const struct run *r, int i) { return r->faulted_at >= 0 && i > r->faulted_at; }
+
 /* 1: op i has completed; 0: not yet; -1: the probe itself failed. */
 static int probe(struct run *r, int i)
 {
@@ -297,8 +439,12 @@ static int probe(struct run *r, int i)
     enum sc_op_kind k = o->def->kind;
     if (load(&o->state) != ST_RETURNED)
         return 0; /* an event never recorded reads as complete: wait for the call */
+    if (o->captured)
+        return 0; /* recorded into a graph: it does not run */
     if (has_slot(k))
         return __atomic_load_n(&r->pool->slots[i].token, __ATOMIC_ACQUIRE) == o->token;
+    if (k == SC_OP_WRITE_VALUE)
+        return __atomic_load_n(&r->pool->words[o->def->word], __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
     if (has_probe(k)) {
         int q = r->b->event_query(o->probe);
         return q == 0 ? 1 : q == SC_NOT_READY ? 0 : -1;
@@ -309,18 +455,23 @@ static int probe(struct run *r, int i)
 static void sample(struct run *r)
 {
     const struct sc_prog *p = r->p;
-    struct sc_sample s;
-    /* the order of these three reads is what makes a violation real */
-    s.subject_done = probe(r, p->subject) == 1;
-    s.object_done = probe(r, p->object) == 1;
-    s.released = load(&r->released);
-    sc_verdict_observe(&r->v, &s, opname(r, p->subject), opname(r, p->object));
+    if (sc_relation_is_binary(p->rel)) {
+        struct sc_sample s;
+        /* the order of these three reads is what makes a violation real */
+        s.subject_done = probe(r, p->subject) == 1;
+        s.object_done = probe(r, p->object) == 1;
+        s.released = load(&r->released);
+        sc_verdict_observe(&r->v, &s, opname(r, p->subject), opname(r, p->object));
+    }
 
     for (int i = 0; i < p->nops; i++) {
         if (r->op[i].done || !sc_op_is_observable(p->ops[i].kind))
             continue;
         int d = probe(r, i);
-        if (d < 0) {
+        if (d < 0 && r->faulted_at >= 0) {
+            r->op[i].done = 1; /* the context's error: expected after a fault */
+            note(r, "%s: its completion cannot be queried after the fault", opname(r, i));
+        } else if (d < 0) {
             sc_verdict_error(&r->v, "querying the completion of %s failed", opname(r, i));
             r->op[i].done = 1;
         } else if (d) {
@@ -342,33 +493,102 @@ static void release(struct run *r, const char *why)
 
 /* ---- issuing ------------------------------------------------------------- */
 
+static void *pool_of(struct run *r, sc_pool pool) { return pool == SC_DEFAULT_POOL ? r->default_pool : r->pools[pool]; }
+
+/* A buffer name for reports: which allocation holds this address? */
+static void note_alloc(struct run *r, int i, void *ptr)
+{
+    const struct sc_prog *p = r->p;
+    int m = p->ops[i].buffer;
+    for (int k = 0; k < p->nbuffers; k++)
+        if (k != m && r->buf_ptr[k] == ptr && r->buf_freed[k]) {
+            note(r, "%s: %s got the memory of %s, freed before", opname(r, i), p->buffers[m], p->buffers[k]);
+            return;
+        }
+    note(r, "%s: %s at %p, memory no other buffer of the case had", opname(r, i), p->buffers[m], ptr);
+}
+
+/* Returns the call's result: 0, a CUDA code, or SC_UNSUPPORTED. */
 static int issue(struct run *r, int i)
 {
     const sc_backend *b = r->b;
     struct op_rt *o = &r->op[i];
     const struct sc_op_def *d = o->def;
     struct sc_slot *slot_dev = (struct sc_slot *)r->pool->slots_dev + i;
-    void *dst;
-    const void *src;
-    int rc = 0;
+    void *words_dev = (uint64_t *)r->pool->words_dev + d->word;
+    enum where dw, sw;
+    void *dst, *src;
+    int rc = 0, status;
+
+    ends(d, &dw, &sw);
+    dst = buffer(r, i, dw, &rc);
+    src = buffer(r, i, sw, &rc);
+    if (is_stream_work(d->kind) && r->has_capture && d->stream >= 0 && r->streams[d->stream]) {
+        /* work issued into a capture is recorded, not run: do not wait for it */
+        if (b->capture_status(o->stream, &status) == 0 && status != SC_CAPTURE_NONE)
+            o->captured = 1;
+    }
+    if (is_memset(d->kind) && dw == W_PINNED && (rc = b->host_dev_ptr(&dst, dst)))
+        return rc;
 
     switch (d->kind) {
     case SC_OP_GATE: rc = b->launch_gate(o->stream, r->pool->gate_dev, r->cfg.deadline_ns, slot_dev, o->token); break;
     case SC_OP_HOST_GATE: rc = b->host_func(o->stream, host_gate, &o->harg); break;
+    case SC_OP_VALUE_GATE: rc = b->wait_value(o->stream, r->pool->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL: rc = b->launch_mark(o->stream, slot_dev, o->token); break;
-    case SC_OP_MEMSET: rc = b->memset_async(o->stream, r->pool->buf[i].dev_dst, o->fill, SC_COPY_BYTES); break;
-    case SC_OP_MEMCPY_ASYNC:
-        copy_ends(r, i, &dst, &src);
-        rc = b->memcpy_async(o->stream, dst, src, SC_COPY_BYTES, d->copy);
-        break;
-    case SC_OP_MEMCPY_SYNC:
-        copy_ends(r, i, &dst, &src);
-        rc = b->memcpy_sync(dst, src, SC_COPY_BYTES, d->copy);
-        break;
+    case SC_OP_FAULT: rc = b->launch_fault(o->stream); break;
+    case SC_OP_MEMSET: rc = b->memset_async(o->stream, dst, o->fill, SC_COPY_BYTES); break;
+    case SC_OP_MEMSET_SYNC: rc = b->memset_sync(dst, o->fill, SC_COPY_BYTES); break;
+    case SC_OP_MEMCPY_ASYNC: rc = b->memcpy_async(o->stream, dst, src, SC_COPY_BYTES, d->copy); break;
+    case SC_OP_MEMCPY_SYNC: rc = b->memcpy_sync(dst, src, SC_COPY_BYTES, d->copy); break;
     case SC_OP_HOST_FUNC: rc = b->host_func(o->stream, host_mark, &o->harg); break;
     case SC_OP_CALLBACK: rc = b->callback(o->stream, &o->harg); break;
     case SC_OP_RECORD: rc = b->event_record(o->event, o->stream); break;
-    case SC_OP_WAIT: rc = b->stream_wait_event(o->stream, o->event); break;
+    case SC_OP_WAIT: rc = b->stream_wait_event(o->stream, o->event, 0); break;
+    case SC_OP_WAIT_INVALID: rc = b->stream_wait_event(o->stream, o->event, 0x100u); break;
+    case SC_OP_WRITE_VALUE:
+        rc = b->write_value(o->stream, words_dev, r->word_set[d->word], d->flags, r->p->words[d->word].bits);
+        break;
+    case SC_OP_WAIT_VALUE:
+        rc = b->wait_value(o->stream, words_dev, word_values(d->cond, r->p->words[d->word].bits).operand, d->cond,
+                           r->p->words[d->word].bits);
+        break;
+    case SC_OP_ALLOC:
+        if ((rc = b->alloc_async(&r->buf_ptr[d->buffer], SC_COPY_BYTES, pool_of(r, d->pool), o->stream)) == 0) {
+            r->buf_freed[d->buffer] = 0;
+            note_alloc(r, i, r->buf_ptr[d->buffer]);
+        }
+        break;
+    case SC_OP_FREE:
+        if ((rc = b->free_async(r->buf_ptr[d->buffer], o->stream)) == 0)
+            r->buf_freed[d->buffer] = 1;
+        break;
+    case SC_OP_FILL:
+        rc = r->buf_ptr[d->buffer] ? b->memset_async(o->stream, r->buf_ptr[d->buffer], o->fill, SC_COPY_BYTES) : -1;
+        break;
+    case SC_OP_POOL_RESERVED: {
+        uint64_t bytes = 0;
+        rc = b->pool_reserved(pool_of(r, d->pool), &bytes);
+        o->value = (int64_t)bytes;
+        break;
+    }
+    case SC_OP_POOL_TRIM: rc = b->pool_trim(pool_of(r, d->pool)); break;
+    case SC_OP_GRAPH_LAUNCH:
+        if (r->p->graphs[d->graph].kind == SC_GRAPH_GATE)
+            rc = b->graph_launch_gate(r->graphs[d->graph], o->stream, r->pool->gate_dev, r->cfg.deadline_ns, slot_dev,
+                                      o->token);
+        else
+            rc = b->graph_launch_mark(r->graphs[d->graph], o->stream, slot_dev, o->token);
+        break;
+    case SC_OP_CAPTURE_BEGIN:
+        if ((rc = b->capture_begin(o->stream, d->cond)) == 0 && d->stream >= 0)
+            r->capture_thread[d->stream] = d->thread + 1;
+        break;
+    case SC_OP_CAPTURE_END: rc = b->capture_end(o->stream); break;
+    case SC_OP_CAPTURE_STATUS:
+        rc = b->capture_status(o->stream, &status);
+        o->value = status;
+        break;
     case SC_OP_STREAM_SYNC: rc = b->stream_sync(o->stream); break;
     case SC_OP_EVENT_SYNC: rc = b->event_sync(o->event); break;
     case SC_OP_CTX_SYNC: rc = b->ctx_sync(); break;
@@ -380,13 +600,38 @@ static int issue(struct run *r, int i)
          * covers yet, so ask again until success or the release.
          */
         for (int poll = i == r->p->subject && r->p->rel == SC_READY_WHILE;;) {
-            o->result = d->kind == SC_OP_STREAM_QUERY ? b->stream_query(o->stream) : b->event_query(o->event);
-            if (o->result != SC_NOT_READY || !poll || load(&r->released))
+            rc = d->kind == SC_OP_STREAM_QUERY ? b->stream_query(o->stream) : b->event_query(o->event);
+            if (rc != SC_NOT_READY || !poll || load(&r->released))
                 break;
             sc_pause_ns(SC_POLL_NS);
         }
-        rc = (o->result == 0 || o->result == SC_NOT_READY) ? 0 : o->result;
         break;
+    case SC_OP_ELAPSED: rc = b->event_elapsed(&o->ms, o->event, r->events[d->event2]); break;
+    case SC_OP_STREAM_FLAGS: {
+        int nonblocking = 0;
+        rc = b->stream_get_flags(o->stream, &nonblocking);
+        o->value = nonblocking;
+        break;
+    }
+    case SC_OP_STREAM_PRIORITY: {
+        int prio = 0;
+        rc = b->stream_get_priority(o->stream, &prio);
+        o->value = prio;
+        break;
+    }
+    case SC_OP_STREAM_CREATE_INVALID: rc = b->stream_create_invalid(); break;
+    case SC_OP_MEM_ALLOC: {
+        void *mem = NULL;
+        if ((rc = b->dev_alloc(&mem, SC_COPY_BYTES)) == 0)
+            b->dev_free(mem);
+        break;
+    }
+    case SC_OP_EVENT_CREATE_TRY: {
+        void *e = NULL;
+        if ((rc = b->event_create(&e, d->flags)) == 0)
+            b->event_destroy(e);
+        break;
+    }
     case SC_OP_STREAM_DESTROY:
         if ((rc = b->stream_destroy(o->stream)) == 0)
             r->streams[d->stream] = NULL; /* the cleanup must not destroy it again */
@@ -395,27 +640,72 @@ static int issue(struct run *r, int i)
         if ((rc = b->event_destroy(o->event)) == 0)
             r->events[d->event] = NULL;
         break;
+    case SC_OP_KIND_END: break;
     }
+    if (d->kind == SC_OP_FAULT && rc == 0)
+        r->faulted_at = i;
     if (rc == 0 && has_probe(d->kind))
         rc = b->event_record(o->probe, o->stream);
     return rc;
 }
 
+/*
+ * Complete on return: right after the subject's call returned, look at its
+ * destination (when the host can read it) and overwrite its source (when the
+ * host can write it).  A copy still reading its source then carries the
+ * clobber pattern to its destination, which the end of the case sees.
+ */
+static void look_at_return(struct run *r, int i)
+{
+    struct op_rt *o = &r->op[i];
+    enum where dw, sw;
+    int rc;
+    ends(o->def, &dw, &sw);
+    if (on_host(dw)) {
+        const uint32_t *got = buffer(r, i, dw, &rc), want = expected_word(o);
+        o->at_return = 1;
+        for (size_t w = 0; got && w < SC_COPY_BYTES / 4; w++)
+            if (got[w] != want) {
+                o->at_return = 0, o->bad_word = w, o->bad_value = got[w];
+                break;
+            }
+    }
+    if (on_host(sw)) {
+        fill_words(buffer(r, i, sw, &rc), SC_CLOBBER);
+        o->clobbered = 1;
+    }
+}
+
+static int is_query(enum sc_op_kind k) { return k == SC_OP_STREAM_QUERY || k == SC_OP_EVENT_QUERY; }
+
+static void end_captures(struct run *r, int worker)
+{
+    int status;
+    for (int s = 0; s < r->p->nstreams; s++)
+        if (r->streams[s] && r->capture_thread[s] == worker + 1 && r->b->capture_status(r->streams[s], &status) == 0 &&
+            status != SC_CAPTURE_NONE)
+            r->b->capture_end(r->streams[s]);
+}
+
 static void run_job(struct worker *w, int job, int i)
 {
     struct run *r = w->r;
+    const struct sc_prog *p = r->p;
     struct op_rt *o = &r->op[i];
     switch (job) {
     case JOB_ISSUE:
         o->t_issue = sc_now_ns();
         store(&o->state, ST_ISSUED);
-        o->rc = issue(r, i);
+        o->result = issue(r, i);
+        o->rc = is_query(o->def->kind) && o->result == SC_NOT_READY ? 0 : o->result;
         o->t_return = sc_now_ns();
-        if (i == r->p->subject) {
+        if (i == p->subject) {
             /* the object first, then the release flag: see verdict.h */
-            o->ret.object_done = probe(r, r->p->object) == 1;
+            o->ret.object_done = p->object >= 0 && probe(r, p->object) == 1;
             o->ret.released = load(&r->released);
             o->ret.result = o->result;
+            if (p->rel == SC_COMPLETE_ON_RETURN && o->rc == 0)
+                look_at_return(r, i);
         }
         store(&o->state, ST_RETURNED);
         break;
@@ -424,6 +714,9 @@ static void run_job(struct worker *w, int job, int i)
         break;
     case JOB_CTX_SYNC:
         r->final_sync_rc = r->b->ctx_sync();
+        break;
+    case JOB_END_CAPTURES:
+        end_captures(r, w->index);
         break;
     }
 }
@@ -482,44 +775,87 @@ static int await(struct run *r, struct worker *w, const char *what)
 
 /* ---- after the drain ----------------------------------------------------- */
 
-static void check_data(struct run *r)
+/* Which op writes this word to its destination: names the culprit of a clobber. */
+static const char *writer_of(struct run *r, uint32_t word)
+{
+    if (word == SC_CLOBBER)
+        return "the pattern written over the source after the call returned";
+    for (int i = 0; i < r->p->nops; i++) {
+        enum sc_op_kind k = r->p->ops[i].kind;
+        if ((is_copy(k) || is_memset(k) || k == SC_OP_FILL) && expected_word(&r->op[i]) == word)
+            return r->p->ops[i].name;
+    }
+    return word == 0 ? "the zeroes it was cleared with" : "no op of the case";
+}
+
+/* The destination of op i, readable by the host (device memory is copied to scratch): NULL on failure. */
+static const uint32_t *read_back(struct run *r, int i)
 {
     const sc_backend *b = r->b;
-    for (int i = 0; i < r->p->nops; i++) {
+    const struct sc_op_def *d = &r->p->ops[i];
+    enum where dw, sw;
+    int rc = 0;
+    void *dst;
+    if (d->kind == SC_OP_FILL) {
+        dst = r->buf_ptr[d->buffer];
+        dw = W_DEV_DST;
+    } else {
+        ends(d, &dw, &sw);
+        dst = buffer(r, i, dw, &rc);
+    }
+    if (on_host(dw))
+        return dst;
+    if (!dst || (rc = b->memcpy_sync(r->pool->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED))) {
+        sc_verdict_error(&r->v, "reading back %s's destination failed: %s", opname(r, i), b->error_name(rc));
+        return NULL;
+    }
+    return r->pool->scratch;
+}
+
+static void check_data(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    for (int i = 0; i < p->nops; i++) {
         struct op_rt *o = &r->op[i];
         enum sc_op_kind k = o->def->kind;
         struct sc_slot *sl = &r->pool->slots[i];
-        if (o->rc || load(&o->state) != ST_RETURNED)
+        int judged = i == p->subject && (p->rel == SC_KEEPS_DATA || (p->rel == SC_COMPLETE_ON_RETURN && o->clobbered));
+        if (o->rc || o->captured || load(&o->state) != ST_RETURNED)
             continue;
         if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE) && sl->status == SC_GATE_EXPIRED)
             sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
-        if (k == SC_OP_CALLBACK && sl->arg != 0)
+        if (k == SC_OP_CALLBACK && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
             sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
-        if (!is_copy(k) && k != SC_OP_MEMSET)
+        if (!is_copy(k) && !is_memset(k) && k != SC_OP_FILL)
             continue;
-        void *dst = r->pool->buf[i].dev_dst;
-        const void *src;
-        uint32_t want = o->token;
-        if (k == SC_OP_MEMSET)
-            want = 0x01010101u * o->fill;
-        else
-            copy_ends(r, i, &dst, &src);
-        const uint32_t *got = dst;
-        if (k == SC_OP_MEMSET || o->def->copy == SC_H2D_PINNED || o->def->copy == SC_H2D_PAGEABLE ||
-            o->def->copy == SC_D2D) {
-            int rc = b->memcpy_sync(r->pool->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED);
-            if (rc) {
-                sc_verdict_error(&r->v, "reading back %s's destination failed: %s", opname(r, i), b->error_name(rc));
-                continue;
-            }
-            got = r->pool->scratch;
+        if (k == SC_OP_FILL && r->buf_freed[o->def->buffer]) {
+            if (judged)
+                sc_verdict_error(&r->v, "%s's buffer was freed: its data cannot be checked", opname(r, i));
+            continue; /* the memory is no longer its own */
         }
-        for (size_t w = 0; w < SC_COPY_BYTES / 4; w++)
-            if (got[w] != want) {
-                sc_verdict_error(&r->v, "%s left wrong data: word %zu is 0x%08x, expected 0x%08x", opname(r, i), w,
-                                 got[w], want);
-                break;
-            }
+        const uint32_t *got = read_back(r, i);
+        uint32_t want = expected_word(o);
+        size_t w = 0;
+        while (got && w < SC_COPY_BYTES / 4 && got[w] == want)
+            w++;
+        if (!got)
+            continue;
+        if (w == SC_COPY_BYTES / 4) {
+            if (judged)
+                sc_verdict_decide(&r->v, SC_PASS, "%s's destination holds what %s wrote%s", opname(r, i), opname(r, i),
+                                  o->clobbered ? ", although its source was overwritten as soon as the call returned" : "");
+        } else if (judged && p->rel == SC_COMPLETE_ON_RETURN) {
+            sc_verdict_decide(&r->v, SC_VIOLATED,
+                              "%s read its source after its call returned: word %zu of its destination is 0x%08x, "
+                              "written by %s", opname(r, i), w, got[w], writer_of(r, got[w]));
+        } else if (judged) {
+            sc_verdict_decide(&r->v, SC_VIOLATED,
+                              "%s's data was overwritten: word %zu of its destination is 0x%08x, written by %s, "
+                              "not 0x%08x", opname(r, i), w, got[w], writer_of(r, got[w]), want);
+        } else {
+            sc_verdict_error(&r->v, "%s left wrong data: word %zu is 0x%08x (written by %s), expected 0x%08x",
+                             opname(r, i), w, got[w], writer_of(r, got[w]), want);
+        }
     }
 }
 
@@ -544,9 +880,9 @@ static void note_stamps(struct run *r)
 static void check_stamps(struct run *r)
 {
     const struct sc_prog *p = r->p;
-    struct sc_slot *s = &r->pool->slots[p->subject], *o = &r->pool->slots[p->object];
     if (p->rel != SC_AFTER || !on_device(p->ops[p->subject].kind) || !on_device(p->ops[p->object].kind))
         return;
+    struct sc_slot *s = &r->pool->slots[p->subject], *o = &r->pool->slots[p->object];
     if (s->token == r->op[p->subject].token && o->token == r->op[p->object].token)
         sc_verdict_stamps(&r->v, s->start_ns, o->end_ns, opname(r, p->subject), opname(r, p->object));
 }
@@ -554,23 +890,35 @@ static void check_stamps(struct run *r)
 /* Host calls whose argument is a stream they act on, not one they are issued to. */
 static int stream_argument(enum sc_op_kind k)
 {
-    return k == SC_OP_STREAM_SYNC || k == SC_OP_STREAM_QUERY || k == SC_OP_STREAM_DESTROY;
+    return k == SC_OP_STREAM_SYNC || k == SC_OP_STREAM_QUERY || k == SC_OP_STREAM_DESTROY || k == SC_OP_CAPTURE_BEGIN ||
+           k == SC_OP_CAPTURE_END || k == SC_OP_CAPTURE_STATUS || k == SC_OP_STREAM_FLAGS || k == SC_OP_STREAM_PRIORITY;
 }
 
 static int event_argument(enum sc_op_kind k)
 {
-    return k == SC_OP_EVENT_SYNC || k == SC_OP_EVENT_QUERY || k == SC_OP_EVENT_DESTROY;
+    return k == SC_OP_EVENT_SYNC || k == SC_OP_EVENT_QUERY || k == SC_OP_EVENT_DESTROY || k == SC_OP_ELAPSED;
 }
 
 static void describe_op(struct run *r, int i, char *out, size_t n)
 {
     const struct sc_op_def *d = &r->p->ops[i];
-    const char *kind = d->kind == SC_OP_MEMCPY_ASYNC || d->kind == SC_OP_MEMCPY_SYNC ? sc_copy_name(d->copy)
-                                                                                    : sc_op_kind_name(d->kind);
+    char kind[64];
+    if (is_copy(d->kind))
+        snprintf(kind, sizeof kind, "memcpy_%s", sc_copy_name(d->copy));
+    else if (is_memset(d->kind) && d->mem != SC_MEM_DEVICE)
+        snprintf(kind, sizeof kind, "memset of %s memory", sc_mem_name(d->mem));
+    else if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_FREE || d->kind == SC_OP_FILL)
+        snprintf(kind, sizeof kind, "%s %s", sc_op_kind_name(d->kind), r->p->buffers[d->buffer]);
+    else if (d->kind == SC_OP_GRAPH_LAUNCH)
+        snprintf(kind, sizeof kind, "graph_launch %s", r->p->graphs[d->graph].name);
+    else if (d->kind == SC_OP_WRITE_VALUE || d->kind == SC_OP_WAIT_VALUE)
+        snprintf(kind, sizeof kind, "%s %s", sc_op_kind_name(d->kind), r->p->words[d->word].name);
+    else
+        snprintf(kind, sizeof kind, "%s", sc_op_kind_name(d->kind));
     if (stream_argument(d->kind))
         snprintf(out, n, "%s (%s of %s)", d->name, kind, sc_stream_name(r->p, d->stream));
     else if (event_argument(d->kind))
-        snprintf(out, n, "%s (%s of %s)", d->name, kind, r->p->events[d->event]);
+        snprintf(out, n, "%s (%s of %s)", d->name, kind, r->p->events[d->event].name);
     else if (sc_op_is_host_call(d->kind))
         snprintf(out, n, "%s (%s%s)", d->name, kind, d->kind == SC_OP_MEMCPY_SYNC ? " sync" : "");
     else
@@ -581,14 +929,191 @@ static void describe_op(struct run *r, int i, char *out, size_t n)
     }
 }
 
-/* An op whose completion the drain waits for: issued without error, observable, not seen complete yet. */
+/*
+ * An op whose completion the drain waits for: issued without error, not
+ * captured, observable, not seen complete yet.  After a fault only stream
+ * callbacks, which must still be called (with the error), are waited for.
+ */
 static int pending(struct run *r, int i)
 {
-    return sc_op_is_observable(r->p->ops[i].kind) && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc &&
-           !r->op[i].done;
+    const struct op_rt *o = &r->op[i];
+    if (after_fault(r, i) && o->def->kind != SC_OP_CALLBACK)
+        return 0;
+    if (r->faulted_at == i)
+        return 0;
+    return sc_op_is_observable(o->def->kind) && load(&o->state) == ST_RETURNED && !o->rc && !o->captured && !o->done;
+}
+
+/* ---- judging the relations of the subject alone ---------------------------- */
+
+/* A failed call that is not an error: the subject's answer, or anything after a fault. */
+static int failure_expected(const struct run *r, int i)
+{
+    return (i == r->p->subject && r->p->rel == SC_ANSWERS) || after_fault(r, i);
+}
+
+static void judge_answer(struct run *r, int got, const char *what)
+{
+    const struct sc_prog *p = r->p;
+    int want = r->b->code(p->code);
+    const char *subject = opname(r, p->subject);
+    if (got == want)
+        sc_verdict_decide(&r->v, SC_PASS, "%s answered %s, as the rule requires", subject, what);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s answered %s, not %s (%s)", subject, what, sc_code_name(p->code),
+                          want < 0 ? "-" : r->b->error_name(want));
+}
+
+static void judge_value(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    const struct op_rt *o = &r->op[p->subject];
+    char got[96];
+    enum sc_value v = 0;
+    switch (o->def->kind) {
+    case SC_OP_STREAM_FLAGS:
+        v = o->value ? SC_VALUE_NONBLOCKING : SC_VALUE_BLOCKING;
+        snprintf(got, sizeof got, "%s", sc_value_name(v));
+        break;
+    case SC_OP_STREAM_PRIORITY:
+        v = o->value == r->least ? SC_VALUE_LEAST : o->value == r->greatest ? SC_VALUE_GREATEST : 0;
+        snprintf(got, sizeof got, "priority %lld (range: least %d, greatest %d)", (long long)o->value, r->least,
+                 r->greatest);
+        break;
+    case SC_OP_POOL_RESERVED:
+        v = o->value ? SC_VALUE_NONZERO : SC_VALUE_ZERO;
+        snprintf(got, sizeof got, "%lld bytes reserved", (long long)o->value);
+        break;
+    case SC_OP_CAPTURE_STATUS:
+        v = o->value == SC_CAPTURE_ACTIVE ? SC_VALUE_ACTIVE
+            : o->value == SC_CAPTURE_INVALIDATED ? SC_VALUE_INVALIDATED : SC_VALUE_NONE;
+        snprintf(got, sizeof got, "%s", sc_value_name(v));
+        break;
+    default:
+        sc_verdict_error(&r->v, "%s is not a getter", opname(r, p->subject));
+        return;
+    }
+    note(r, "%s gave %s", opname(r, p->subject), got);
+    if (v == p->value)
+        sc_verdict_decide(&r->v, SC_PASS, "%s gave %s, as the rule requires", opname(r, p->subject), got);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %s, not %s", opname(r, p->subject), got, sc_value_name(p->value));
+}
+
+/* The subject's call returned: decide what can be decided now. */
+static void judge_return(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    const struct op_rt *o = &r->op[p->subject];
+    enum sc_op_kind k = o->def->kind;
+    char what[96];
+    switch (p->rel) {
+    case SC_ANSWERS:
+        if (k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK)
+            break; /* they answer when they run, or do not */
+        snprintf(what, sizeof what, "%s (%d)", o->result ? r->b->error_name(o->result) : "success", o->result);
+        if (k == SC_OP_ELAPSED && o->result == 0)
+            note(r, "%s: %.3f ms between the events", opname(r, p->subject), (double)o->ms);
+        judge_answer(r, o->result, what);
+        break;
+    case SC_GIVES:
+        if (o->rc == 0)
+            judge_value(r);
+        break;
+    case SC_COMPLETE_ON_RETURN:
+        if (o->rc)
+            break;
+        if (o->at_return == 1)
+            sc_verdict_decide(&r->v, SC_PASS, "when %s returned, its destination already held all its data",
+                              opname(r, p->subject));
+        else if (o->at_return == 0)
+            sc_verdict_decide(&r->v, SC_VIOLATED,
+                              "%s returned before its copy was complete: word %zu of the destination was 0x%08x "
+                              "(%s), not 0x%08x", opname(r, p->subject), o->bad_word, o->bad_value,
+                              writer_of(r, o->bad_value), expected_word(o));
+        else if (!o->clobbered)
+            sc_verdict_error(&r->v, "the completion of %s at its return cannot be observed: neither its source nor "
+                             "its destination is host memory", opname(r, p->subject));
+        break;
+    default:
+        sc_verdict_returned(&r->v, &o->ret, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "");
+        break;
+    }
+}
+
+/* A host function or callback subject of "answers": decided once it ran, or clearly will not. */
+static void judge_host_answer(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    struct op_rt *o = &r->op[p->subject];
+    struct sc_slot *sl = &r->pool->slots[p->subject];
+    char what[96];
+    if (p->rel != SC_ANSWERS || (o->def->kind != SC_OP_HOST_FUNC && o->def->kind != SC_OP_CALLBACK) || o->rc)
+        return;
+    if (r->faulted_at >= 0) {
+        /* the context reported its error; give the function one more window to be called */
+        uint64_t until = sc_now_ns() + r->cfg.window_ns;
+        while (__atomic_load_n(&sl->token, __ATOMIC_ACQUIRE) != o->token && sc_now_ns() < until)
+            sc_pause_ns(SC_POLL_NS);
+    }
+    int ran = __atomic_load_n(&sl->token, __ATOMIC_ACQUIRE) == o->token;
+    if (o->def->kind == SC_OP_HOST_FUNC) {
+        note(r, "%s %s", opname(r, p->subject), ran ? "ran" : "did not run");
+        judge_answer(r, ran ? r->b->code(SC_CODE_SUCCESS) : -1, ran ? "success (it ran)" : "skipped (it never ran)");
+    } else if (!ran) {
+        sc_verdict_decide(&r->v, SC_VIOLATED, "callback %s was never called", opname(r, p->subject));
+    } else {
+        snprintf(what, sizeof what, "%s (%u) as its status", sl->arg ? r->b->error_name((int)sl->arg) : "success",
+                 sl->arg);
+        judge_answer(r, (int)sl->arg, what);
+    }
 }
 
 /* ---- the whole case -------------------------------------------------------- */
+
+/* Returns 1 when a host thread hung in a CUDA call (the run is then abandoned). */
+static int cleanup(struct run *r)
+{
+    const sc_backend *b = r->b;
+    const struct sc_prog *p = r->p;
+    int nworkers = p->nthreads;
+    if (r->has_capture)
+        for (int t = 0; t < nworkers; t++)
+            if (r->workers[t].started) {
+                post(&r->workers[t], JOB_END_CAPTURES, 0);
+                if (await(r, &r->workers[t], "ending the stream captures"))
+                    return 1;
+            }
+    for (int t = 0; t < nworkers; t++)
+        if (r->workers[t].started) {
+            post(&r->workers[t], JOB_QUIT, 0);
+            pthread_join(r->workers[t].tid, NULL);
+        }
+    if (r->faulted_at < 0) {
+        int freed = 0;
+        for (int m = 0; m < p->nbuffers; m++)
+            if (r->buf_ptr[m] && !r->buf_freed[m])
+                freed += b->free_async(r->buf_ptr[m], b->builtin_stream(SC_LEGACY_STREAM)) == 0;
+        if (freed)
+            b->ctx_sync();
+    }
+    for (int g = 0; g < p->ngraphs; g++)
+        if (r->graphs[g])
+            b->graph_destroy(r->graphs[g]);
+    for (int k = 0; k < p->npools; k++)
+        if (r->pools[k])
+            b->pool_destroy(r->pools[k]);
+    for (int i = 0; i < p->nops; i++)
+        if (r->op[i].probe)
+            b->event_destroy(r->op[i].probe);
+    for (int e = 0; e < p->nevents; e++)
+        if (r->events[e])
+            b->event_destroy(r->events[e]);
+    for (int s = 0; s < p->nstreams; s++)
+        if (r->streams[s])
+            b->stream_destroy(r->streams[s]);
+    return 0;
+}
 
 void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg,
                     struct sc_result *res)
@@ -607,6 +1132,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     r->pool = &pools[b == &sc_driver_backend ? 0 : 1];
     r->timeline = res->timeline;
     r->timeline_cap = sizeof res->timeline;
+    r->faulted_at = -1;
     pthread_mutex_init(&r->log_mu, NULL);
     sc_verdict_start(&r->v, p->rel);
 
@@ -615,7 +1141,16 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         goto out;
     }
     b->thread_attach();
-    if (pool_ready(r, why, sizeof why) || prepare(r, why, sizeof why)) {
+    b->thread_capture_relaxed(); /* the observer's queries must not break a program's capture */
+    if (pool_ready(r, why, sizeof why)) {
+        sc_verdict_error(&r->v, "%s", why);
+        goto cleanup;
+    }
+    int prepared = prepare(r, why, sizeof why);
+    if (prepared == -2) {
+        sc_verdict_skip(&r->v, "%s", why);
+        goto cleanup;
+    } else if (prepared) {
         sc_verdict_error(&r->v, "%s", why);
         goto cleanup;
     }
@@ -639,7 +1174,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         struct op_rt *o = &r->op[i];
         char desc[160];
         describe_op(r, i, desc, sizeof desc);
-        if (i == p->subject && load(&r->released)) {
+        if (i == p->subject && load(&r->released) && sc_relation_is_binary(p->rel)) {
             sc_verdict_error(&r->v,
                              "cannot decide: the gates had to be released before %s was issued, because %s "
                              "blocked its issuing thread for the whole window",
@@ -652,16 +1187,23 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
             break;
         }
         last_issue = o->t_issue;
-        note(r, "issued %s: returned after %.3f ms%s", desc, (double)(o->t_return - o->t_issue) / 1e6,
-             o->def->kind == SC_OP_STREAM_QUERY || o->def->kind == SC_OP_EVENT_QUERY
+        note(r, "issued %s: returned after %.3f ms%s%s", desc, (double)(o->t_return - o->t_issue) / 1e6,
+             is_query(o->def->kind)
                  ? (o->result == 0 ? ", answered success" : o->result == SC_NOT_READY ? ", answered not-ready" : "")
-                 : "");
-        if (o->rc) {
+                 : "",
+             o->captured ? " (into the capture: it will not run)" : "");
+        if (o->result == SC_UNSUPPORTED) {
+            sc_verdict_skip(&r->v, "%s: %s", desc, b->error_name(o->result));
+            break;
+        }
+        if (o->rc && !failure_expected(r, i)) {
             sc_verdict_error(&r->v, "%s failed: %s (%d)", desc, b->error_name(o->rc), o->rc);
             break;
         }
+        if (o->rc)
+            note(r, "%s answered %s (%d)", o->def->name, b->error_name(o->rc), o->rc);
         if (i == p->subject)
-            sc_verdict_returned(&r->v, &o->ret, opname(r, p->subject), opname(r, p->object));
+            judge_return(r);
     }
     if (hung) {
         release(r, "deadline");
@@ -718,28 +1260,20 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         hung = 1;
         goto out;
     }
-    if (r->final_sync_rc)
+    if (r->final_sync_rc && r->faulted_at < 0)
         sc_verdict_error(&r->v, "the final context synchronize failed: %s", b->error_name(r->final_sync_rc));
+    else if (r->final_sync_rc)
+        note(r, "the final context synchronize answered %s, as after any fault", b->error_name(r->final_sync_rc));
+    judge_host_answer(r);
     note_stamps(r);
     check_stamps(r);
-    sc_verdict_finish(&r->v, opname(r, p->subject), opname(r, p->object), (unsigned)(cfg->window_ns / 1000000u));
-    check_data(r);
+    if (r->faulted_at < 0)
+        check_data(r);
+    sc_verdict_finish(&r->v, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "",
+                      (unsigned)(cfg->window_ns / 1000000u));
 
 cleanup:
-    for (int t = 0; t < nworkers; t++)
-        if (r->workers[t].started) {
-            post(&r->workers[t], JOB_QUIT, 0);
-            pthread_join(r->workers[t].tid, NULL);
-        }
-    for (int i = 0; i < p->nops; i++)
-        if (r->op[i].probe)
-            b->event_destroy(r->op[i].probe);
-    for (int e = 0; e < p->nevents; e++)
-        if (r->events[e])
-            b->event_destroy(r->events[e]);
-    for (int s = 0; s < p->nstreams; s++)
-        if (r->streams[s])
-            b->stream_destroy(r->streams[s]);
+    hung = cleanup(r);
 out:
     res->verdict = r->v;
     res->hung = hung;

@@ -21,24 +21,81 @@ extern "C" {
 typedef int sc_stream;
 typedef int sc_event;
 typedef int sc_op;
+typedef int sc_pool;   /* a memory pool (SC_DEFAULT_POOL: the device's current pool) */
+typedef int sc_buffer; /* a stream-ordered allocation, named by the program          */
+typedef int sc_graph;  /* an executable graph, instantiated before the case starts    */
+typedef int sc_word;   /* a host-mapped word for stream memory operations            */
 
 /* The built-in streams; they are never created or destroyed. */
 #define SC_LEGACY_STREAM     (-1) /* CU_STREAM_LEGACY / cudaStreamLegacy          */
 #define SC_PER_THREAD_STREAM (-2) /* CU_STREAM_PER_THREAD / cudaStreamPerThread   */
 #define SC_NULL_STREAM       (-3) /* 0: legacy or per-thread by the compile mode  */
 
+#define SC_DEFAULT_POOL      (-1) /* cuDeviceGetMemPool: where cuMemAllocAsync allocates */
+
 enum sc_stream_kind {
     SC_BLOCKING = 1,   /* cuStreamCreate(CU_STREAM_DEFAULT)                       */
     SC_NONBLOCKING,    /* cuStreamCreate(CU_STREAM_NON_BLOCKING)                   */
 };
 
-enum sc_copy {
-    SC_H2D_PINNED = 1, /* pinned host  -> device */
-    SC_H2D_PAGEABLE,   /* pageable host -> device */
-    SC_D2H_PINNED,     /* device -> pinned host   */
-    SC_D2H_PAGEABLE,   /* device -> pageable host */
-    SC_D2D,            /* device -> device        */
+/* Stream priorities, relative to cuCtxGetStreamPriorityRange's [greatest, least]. */
+enum sc_priority {
+    SC_PRIO_NONE = 0,      /* cuStreamCreate: no priority given                   */
+    SC_PRIO_LEAST,         /* the least priority of the range                      */
+    SC_PRIO_GREATEST,      /* the greatest priority of the range                   */
+    SC_PRIO_OVER_GREATEST, /* greatest - 1: outside the range, must be clamped     */
+    SC_PRIO_UNDER_LEAST,   /* least + 1: outside the range, must be clamped        */
 };
+
+/* Event creation flags (cuEventCreate / cudaEventCreateWithFlags). */
+#define SC_EV_BLOCKING_SYNC  0x1u
+#define SC_EV_DISABLE_TIMING 0x2u
+#define SC_EV_INTERPROCESS   0x4u
+
+/* Memory pool attributes a program can turn off (cuMemPoolSetAttribute). */
+#define SC_POOL_NO_FOLLOW_EVENTS 0x1u /* CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 0 */
+#define SC_POOL_NO_OPPORTUNISTIC 0x2u /* CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC = 0       */
+#define SC_POOL_NO_INTERNAL_DEPS 0x4u /* CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES=0 */
+#define SC_POOL_KEEP_MEMORY      0x8u /* CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = UINT64_MAX      */
+
+enum sc_graph_kind {
+    SC_GRAPH_KERNEL = 1, /* one kernel node that marks the launching op's slot       */
+    SC_GRAPH_GATE,       /* one gate kernel node: a launch of it is held like a gate */
+};
+
+/* Kinds of memory a copy or memset reads and writes. */
+enum sc_mem {
+    SC_MEM_DEVICE = 1, /* cuMemAlloc                                   */
+    SC_MEM_PINNED,     /* cuMemHostAlloc (page-locked, mapped)          */
+    SC_MEM_PAGEABLE,   /* malloc                                       */
+    SC_MEM_MANAGED,    /* cuMemAllocManaged (CU_MEM_ATTACH_GLOBAL)     */
+};
+
+/* Copies: direction and host-memory kind; OR with SC_COPY_2D or SC_COPY_3D for
+ * cuMemcpy2D* / cuMemcpy3D* of the same 4 MiB (rows of 4 KiB). */
+enum sc_copy {
+    SC_H2D_PINNED = 1, /* pinned host  -> device        */
+    SC_H2D_PAGEABLE,   /* pageable host -> device       */
+    SC_D2H_PINNED,     /* device -> pinned host         */
+    SC_D2H_PAGEABLE,   /* device -> pageable host       */
+    SC_D2D,            /* device -> device              */
+    SC_H2H_PINNED,     /* pinned host -> pinned host    */
+    SC_H2H_PAGEABLE,   /* pageable host -> pageable host */
+    SC_H2M,            /* pageable host -> managed      */
+    SC_M2H,            /* managed -> pageable host      */
+    SC_D2M,            /* device -> managed             */
+    SC_M2D,            /* managed -> device             */
+};
+#define SC_COPY_KIND_MASK 0xffu
+#define SC_COPY_2D 0x100u
+#define SC_COPY_3D 0x200u
+
+/* Conditions of cuStreamWaitValue32/64 (CU_STREAM_WAIT_VALUE_*). */
+enum sc_wait_cond { SC_WAIT_GEQ = 1, SC_WAIT_EQ, SC_WAIT_AND, SC_WAIT_NOR };
+/* cuStreamWriteValue32/64 flag. */
+#define SC_WRITE_NO_BARRIER 0x1u
+
+enum sc_capture_mode { SC_CAPTURE_GLOBAL = 1, SC_CAPTURE_THREAD_LOCAL, SC_CAPTURE_RELAXED };
 
 enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD };
 
@@ -51,6 +108,16 @@ enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD };
  *   SC_NOT_READY_WHILE query subject reports not-ready while object is held,
  *                      and success once everything has completed.
  *   SC_READY_WHILE     query subject reports success while object is held.
+ * Relations of the subject alone (no object):
+ *   SC_ANSWERS         the subject's call returns the given code (a host
+ *                      function: SC_CODE_SKIPPED when it never ran; a stream
+ *                      callback: the status it received).
+ *   SC_GIVES           a getter's value is the given one.
+ *   SC_COMPLETE_ON_RETURN  a copy or memset had done its work when its call
+ *                      returned: the destination already held the data, and
+ *                      overwriting the source then changed nothing.
+ *   SC_KEEPS_DATA      at the end, the subject's destination holds what the
+ *                      subject wrote (no other op overwrote it afterwards).
  */
 enum sc_relation {
     SC_AFTER = 1,
@@ -59,27 +126,92 @@ enum sc_relation {
     SC_RETURNS_BEFORE,
     SC_NOT_READY_WHILE,
     SC_READY_WHILE,
+    SC_ANSWERS,
+    SC_GIVES,
+    SC_COMPLETE_ON_RETURN,
+    SC_KEEPS_DATA,
 };
+
+/* Result codes, mapped by each API backend to its own numbers. */
+enum sc_code {
+    SC_CODE_SUCCESS = 1,
+    SC_CODE_NOT_READY,
+    SC_CODE_INVALID_VALUE,
+    SC_CODE_INVALID_HANDLE,        /* CUDA_ERROR_INVALID_HANDLE / cudaErrorInvalidResourceHandle */
+    SC_CODE_ILLEGAL_ADDRESS,
+    SC_CODE_CAPTURE_UNSUPPORTED,   /* ..._STREAM_CAPTURE_UNSUPPORTED */
+    SC_CODE_CAPTURE_INVALIDATED,   /* ..._STREAM_CAPTURE_INVALIDATED */
+    SC_CODE_CAPTURE_IMPLICIT,      /* ..._STREAM_CAPTURE_IMPLICIT    */
+    SC_CODE_CAPTURE_WRONG_THREAD,  /* ..._STREAM_CAPTURE_WRONG_THREAD */
+    SC_CODE_SKIPPED,               /* a host function that never ran */
+};
+
+/* Values a getter can give. */
+enum sc_value {
+    SC_VALUE_BLOCKING = 1,  /* stream_flags: CU_STREAM_DEFAULT           */
+    SC_VALUE_NONBLOCKING,   /* stream_flags: CU_STREAM_NON_BLOCKING      */
+    SC_VALUE_LEAST,         /* stream_priority: the least priority       */
+    SC_VALUE_GREATEST,      /* stream_priority: the greatest priority    */
+    SC_VALUE_ZERO,          /* pool_reserved: no memory reserved         */
+    SC_VALUE_NONZERO,       /* pool_reserved: some memory reserved       */
+    SC_VALUE_NONE,          /* capture_status: not capturing             */
+    SC_VALUE_ACTIVE,        /* capture_status: capturing                 */
+    SC_VALUE_INVALIDATED,   /* capture_status: capture invalidated       */
+};
+
+/* APIs a rule runs in. */
+#define SC_API_DRIVER  0x1u
+#define SC_API_RUNTIME 0x2u
 
 typedef struct sc_prog sc_prog;
 
 /* -- declarations ------------------------------------------------------- */
 sc_stream sc_stream_create(sc_prog *p, const char *name, enum sc_stream_kind kind);
-sc_event  sc_event_create(sc_prog *p, const char *name);
+sc_stream sc_stream_create_prio(sc_prog *p, const char *name, enum sc_stream_kind kind, enum sc_priority prio);
+sc_event  sc_event_create(sc_prog *p, const char *name);                        /* default flags */
+sc_event  sc_event_create_flags(sc_prog *p, const char *name, unsigned flags);  /* SC_EV_*       */
+sc_pool   sc_pool_create(sc_prog *p, const char *name, unsigned flags);         /* SC_POOL_*     */
+sc_buffer sc_buffer_create(sc_prog *p, const char *name);
+sc_graph  sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind);
+sc_word   sc_word_create(sc_prog *p, const char *name, int bits);               /* 32 or 64      */
 
 /* -- operations, issued in the order they are added ----------------------- */
 /* Gates: held until the runtime releases them (always before a deadline).   */
-sc_op sc_gate(sc_prog *p, const char *name, sc_stream s);      /* spinning kernel */
-sc_op sc_host_gate(sc_prog *p, const char *name, sc_stream s); /* spinning host function */
+sc_op sc_gate(sc_prog *p, const char *name, sc_stream s);       /* spinning kernel */
+sc_op sc_host_gate(sc_prog *p, const char *name, sc_stream s);  /* spinning host function */
+sc_op sc_value_gate(sc_prog *p, const char *name, sc_stream s); /* cuStreamWaitValue32 on the gate flag (driver API) */
 
 sc_op sc_kernel(sc_prog *p, const char *name, sc_stream s);
-sc_op sc_memset(sc_prog *p, const char *name, sc_stream s);
+sc_op sc_memset(sc_prog *p, const char *name, sc_stream s);                     /* device memory */
+sc_op sc_memset_to(sc_prog *p, const char *name, enum sc_mem target, sc_stream s);
+sc_op sc_memset_sync(sc_prog *p, const char *name, enum sc_mem target);
 sc_op sc_memcpy_async(sc_prog *p, const char *name, enum sc_copy kind, sc_stream s);
 sc_op sc_memcpy_sync(sc_prog *p, const char *name, enum sc_copy kind);
 sc_op sc_host_func(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_callback(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_record(sc_prog *p, const char *name, sc_event e, sc_stream s);
 sc_op sc_wait(sc_prog *p, const char *name, sc_event e, sc_stream s);
+sc_op sc_wait_invalid_flags(sc_prog *p, const char *name, sc_event e, sc_stream s);
+
+/* Stream memory operations (driver API only). */
+sc_op sc_write_value(sc_prog *p, const char *name, sc_word w, unsigned flags, sc_stream s);
+sc_op sc_wait_value(sc_prog *p, const char *name, sc_word w, enum sc_wait_cond cond, sc_stream s);
+
+/* The stream-ordered allocator. */
+sc_op sc_alloc_async(sc_prog *p, const char *name, sc_buffer m, sc_pool pool, sc_stream s);
+sc_op sc_free_async(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
+sc_op sc_fill(sc_prog *p, const char *name, sc_buffer m, sc_stream s); /* memset of the allocation */
+sc_op sc_pool_reserved(sc_prog *p, const char *name, sc_pool pool);     /* getter                   */
+sc_op sc_pool_trim(sc_prog *p, const char *name, sc_pool pool);         /* cuMemPoolTrimTo(pool, 0) */
+
+/* Graphs and stream capture. */
+sc_op sc_graph_launch(sc_prog *p, const char *name, sc_graph g, sc_stream s);
+sc_op sc_capture_begin(sc_prog *p, const char *name, sc_stream s, enum sc_capture_mode mode);
+sc_op sc_capture_end(sc_prog *p, const char *name, sc_stream s);
+sc_op sc_capture_status(sc_prog *p, const char *name, sc_stream s); /* getter */
+
+/* A kernel that writes to an invalid address: the context's sticky error. */
+sc_op sc_fault(sc_prog *p, const char *name, sc_stream s);
 
 /* Host calls that synchronize or query. */
 sc_op sc_stream_sync(sc_prog *p, const char *name, sc_stream s);
@@ -87,6 +219,17 @@ sc_op sc_event_sync(sc_prog *p, const char *name, sc_event e);
 sc_op sc_ctx_sync(sc_prog *p, const char *name);
 sc_op sc_stream_query(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_event_query(sc_prog *p, const char *name, sc_event e);
+sc_op sc_elapsed(sc_prog *p, const char *name, sc_event start, sc_event end);
+sc_op sc_stream_flags(sc_prog *p, const char *name, sc_stream s);    /* getter */
+sc_op sc_stream_priority(sc_prog *p, const char *name, sc_stream s); /* getter */
+
+/* cuMemAlloc + cuMemFree of 4 MiB: the documented example of a call that is
+ * unsafe during stream capture. */
+sc_op sc_mem_alloc(sc_prog *p, const char *name);
+
+/* Calls with arguments a driver must refuse. */
+sc_op sc_stream_create_invalid(sc_prog *p, const char *name);         /* undefined flag bits          */
+sc_op sc_event_create_try(sc_prog *p, const char *name, unsigned flags); /* create and destroy at once */
 
 /* Destroying a stream or event whose work may still be pending. */
 sc_op sc_stream_destroy(sc_prog *p, const char *name, sc_stream s);
@@ -97,6 +240,9 @@ void sc_in_thread(sc_prog *p, sc_op op, const char *thread);
 
 /* -- the expectation ------------------------------------------------------ */
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object);
+void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code);   /* SC_ANSWERS */
+void sc_expect_value(sc_prog *p, sc_op subject, enum sc_value value);  /* SC_GIVES   */
+void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel); /* SC_COMPLETE_ON_RETURN, SC_KEEPS_DATA */
 
 /* -- the rule a program file checks --------------------------------------- */
 typedef void (*sc_build_fn)(sc_prog *p);
@@ -117,6 +263,8 @@ typedef struct sc_rule {
     const char *expect;    /* the spec row's expectation, for the report       */
     const char *spec;      /* the rules file, "spec/x.rules" (lines: catalog)  */
     unsigned repeat;       /* runs of each case (the spec's repeat column)      */
+    unsigned apis;         /* SC_API_DRIVER | SC_API_RUNTIME: where it runs     */
+    int isolate;           /* each point in a child process of its own (faults) */
     const sc_case *cases;
     int ncases;
 } sc_rule;

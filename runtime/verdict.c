@@ -12,16 +12,31 @@ void sc_verdict_start(struct sc_verdict *v, enum sc_relation rel)
     v->rel = rel;
 }
 
-static void decide(struct sc_verdict *v, enum sc_outcome o, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void decide(struct sc_verdict *v, enum sc_outcome o, const char *fmt, ...)
+static void vdecide(struct sc_verdict *v, enum sc_outcome o, const char *fmt, va_list ap)
 {
-    va_list ap;
     if (v->outcome != SC_OPEN)
         return;
     v->outcome = o;
-    va_start(ap, fmt);
     vsnprintf(v->why, sizeof v->why, fmt, ap);
+}
+
+void sc_verdict_decide(struct sc_verdict *v, enum sc_outcome o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdecide(v, o, fmt, ap);
+    va_end(ap);
+}
+#define decide sc_verdict_decide
+
+void sc_verdict_skip(struct sc_verdict *v, const char *fmt, ...)
+{
+    va_list ap;
+    if (v->outcome == SC_ERROR || v->outcome == SC_SKIP)
+        return;
+    v->outcome = SC_OPEN; /* a skip overrides what an incomplete run decided */
+    va_start(ap, fmt);
+    vdecide(v, SC_SKIP, fmt, ap);
     va_end(ap);
 }
 
@@ -158,7 +173,13 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
         break;
     case SC_NOT_READY_WHILE:
     case SC_READY_WHILE:
+    case SC_ANSWERS:
+    case SC_GIVES:
         sc_verdict_error(v, "%s gave no usable answer", subject);
+        break;
+    case SC_COMPLETE_ON_RETURN:
+    case SC_KEEPS_DATA:
+        sc_verdict_error(v, "the data %s left behind could not be checked", subject);
         break;
     }
 }
@@ -175,6 +196,7 @@ const char *sc_outcome_name(enum sc_outcome o)
     case SC_PASS: return "pass";
     case SC_VIOLATED: return "violated";
     case SC_ERROR: return "error";
+    case SC_SKIP: return "skip";
     }
     return "?";
 }

@@ -17,6 +17,7 @@ enum sc_outcome {
     SC_PASS,      /* the relation held                                      */
     SC_VIOLATED,  /* the relation was seen to be broken                     */
     SC_ERROR,     /* could not decide: API error, deadline, wrong data      */
+    SC_SKIP,      /* the API or the device lacks what the case needs        */
 };
 
 struct sc_verdict {
@@ -52,6 +53,12 @@ void sc_verdict_stamps(struct sc_verdict *v, uint64_t subject_start_ns, uint64_t
 /* Everything drained; window_ms is the hold window, for the message. */
 void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *object,
                        unsigned window_ms);
+/* Decide the outcome (the first decision stands); for the relations the
+ * runner judges itself: answers, gives, complete on return, keeps its data. */
+void sc_verdict_decide(struct sc_verdict *v, enum sc_outcome o, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The case cannot run here: what it needs is missing (never a pass). */
+void sc_verdict_skip(struct sc_verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Something went wrong that makes the case undecidable. */
 void sc_verdict_error(struct sc_verdict *v, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

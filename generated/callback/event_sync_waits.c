@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=blocking, t=blocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; C: callback on s; R: record E on s; X: event_sync E
@@ -64,6 +65,8 @@ static const sc_rule rule = {
     .expect = "X blocks until C",
     .spec = "spec/host_func.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=blocking, t=blocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; C: callback on s; X: stream_sync s
@@ -60,6 +61,8 @@ static const sc_rule rule = {
     .expect = "X blocks until C",
     .spec = "spec/host_func.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,memcpy_h2d_pinned,host_func,callback,record
  *   streams: s=blocking, t=nonblocking
+ *   objects: -
  *   threads: t1, t2
  *   repeat:  10
  *   program: gate on s in t1; A: kernel on s in t1; B: {witness} on s in t2
@@ -233,6 +234,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/fifo.rules",
     .repeat = 10,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 6,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback,record; witness=kernel,memset,memcpy_h2d_pinned,memcpy_h2d_pageable,memcpy_d2h_pinned,memcpy_d2h_pageable,memcpy_d2d,host_func,callback,record
  *   streams: s=blocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: {held} on s; B: {witness} on s
@@ -2229,6 +2230,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/fifo.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 80,
 };

@@ -11,6 +11,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,host_func; witness=kernel,memset,memcpy_d2h_pageable,host_func,callback,record
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: {held} on s; B: {witness} on s
@@ -688,6 +689,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/fifo.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 24,
 };

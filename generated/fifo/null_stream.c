@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,host_func; witness=kernel,memset,memcpy_d2h_pageable,callback
  *   streams: t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on null; A: {held} on null; B: {witness} on null
@@ -333,6 +334,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/fifo.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 12,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,host_func; witness=kernel,memset,memcpy_d2h_pageable,host_func,callback,record
  *   streams: t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on per_thread; A: {held} on per_thread; B: {witness} on per_thread
@@ -641,6 +642,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/fifo.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 24,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2h_pageable,memcpy_d2d,record
  *   streams: s=blocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: G: host_gate on s; B: {witness} on s
@@ -210,6 +211,8 @@ static const sc_rule rule = {
     .expect = "B after G",
     .spec = "spec/host_func.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 7,
 };

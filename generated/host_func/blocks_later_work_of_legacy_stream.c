@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned
  *   streams: s=blocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: G: host_gate on s; B: {witness} on legacy
@@ -108,6 +109,8 @@ static const sc_rule rule = {
     .expect = "B after G",
     .spec = "spec/host_func.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 3,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; H: host_func on t
@@ -60,6 +61,8 @@ static const sc_rule rule = {
     .expect = "H not held by A",
     .spec = "spec/host_func.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

@@ -360,7 +360,48 @@ class Units(TempDirCase):
                                  "x.y | MUST | legacy " + row + "x.z | MUST | per-thread " + row)
         self.assertEqual(errors, [])
         self.assertEqual([gen.compile_row(r)[1] for r in rows], [[], [
-            "expectation object 'A' is not held: no gate or host_gate precedes it on stream null in thread t1"]])
+            "expectation object 'A' is not held: no gate (gate, host_gate, value_gate or graph_launch of a gate graph) "
+            "precedes it on stream null in thread t1"]])
+
+    def test_rule_apis_and_isolation_count_the_control(self):
+        rows, errors = self.read(
+            "id | level | streams | program | expect | control | source | rule\n"
+            "x.a | MUST | s=nonblocking | gate on s; A: kernel on s; B: kernel on s | B after A | B on legacy | S | R.\n"
+            "x.b | MUST | s=nonblocking | gate on s; A: kernel on s; B: kernel on s | B after A"
+            "  | B: write_value W on legacy | S | R.\n"
+            "x.c | MUST | s=nonblocking | gate on s; A: kernel on s; B: kernel on s | B after A"
+            "  | insert fault on legacy before B, B on legacy | S | R.\n")
+        self.assertEqual(errors, [])
+        rules = [gen.compile_row(r)[0] for r in rows]
+        self.assertEqual([(r.apis, r.isolate) for r in rules],
+                         [(("driver", "runtime"), False), (("driver",), False), (("driver", "runtime"), True)])
+
+    def test_unary_expectations_need_no_gate(self):
+        rows, errors = self.read("id | level | program | expect | control | source | rule\n"
+                                 "x.a | MUST | X: event_create_ipc_timed | X answers invalid_value"
+                                 " | X: event_create_ipc | S | R.\n")
+        self.assertEqual(errors, [])
+        rule, errs = gen.compile_row(rows[0])
+        self.assertEqual(errs, [])
+        self.assertEqual(rule.cases[0].build["expect"], "sc_expect_answer(p, op_X, SC_CODE_INVALID_VALUE);")
+
+    @unittest.skipUnless(shutil.which("gcc"), "no gcc")
+    def test_every_kind_compiles(self):
+        """Every op kind, with ARGs of every type, becomes C that compiles against streamcts.h."""
+        args = {"stream": "s", "event": "E", "buffer": "M", "pool": "P", "graph": "G"}
+        ops = [" ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on)
+               for k, kind in sorted(gen.KINDS.items(), key=lambda item: item[0].endswith("_destroy"))]
+        with open(os.path.join(self.spec, "kinds.rules"), "w", encoding="utf-8") as f:
+            f.write("id | level | streams | objects | program | expect | control | source | rule\n")
+            for i in range(0, len(ops), 30):
+                f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least | P=pool keep_memory, G=graph kernel"
+                        f" | alloc_async M on s; {'; '.join(ops[i:i + 30])}; X: ctx_sync"
+                        " | X answers success | X: stream_sync legacy | S | R.\n")
+        code, _, err = self.gen()
+        self.assertEqual(code, 0, err)
+        programs = sorted(os.path.join(self.out, rel) for rel in tree(self.out) if rel.endswith(".c"))
+        r = subprocess.run(["gcc", *CFLAGS, *programs], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
 
 
 def update_golden():

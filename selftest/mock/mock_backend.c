@@ -210,18 +210,37 @@ static void *builtin_stream(int which)
 {
     return which == SC_LEGACY_STREAM ? (void *)1 : which == SC_PER_THREAD_STREAM ? (void *)2 : NULL;
 }
-static int stream_create(void **s, int nonblocking)
+static int stream_create(void **s, int nonblocking, int prio_set, int prio)
 {
+    (void)prio_set, (void)prio; /* one priority: the range is [0, 0] */
     *s = new_stream(nonblocking ? KIND_NONBLOCKING : KIND_BLOCKING);
     return 0;
 }
+static int priority_range(int *least, int *greatest)
+{
+    *least = *greatest = 0;
+    return 0;
+}
+static int stream_get_flags(void *s, int *nonblocking)
+{
+    *nonblocking = resolve(s)->kind == KIND_NONBLOCKING;
+    return 0;
+}
+static int stream_get_priority(void *s, int *prio)
+{
+    (void)s;
+    *prio = 0;
+    return 0;
+}
+static int stream_create_invalid(void) { return 1; /* invalid value */ }
 static int stream_destroy(void *s)
 {
     (void)s; /* its worker drains it; the memory is kept, as handles may linger in events */
     return 0;
 }
-static int event_create(void **e)
+static int event_create(void **e, unsigned flags)
 {
+    (void)flags;
     *e = calloc(1, sizeof(struct mevent));
     return 0;
 }
@@ -235,6 +254,7 @@ static int dev_free(void *p) { free(p); return 0; }
 static int host_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
 static int host_free(void *p) { free(p); return 0; }
 static int host_dev_ptr(void **d, void *h) { *d = h; return 0; }
+static int managed_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
 
 struct gate_args {
     uint32_t *flag;
@@ -282,6 +302,12 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     return 0;
 }
 
+static int launch_fault(void *s)
+{
+    (void)s;
+    return SC_UNSUPPORTED;
+}
+
 struct copy_args {
     void *dst;
     const void *src;
@@ -313,7 +339,7 @@ static int memset_sync(void *d, unsigned char v, size_t n)
     wait_done(resolve(NULL), copy_on(NULL, d, NULL, n, v));
     return 0;
 }
-static int memcpy_async(void *s, void *dst, const void *src, size_t n, enum sc_copy kind)
+static int memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kind)
 {
     struct mstream *st = resolve(s);
     if (kind == SC_H2D_PAGEABLE) /* NVIDIA: the stream drains before a pageable copy is staged */
@@ -323,7 +349,7 @@ static int memcpy_async(void *s, void *dst, const void *src, size_t n, enum sc_c
         wait_done(st, pos);
     return 0;
 }
-static int memcpy_sync(void *dst, const void *src, size_t n, enum sc_copy kind)
+static int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
 {
     uint64_t pos = copy_on(NULL, dst, src, n, -1);
     if (kind != SC_D2D) /* device to device: no host-side synchronization */
@@ -349,9 +375,11 @@ static int event_record(void *e, void *s)
     ev->target = pos;
     return 0;
 }
-static int stream_wait_event(void *s, void *e)
+static int stream_wait_event(void *s, void *e, unsigned flags)
 {
     struct mevent *ev = e;
+    if (flags)
+        return 1; /* invalid value */
     if (ev->stream && !breaks("wait"))
         enqueue(s, ITEM_WAIT, NULL, NULL, ev->stream, ev->target);
     return 0;
@@ -398,7 +426,49 @@ static int ctx_sync(void)
         wait_done(all[i], target[i]);
     return 0;
 }
-static const char *error_name(int rc) { return rc ? "MOCK_ERROR" : "MOCK_SUCCESS"; }
+static int event_elapsed(float *ms, void *start, void *end)
+{
+    (void)ms, (void)start, (void)end;
+    return SC_UNSUPPORTED;
+}
+
+/* Not modelled: stream memory operations, pools, graphs, capture. */
+static int wait_value(void *s, void *a, uint64_t v, int cond, int bits)
+{
+    (void)s, (void)a, (void)v, (void)cond, (void)bits;
+    return SC_UNSUPPORTED;
+}
+static int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
+{
+    (void)s, (void)a, (void)v, (void)flags, (void)bits;
+    return SC_UNSUPPORTED;
+}
+static int default_pool(void **pool) { (void)pool; return SC_UNSUPPORTED; }
+static int pool_create(void **pool, unsigned flags) { (void)pool, (void)flags; return SC_UNSUPPORTED; }
+static int pool_destroy(void *pool) { (void)pool; return 0; }
+static int pool_reserved(void *pool, uint64_t *bytes) { (void)pool, *bytes = 0; return SC_UNSUPPORTED; }
+static int pool_trim(void *pool) { (void)pool; return SC_UNSUPPORTED; }
+static int alloc_async(void **p, size_t n, void *pool, void *s) { (void)p, (void)n, (void)pool, (void)s; return SC_UNSUPPORTED; }
+static int free_async(void *p, void *s) { (void)p, (void)s; return SC_UNSUPPORTED; }
+static int graph_create(void **g, int gate) { (void)g, (void)gate; return SC_UNSUPPORTED; }
+static int graph_launch_mark(void *g, void *s, void *slot, uint32_t token)
+{
+    (void)g, (void)s, (void)slot, (void)token;
+    return SC_UNSUPPORTED;
+}
+static int graph_launch_gate(void *g, void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    (void)g, (void)s, (void)flag, (void)max_ns, (void)slot, (void)token;
+    return SC_UNSUPPORTED;
+}
+static int graph_destroy(void *g) { (void)g; return 0; }
+static int capture_begin(void *s, int mode) { (void)s, (void)mode; return SC_UNSUPPORTED; }
+static int capture_end(void *s) { (void)s; return SC_UNSUPPORTED; }
+static int capture_status(void *s, int *status) { (void)s, *status = SC_CAPTURE_NONE; return 0; }
+static int thread_capture_relaxed(void) { return 0; }
+static int code(enum sc_code c) { return c == SC_CODE_SUCCESS ? 0 : c == SC_CODE_NOT_READY ? SC_NOT_READY : c == SC_CODE_INVALID_VALUE ? 1 : -1; }
+
+static const char *error_name(int rc) { return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS"; }
 
 int sc_driver_describe(struct sc_device_info *info)
 {

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: -
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on legacy; A: kernel on legacy; X: memcpy_d2d_sync
@@ -54,6 +55,8 @@ static const sc_rule rule = {
     .expect = "X returns before A",
     .spec = "spec/api_sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

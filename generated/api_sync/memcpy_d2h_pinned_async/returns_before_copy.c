@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=blocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; X: memcpy_d2h_pinned on s
@@ -58,6 +59,8 @@ static const sc_rule rule = {
     .expect = "X returns before A",
     .spec = "spec/api_sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

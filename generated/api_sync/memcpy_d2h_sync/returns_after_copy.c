@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    host=pinned,pageable
  *   streams: t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: G: gate on legacy; A: kernel on legacy; X: memcpy_d2h_{host}_sync
@@ -83,6 +84,8 @@ static const sc_rule rule = {
     .expect = "X blocks until A",
     .spec = "spec/api_sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 2,
 };

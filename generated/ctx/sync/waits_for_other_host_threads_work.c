@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    stream=per_thread,s
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: t1
  *   repeat:  10
  *   program: gate on {stream} in t1; A: kernel on {stream} in t1; X: ctx_sync
@@ -95,6 +96,8 @@ static const sc_rule rule = {
     .expect = "X blocks until A",
     .spec = "spec/sync.rules",
     .repeat = 10,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 2,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback
  *   streams: s=blocking, t=blocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; L: kernel on legacy; B: {witness} on t
@@ -178,6 +179,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/default_stream.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 5,
 };

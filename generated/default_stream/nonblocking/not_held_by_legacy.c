@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback,record; witness=kernel,memset,memcpy_h2d_pinned,memcpy_h2d_pageable,memcpy_d2h_pinned,memcpy_d2h_pageable,memcpy_d2d,host_func,callback,record
  *   streams: s=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on legacy; A: {held} on legacy; B: {witness} on s
@@ -2069,6 +2070,8 @@ static const sc_rule rule = {
     .expect = "B not held by A",
     .spec = "spec/default_stream.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 80,
 };

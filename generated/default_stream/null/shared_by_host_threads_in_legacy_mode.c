@@ -12,6 +12,7 @@
  *   mode:    legacy
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback,record
  *   streams: t=nonblocking
+ *   objects: -
  *   threads: t1, t2
  *   repeat:  1
  *   program: gate on null in t1; A: kernel on null in t1; B: {witness} on null in t2
@@ -221,6 +222,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/default_stream.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 6,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback,record
  *   streams: -
+ *   objects: -
  *   threads: t1, t2
  *   repeat:  1
  *   program: gate on per_thread in t1; A: kernel on per_thread in t1; B: {witness} on per_thread in t2
@@ -199,6 +200,8 @@ static const sc_rule rule = {
     .expect = "B not held by A",
     .spec = "spec/default_stream.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 6,
 };

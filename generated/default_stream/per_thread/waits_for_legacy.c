@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,host_func; witness=kernel,memset,memcpy_d2h_pinned,host_func,callback,record
  *   streams: t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on legacy; A: {held} on legacy; B: {witness} on per_thread
@@ -489,6 +490,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/default_stream.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 18,
 };

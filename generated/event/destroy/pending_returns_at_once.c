@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; record E on s; X: event_destroy E
@@ -62,6 +63,8 @@ static const sc_rule rule = {
     .expect = "X returns before A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; Q: event_query E
@@ -61,6 +62,8 @@ static const sc_rule rule = {
     .expect = "Q ready while A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

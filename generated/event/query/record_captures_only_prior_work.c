@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,host_func
  *   streams: s=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: R: record E on s; gate on s; A: {held} on s; Q: event_query E
@@ -120,6 +121,8 @@ static const sc_rule rule = {
     .expect = "Q ready while A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 3,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=nonblocking, u=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: R1: record E on u; gate on s; A: kernel on s; R2: record E on s; Q: event_query E
@@ -65,6 +66,8 @@ static const sc_rule rule = {
     .expect = "Q not ready while A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

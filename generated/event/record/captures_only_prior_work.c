@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,host_func,callback
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: R: record E on s; gate on s; A: kernel on s; W: wait E on t; B: {witness} on t
@@ -165,6 +166,8 @@ static const sc_rule rule = {
     .expect = "B not held by A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 4,
 };

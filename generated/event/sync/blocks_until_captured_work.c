@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,host_func,callback
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: {held} on s; R: record E on s; X: event_sync E
@@ -188,6 +189,8 @@ static const sc_rule rule = {
     .expect = "X blocks until A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 5,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,host_func,callback
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: t1, t2
  *   repeat:  10
  *   program: gate on s in t1; A: kernel on s in t1; record E on s in t1; W: wait E on t in t2; B: {witness} on t in t2
@@ -197,6 +198,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/event.rules",
     .repeat = 10,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 4,
 };

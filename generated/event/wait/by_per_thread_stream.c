@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback
  *   streams: s=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; record E on s; W: wait E on per_thread; B: {witness} on per_thread
@@ -183,6 +184,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 5,
 };

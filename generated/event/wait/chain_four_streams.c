@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,host_func
  *   streams: s1=nonblocking, s2=blocking, s3=nonblocking, s4=blocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s1; A: memset on s1; record E1 on s1; wait E1 on s2; record E2 on s2; W3: wait E2 on s3; record E3 on s3; wait E3 on s4; B: {witness} on s4
@@ -129,6 +130,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 2,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback
  *   streams: s1=nonblocking, s2=nonblocking, s3=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s1; A: kernel on s1; record E1 on s1; wait E1 on s2; K: kernel on s2; record E2 on s2; W2: wait E2 on s3; B: {witness} on s3
@@ -243,6 +244,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 5,
 };

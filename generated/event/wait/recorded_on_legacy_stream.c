@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback
  *   streams: t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on legacy; A: kernel on legacy; record E on legacy; W: wait E on t; B: {witness} on t
@@ -183,6 +184,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 5,
 };

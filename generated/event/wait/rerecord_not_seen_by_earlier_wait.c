@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,host_func
  *   streams: s=nonblocking, t=nonblocking, u=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: record E on u; W: wait E on t; gate on s; A: kernel on s; record E on s; B: {witness} on t
@@ -144,6 +145,8 @@ static const sc_rule rule = {
     .expect = "B not held by A",
     .spec = "spec/event.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 3,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    kind=blocking,nonblocking
  *   streams: s={kind}
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; X: stream_destroy s
@@ -83,6 +84,8 @@ static const sc_rule rule = {
     .expect = "X returns before A",
     .spec = "spec/sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 2,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,host_func
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: {held} on s; R: record E on s; stream_destroy s; Q: event_query E
@@ -132,6 +133,8 @@ static const sc_rule rule = {
     .expect = "Q not ready while A",
     .spec = "spec/sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 3,
 };

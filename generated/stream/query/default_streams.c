@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    stream=legacy,per_thread,null
  *   streams: t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on {stream}; A: kernel on {stream}; Q: stream_query {stream}
@@ -108,6 +109,8 @@ static const sc_rule rule = {
     .expect = "Q not ready while A",
     .spec = "spec/sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 3,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    kind=blocking,nonblocking
  *   streams: s=nonblocking, t={kind}
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; Q: stream_query t
@@ -87,6 +88,8 @@ static const sc_rule rule = {
     .expect = "Q ready while A",
     .spec = "spec/sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 2,
 };

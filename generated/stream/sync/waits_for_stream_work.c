@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    held=kernel,memset,memcpy_h2d_pinned,memcpy_d2h_pinned,memcpy_d2d,host_func,callback,record; kind=blocking,nonblocking
  *   streams: s={kind}, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: {held} on s; X: stream_sync s
@@ -469,6 +470,8 @@ static const sc_rule rule = {
     .expect = "X blocks until A",
     .spec = "spec/sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 16,
 };

@@ -12,6 +12,7 @@
  *   mode:    legacy
  *   axes:    held=kernel,memset
  *   streams: s=blocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: {held} on s; B: kernel on null
@@ -83,6 +84,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/modes.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 2,
 };

@@ -12,6 +12,7 @@
  *   mode:    per-thread
  *   axes:    held=kernel,memset; from=t1,t2
  *   streams: s=blocking
+ *   objects: -
  *   threads: t1, t2
  *   repeat:  1
  *   program: gate on s; A: {held} on s; kernel on null in {from}; B: kernel on null in {from}
@@ -161,6 +162,8 @@ static const sc_rule rule = {
     .expect = "B not held by A",
     .spec = "spec/modes.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 4,
 };

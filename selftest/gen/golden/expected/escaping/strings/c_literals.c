@@ -13,6 +13,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: -
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: G: gate on legacy; A: kernel on legacy; X: ctx_sync
@@ -57,6 +58,8 @@ static const sc_rule rule = {
     .expect = "X blocks until A",
     .spec = "spec/escaping.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

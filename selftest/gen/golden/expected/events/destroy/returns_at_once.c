@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; R: record E on s; D: event_destroy E; Q: stream_query t
@@ -66,6 +67,8 @@ static const sc_rule rule = {
     .expect = "Q ready while A",
     .spec = "spec/events.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    copy=h2d_pinned,h2d_pageable,d2h_pinned,d2h_pageable,d2d
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: memcpy_{copy} on s; record E on s; Q: event_query E
@@ -193,6 +194,8 @@ static const sc_rule rule = {
     .expect = "Q not ready while A",
     .spec = "spec/events.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 5,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=blocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: record on s; B: memcpy_d2h_pageable on s
@@ -62,6 +63,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/events.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: host_gate on s; A: host_func on s; record Done on s; X: event_sync Done
@@ -65,6 +66,8 @@ static const sc_rule rule = {
     .expect = "X blocks until A",
     .spec = "spec/events.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    kind=host_func,callback
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: G: host_gate on s; A: kernel on s; B: {kind} on s
@@ -87,6 +88,8 @@ static const sc_rule rule = {
     .expect = "B after A",
     .spec = "spec/events.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 2,
 };

@@ -12,6 +12,7 @@
  *   mode:    both
  *   axes:    copy=h2d_pinned,h2d_pageable,d2h_pinned,d2h_pageable,d2d
  *   streams: s=blocking
+ *   objects: -
  *   threads: worker
  *   repeat:  1
  *   program: gate on s; A: kernel on s; X: memcpy_{copy}_sync in worker
@@ -163,6 +164,8 @@ static const sc_rule rule = {
     .expect = "X blocks until A",
     .spec = "spec/sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 5,
 };

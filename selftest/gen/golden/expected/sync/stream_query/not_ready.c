@@ -11,6 +11,7 @@
  *   mode:    both
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
+ *   objects: -
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: memset on s; Q: stream_query s
@@ -59,6 +60,8 @@ static const sc_rule rule = {
     .expect = "Q not ready while A",
     .spec = "spec/sync.rules",
     .repeat = 1,
+    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .isolate = 0,
     .cases = cases,
     .ncases = 1,
 };
