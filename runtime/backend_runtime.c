@@ -269,12 +269,14 @@ static int free_async(void *ptr, void *s) { return cudaFreeAsync(ptr, (cudaStrea
 
 /* -- graphs of one kernel node ---------------------------------------------
  * Built by capturing one launch in a private stream; each launch sets the
- * node's arguments from the parameters cudaGraphKernelNodeGetParams gives. */
+ * node's arguments (the kernel is named by its cudaKernel_t, as for
+ * cudaLaunchKernel: cudaGraphKernelNodeGetParams refuses library kernels). */
 
 struct graph {
     cudaGraph_t g;
     cudaGraphExec_t exec;
     cudaGraphNode_t node;
+    cudaKernel_t kernel;
 };
 
 static int graph_create(void **out, int gate)
@@ -285,6 +287,7 @@ static int graph_create(void **out, int gate)
     int rc;
     if (!gr)
         return cudaErrorMemoryAllocation;
+    gr->kernel = gate ? k_gate : k_mark;
     if ((rc = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)))
         goto fail;
     if ((rc = cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed)))
@@ -309,10 +312,11 @@ static int graph_launch_args(struct graph *gr, void *s, void **args)
 {
     struct cudaKernelNodeParams kp;
     int rc;
-    if ((rc = cudaGraphKernelNodeGetParams(gr->node, &kp)))
-        return rc;
+    memset(&kp, 0, sizeof kp);
+    kp.func = (void *)gr->kernel;
+    kp.gridDim = (dim3){ 1, 1, 1 };
+    kp.blockDim = (dim3){ 1, 1, 1 };
     kp.kernelParams = args;
-    kp.extra = NULL;
     if ((rc = cudaGraphExecKernelNodeSetParams(gr->exec, gr->node, &kp)))
         return rc;
     return cudaGraphLaunch(gr->exec, (cudaStream_t)s);

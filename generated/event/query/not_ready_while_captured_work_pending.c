@@ -17,7 +17,7 @@
  *   repeat:  1
  *   program: gate on s; A: {held} on s; R: record E on s; Q: event_query E
  *   expect:  Q not ready while A
- *   control: R on t
+ *   control: R on t, insert event_sync E before Q
  */
 #include "streamcts.h"
 
@@ -46,6 +46,7 @@ static void case_1_control(sc_prog *p)
     sc_gate(p, "op1", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
+    sc_event_sync(p, "op4", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -76,6 +77,7 @@ static void case_2_control(sc_prog *p)
     sc_gate(p, "op1", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
+    sc_event_sync(p, "op4", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -106,6 +108,7 @@ static void case_3_control(sc_prog *p)
     sc_gate(p, "op1", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_record(p, "R", ev_E, st_t);
+    sc_event_sync(p, "op4", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -136,6 +139,7 @@ static void case_4_control(sc_prog *p)
     sc_gate(p, "op1", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
+    sc_event_sync(p, "op4", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -166,6 +170,7 @@ static void case_5_control(sc_prog *p)
     sc_gate(p, "op1", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
+    sc_event_sync(p, "op4", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);

@@ -17,7 +17,7 @@
  *   repeat:  1
  *   program: R1: record E on u; gate on s; A: kernel on s; R2: record E on s; Q: event_query E
  *   expect:  Q not ready while A
- *   control: drop R2
+ *   control: drop R2, insert event_sync E before Q
  */
 #include "streamcts.h"
 
@@ -47,6 +47,7 @@ static void case_1_control(sc_prog *p)
     sc_record(p, "R1", ev_E, st_u);
     sc_gate(p, "op2", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
+    sc_event_sync(p, "op4", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);

@@ -17,7 +17,7 @@
  *   repeat:  1
  *   program: gate on s; A: {held} on s; R: record E on s; stream_destroy s; Q: event_query E
  *   expect:  Q not ready while A
- *   control: R on t
+ *   control: R on t, insert event_sync E before Q
  */
 #include "streamcts.h"
 
@@ -48,6 +48,7 @@ static void case_1_control(sc_prog *p)
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
     sc_stream_destroy(p, "op4", st_s);
+    sc_event_sync(p, "op5", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -80,6 +81,7 @@ static void case_2_control(sc_prog *p)
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
     sc_stream_destroy(p, "op4", st_s);
+    sc_event_sync(p, "op5", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -112,6 +114,7 @@ static void case_3_control(sc_prog *p)
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
     sc_stream_destroy(p, "op4", st_s);
+    sc_event_sync(p, "op5", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
