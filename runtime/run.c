@@ -1025,8 +1025,8 @@ static void judge_return(struct run *r)
     char what[96];
     switch (p->rel) {
     case SC_ANSWERS:
-        if (k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK)
-            break; /* they answer when they run, or do not */
+        if ((k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK) && o->result == 0)
+            break; /* enqueued: they answer when they run, or do not */
         snprintf(what, sizeof what, "%s (%d)", o->result ? r->b->error_name(o->result) : "success", o->result);
         if (k == SC_OP_ELAPSED && o->result == 0)
             note(r, "%s: %.3f ms between the events", opname(r, p->subject), (double)o->ms);

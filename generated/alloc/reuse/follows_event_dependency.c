@@ -15,9 +15,9 @@
  *   objects: -
  *   threads: -
  *   repeat:  1
- *   program: alloc_async M on s; gate on s; A: fill M on s; F: free_async M on s; record E on s; wait E on t; alloc_async N on t; B: fill N on t
+ *   program: alloc_async M on s; gate on s; A: fill M on s; F: free_async M on s; record E on s; W: wait E on t; alloc_async N on t; B: fill N on t
  *   expect:  B keeps its data
- *   control: drop F, B: fill M on t
+ *   control: drop F, drop W, B: fill M on t
  */
 #include "streamcts.h"
 
@@ -35,7 +35,7 @@ static void case_1(sc_prog *p)
     sc_fill(p, "A", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
     sc_record(p, "op5", ev_E, st_s);
-    sc_wait(p, "op6", ev_E, st_t);
+    sc_wait(p, "W", ev_E, st_t);
     sc_alloc_async(p, "op7", bf_N, SC_DEFAULT_POOL, st_t);
     sc_op op_B = sc_fill(p, "B", bf_N, st_t);
 
@@ -55,8 +55,7 @@ static void case_1_control(sc_prog *p)
     sc_gate(p, "op2", st_s);
     sc_fill(p, "A", bf_M, st_s);
     sc_record(p, "op4", ev_E, st_s);
-    sc_wait(p, "op5", ev_E, st_t);
-    sc_alloc_async(p, "op6", bf_N, SC_DEFAULT_POOL, st_t);
+    sc_alloc_async(p, "op5", bf_N, SC_DEFAULT_POOL, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -72,7 +71,7 @@ static const sc_rule rule = {
     .text = "Memory freed in one stream and reused in another after an event wait is written there only after the freeing stream's earlier use.",
     .source = "CUDA Driver API, Data types, CUmemPool_attribute (CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES)",
     .axes = "",
-    .program = "alloc_async M on s; gate on s; A: fill M on s; F: free_async M on s; record E on s; wait E on t; alloc_async N on t; B: fill N on t",
+    .program = "alloc_async M on s; gate on s; A: fill M on s; F: free_async M on s; record E on s; W: wait E on t; alloc_async N on t; B: fill N on t",
     .expect = "B keeps its data",
     .spec = "spec/stream_alloc.rules",
     .repeat = 1,

@@ -14,7 +14,7 @@
  *   objects: -
  *   threads: -
  *   repeat:  1
- *   program: capture_begin s; X: stream_sync s
+ *   program: capture_begin_relaxed s; X: stream_sync s
  *   expect:  X answers capture_unsupported
  *   control: X: stream_sync t
  */
@@ -26,7 +26,7 @@ static void case_1(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_UNSUPPORTED);
@@ -38,7 +38,7 @@ static void case_1_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_UNSUPPORTED);
@@ -54,7 +54,7 @@ static const sc_rule rule = {
     .text = "cuStreamSynchronize of a stream being captured is refused.",
     .source = "CUDA Programming Guide, Stream Capture, Prohibited and Unhandled Operations (\"It is invalid to synchronize ... a stream which is being captured\")",
     .axes = "",
-    .program = "capture_begin s; X: stream_sync s",
+    .program = "capture_begin_relaxed s; X: stream_sync s",
     .expect = "X answers capture_unsupported",
     .spec = "spec/capture.rules",
     .repeat = 1,
