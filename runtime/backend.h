@@ -84,10 +84,10 @@ typedef struct sc_backend {
     int (*alloc_async)(void **ptr, size_t n, void *pool, void *s);
     int (*free_async)(void *ptr, void *s);
 
-    /* graphs of one kernel node, whose parameters are set at every launch */
+    /* graphs of one kernel node (sc_gate or sc_mark), whose arguments (the
+     * kernel's, as for cuLaunchKernel) are set at every launch */
     int (*graph_create)(void **graph, int gate);
-    int (*graph_launch_mark)(void *graph, void *s, void *slot_dev, uint32_t token);
-    int (*graph_launch_gate)(void *graph, void *s, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
+    int (*graph_launch)(void *graph, void *s, void **args);
     int (*graph_destroy)(void *graph);
 
     /* stream capture */
@@ -122,8 +122,8 @@ typedef struct sc_backend {
         .event_elapsed = event_elapsed, .ctx_sync = ctx_sync, .wait_value = wait_value, .write_value = write_value, \
         .default_pool = default_pool, .pool_create = pool_create, .pool_destroy = pool_destroy, \
         .pool_reserved = pool_reserved, .pool_trim = pool_trim, .alloc_async = alloc_async, \
-        .free_async = free_async, .graph_create = graph_create, .graph_launch_mark = graph_launch_mark, \
-        .graph_launch_gate = graph_launch_gate, .graph_destroy = graph_destroy, .capture_begin = capture_begin, \
+        .free_async = free_async, .graph_create = graph_create, .graph_launch = graph_launch, \
+        .graph_destroy = graph_destroy, .capture_begin = capture_begin, \
         .capture_end = capture_end, .capture_status = capture_status, \
         .thread_capture_relaxed = thread_capture_relaxed, .code = code, .error_name = error_name, \
     }

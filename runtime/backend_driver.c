@@ -426,24 +426,15 @@ static int graph_create(void **out, int gate)
     *out = gr;
     return 0;
 }
-static int graph_launch_args(struct graph *gr, void *s, void **args)
+static int graph_launch(void *g, void *s, void **args)
 {
+    struct graph *gr = g;
     CUDA_KERNEL_NODE_PARAMS kp;
     int rc;
     node_params(&kp, gr->fn, args);
     if ((rc = drv.cuGraphExecKernelNodeSetParams(gr->exec, gr->node, &kp)))
         return rc;
     return drv.cuGraphLaunch(gr->exec, (CUstream)s);
-}
-static int graph_launch_mark(void *g, void *s, void *slot, uint32_t token)
-{
-    void *args[] = { &slot, &token };
-    return graph_launch_args(g, s, args);
-}
-static int graph_launch_gate(void *g, void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
-{
-    void *args[] = { &flag, &max_ns, &slot, &token };
-    return graph_launch_args(g, s, args);
 }
 static int graph_destroy(void *g)
 {

@@ -308,8 +308,9 @@ fail:
     free(gr);
     return rc;
 }
-static int graph_launch_args(struct graph *gr, void *s, void **args)
+static int graph_launch(void *g, void *s, void **args)
 {
+    struct graph *gr = g;
     struct cudaKernelNodeParams kp;
     int rc;
     memset(&kp, 0, sizeof kp);
@@ -320,16 +321,6 @@ static int graph_launch_args(struct graph *gr, void *s, void **args)
     if ((rc = cudaGraphExecKernelNodeSetParams(gr->exec, gr->node, &kp)))
         return rc;
     return cudaGraphLaunch(gr->exec, (cudaStream_t)s);
-}
-static int graph_launch_mark(void *g, void *s, void *slot, uint32_t token)
-{
-    void *args[] = { &slot, &token };
-    return graph_launch_args(g, s, args);
-}
-static int graph_launch_gate(void *g, void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
-{
-    void *args[] = { &flag, &max_ns, &slot, &token };
-    return graph_launch_args(g, s, args);
 }
 static int graph_destroy(void *g)
 {

@@ -573,13 +573,14 @@ static int issue(struct run *r, int i)
         break;
     }
     case SC_OP_POOL_TRIM: rc = b->pool_trim(pool_of(r, d->pool)); break;
-    case SC_OP_GRAPH_LAUNCH:
-        if (r->p->graphs[d->graph].kind == SC_GRAPH_GATE)
-            rc = b->graph_launch_gate(r->graphs[d->graph], o->stream, r->pool->gate_dev, r->cfg.deadline_ns, slot_dev,
-                                      o->token);
-        else
-            rc = b->graph_launch_mark(r->graphs[d->graph], o->stream, slot_dev, o->token);
+    case SC_OP_GRAPH_LAUNCH: { /* the arguments of sc_gate or sc_mark */
+        void *gate_dev = r->pool->gate_dev;
+        uint64_t max_ns = r->cfg.deadline_ns;
+        void *gate_args[] = { &gate_dev, &max_ns, &slot_dev, &o->token }, *mark_args[] = { &slot_dev, &o->token };
+        rc = b->graph_launch(r->graphs[d->graph], o->stream,
+                             r->p->graphs[d->graph].kind == SC_GRAPH_GATE ? gate_args : mark_args);
         break;
+    }
     case SC_OP_CAPTURE_BEGIN:
         if ((rc = b->capture_begin(o->stream, d->cond)) == 0 && d->stream >= 0)
             r->capture_thread[d->stream] = d->thread + 1;

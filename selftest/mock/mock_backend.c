@@ -451,16 +451,7 @@ static int pool_trim(void *pool) { (void)pool; return SC_UNSUPPORTED; }
 static int alloc_async(void **p, size_t n, void *pool, void *s) { (void)p, (void)n, (void)pool, (void)s; return SC_UNSUPPORTED; }
 static int free_async(void *p, void *s) { (void)p, (void)s; return SC_UNSUPPORTED; }
 static int graph_create(void **g, int gate) { (void)g, (void)gate; return SC_UNSUPPORTED; }
-static int graph_launch_mark(void *g, void *s, void *slot, uint32_t token)
-{
-    (void)g, (void)s, (void)slot, (void)token;
-    return SC_UNSUPPORTED;
-}
-static int graph_launch_gate(void *g, void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
-{
-    (void)g, (void)s, (void)flag, (void)max_ns, (void)slot, (void)token;
-    return SC_UNSUPPORTED;
-}
+static int graph_launch(void *g, void *s, void **args) { (void)g, (void)s, (void)args; return SC_UNSUPPORTED; }
 static int graph_destroy(void *g) { (void)g; return 0; }
 static int capture_begin(void *s, int mode) { (void)s, (void)mode; return SC_UNSUPPORTED; }
 static int capture_end(void *s) { (void)s; return SC_UNSUPPORTED; }
