@@ -49,6 +49,7 @@ LIBS = {"legacy": ("", "build/libsc-legacy.a"), "per-thread": (".ptds", "build/l
 APIS = {"driver": "SC_API_DRIVER", "runtime": "SC_API_RUNTIME"}
 BUILTIN_STREAMS = {"legacy": "SC_LEGACY_STREAM", "per_thread": "SC_PER_THREAD_STREAM", "null": "SC_NULL_STREAM"}
 STREAM_KINDS = {"blocking": "SC_BLOCKING", "nonblocking": "SC_NONBLOCKING"}
+STREAM_SYNTAX = "blocking|nonblocking [priority=P] [device=D] [count=N]"
 PRIORITIES = {
     "least": "SC_PRIO_LEAST",
     "greatest": "SC_PRIO_GREATEST",
@@ -81,11 +82,14 @@ RELATIONS = {
     "returns before": "SC_RETURNS_BEFORE",
     "not ready while": "SC_NOT_READY_WHILE",
     "ready while": "SC_READY_WHILE",
+    "equals": "SC_EQUALS",
+    "differs from": "SC_DIFFERS",
 }
+COMPARISONS = ("equals", "differs from")  # the binary relations of two getters: no gate needed
 UNARY_RELATIONS = {"complete on return": "SC_COMPLETE_ON_RETURN", "keeps its data": "SC_KEEPS_DATA"}
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
-    "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped",
+    "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context",
 )
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
@@ -97,11 +101,16 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 EXPECT_BINARY = re.compile(rf"({NAME}) ({'|'.join(RELATIONS)}) ({NAME})")
 EXPECT_VALUE = re.compile(rf"({NAME}) (answers|gives) (\S+)")
 EXPECT_UNARY = re.compile(rf"({NAME}) ({'|'.join(UNARY_RELATIONS)})")
+INTEGER = re.compile(r"0|[1-9][0-9]*")
+BUILTIN_REF = re.compile(rf"({'|'.join(BUILTIN_STREAMS)})(?:@({INTEGER.pattern}))?")  # legacy, legacy@1, ...
 
 # Limits of the runtime's program recorder (runtime/prog.h); names longer
 # than SC_NAME_LEN - 1 would be silently truncated there.
 MAX_NAME, MAX_OPS, MAX_STREAMS, MAX_THREADS = 31, 64, 32, 7
 MAX_OBJECTS = {"event": 32, "pool": 4, "graph": 4, "buffer": 8, "word": 8}
+MAX_DEVICES, MAX_MEMBERS = 8, 4096  # SC_MAX_DEVICES; SC_MAX_MEMBERS: streams, counting every array member
+# Integer attributes of a stream declaration -> their range.
+STREAM_RANGES = {"device": (0, MAX_DEVICES - 1), "count": (2, 1024)}
 
 
 @dataclass(frozen=True)
@@ -113,15 +122,23 @@ class Kind:
     role: str = "work"         # "work" (stream work), "host" (host call), "query" (stream_query, event_query)
     observable: bool = True    # its completion can be observed: it may take part in a binary relation
     data: str | None = None    # "transfer" (a copy or memset) or "fill": what the data expectations judge
-    values: tuple = ()         # what a getter gives
+    getter: bool = False       # a host call whose value is kept: 'gives', 'equals', 'differs from'
+    values: tuple = ()         # what a getter gives ('gives'); none: it is only compared to another
     bits: int = 0              # the width of its WORD
     driver_only: bool = False  # the rule runs through the driver API only
     isolate: bool = False      # the rule's points run in child processes (a sticky error)
+    group: bool = False        # its STREAM ('on' or ARG) may be an array of streams
+    devices: int = 1           # the GPUs it needs at least
 
 
 def host(fn, *args, **fields):
     """A host call: issued from its thread, on no stream."""
     return Kind(fn, args, on=False, role="host", **fields)
+
+
+def getter(fn, arg, *values):
+    """A host call that keeps a value of its ARG; values: what 'gives' may name."""
+    return host(fn, arg, getter=True, values=values)
 
 
 COPIES = (
@@ -133,8 +150,8 @@ SHAPES = {"memcpy": "", "memcpy2d": " | SC_COPY_2D", "memcpy3d": " | SC_COPY_3D"
 GATES = ("gate", "host_gate", "value_gate")
 ALLOCS = ("alloc_async", "alloc_from")
 
-KINDS = {k: Kind("sc_" + k) for k in ("gate", "host_gate", "kernel", "host_func", "callback")}
-KINDS["value_gate"] = Kind("sc_value_gate", driver_only=True)
+KINDS = {k: Kind("sc_" + k, group=True) for k in ("gate", "host_gate", "kernel", "host_func", "callback")}
+KINDS["value_gate"] = Kind("sc_value_gate", driver_only=True, group=True)
 for _mem, _target in (("", "SC_MEM_DEVICE"), ("_pinned", "SC_MEM_PINNED"), ("_managed", "SC_MEM_MANAGED")):
     _async = Kind("sc_memset_to", consts=(_target,), data="transfer")
     KINDS["memset" + _mem] = _async if _mem else Kind("sc_memset", data="transfer")
@@ -146,7 +163,7 @@ for _shape, _flag in SHAPES.items():
         KINDS[f"{_shape}_{_copy}_sync"] = host("sc_memcpy_sync", consts=(_c,), data="transfer")
 KINDS.update(
     record=Kind("sc_record", ("event",)),
-    wait=Kind("sc_wait", ("event",), observable=False),
+    wait=Kind("sc_wait", ("event",), observable=False, group=True),
     wait_invalid_flags=Kind("sc_wait_invalid_flags", ("event",), observable=False),
     write_value=Kind("sc_write_value", ("word",), ("0",), bits=32, driver_only=True),
     write_value_no_barrier=Kind("sc_write_value", ("word",), ("SC_WRITE_NO_BARRIER",), bits=32, driver_only=True),
@@ -164,29 +181,35 @@ KINDS.update(
     fill=Kind("sc_fill", ("buffer",), data="fill"),
     graph_launch=Kind("sc_graph_launch", ("graph",)),
     fault=Kind("sc_fault", isolate=True),
-    stream_sync=host("sc_stream_sync", "stream"),
+    stream_sync=host("sc_stream_sync", "stream", group=True),
     event_sync=host("sc_event_sync", "event"),
     ctx_sync=host("sc_ctx_sync"),
     stream_query=Kind("sc_stream_query", ("stream",), on=False, role="query"),
     event_query=Kind("sc_event_query", ("event",), on=False, role="query"),
     elapsed=host("sc_elapsed", "event", "event"),
-    stream_flags=host("sc_stream_flags", "stream", values=("blocking", "nonblocking")),
-    stream_priority=host("sc_stream_priority", "stream", values=("least", "greatest")),
-    pool_reserved=host("sc_pool_reserved", "pool", values=("zero", "nonzero")),
+    stream_flags=getter("sc_stream_flags", "stream", "blocking", "nonblocking"),
+    stream_priority=getter("sc_stream_priority", "stream", "least", "greatest"),
+    stream_id=getter("sc_stream_id", "stream"),
+    pool_reserved=getter("sc_pool_reserved", "pool", "zero", "nonzero"),
     pool_trim=host("sc_pool_trim", "pool"),
     capture_begin=host("sc_capture_begin", "stream", consts=("SC_CAPTURE_GLOBAL",)),
     capture_begin_thread_local=host("sc_capture_begin", "stream", consts=("SC_CAPTURE_THREAD_LOCAL",)),
     capture_begin_relaxed=host("sc_capture_begin", "stream", consts=("SC_CAPTURE_RELAXED",)),
     capture_end=host("sc_capture_end", "stream"),
-    capture_status=host("sc_capture_status", "stream", values=("none", "active", "invalidated")),
+    capture_status=getter("sc_capture_status", "stream", "none", "active", "invalidated"),
     mem_alloc=host("sc_mem_alloc"),
     stream_create_invalid_flags=host("sc_stream_create_invalid"),
     event_create_ipc=host("sc_event_create_try", consts=("SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS",)),
     event_create_ipc_timed=host("sc_event_create_try", consts=("SC_EV_INTERPROCESS",)),
-    stream_destroy=host("sc_stream_destroy", "stream"),
+    stream_destroy=host("sc_stream_destroy", "stream", group=True),
     event_destroy=host("sc_event_destroy", "event"),
+    thread_exit=host("sc_thread_exit"),
+    memcpy_peer=Kind("sc_memcpy_peer", data="transfer", devices=2),
+    device_sync=host("sc_device_sync", "device"),
 )
-GETTERS = [k for k, kind in KINDS.items() if kind.values]
+for _action in ("pop", "push", "unset", "set"):
+    KINDS["ctx_" + _action] = host("sc_ctx_op", consts=("SC_CTX_" + _action.upper(),), driver_only=True)
+GETTERS = [k for k, kind in KINDS.items() if kind.getter]
 
 
 def one_of(words):
@@ -217,6 +240,8 @@ class Op:
 class Stream:
     kind: str                    # "blocking" | "nonblocking"
     priority: str | None = None  # a key of PRIORITIES, None for cuStreamCreate
+    device: int = 0              # the GPU it belongs to
+    count: int = 1               # an array of count streams when 2 or more
 
 
 @dataclass(frozen=True)
@@ -244,6 +269,13 @@ class Program:
         """(op name, op, ARG type, ARG) of every ARG of the program, in issue order."""
         return [(n, op, t, arg) for n, op in zip(self.names(), self.ops) for t, arg in typed_args(n, op)]
 
+    def targets(self):
+        """(op name, op, stream) of every stream an op names ('on STREAM' or a STREAM ARG), in issue order."""
+        return [
+            (n, op, s) for n, op in zip(self.names(), self.ops)
+            for s in [op.stream] + [arg for t, arg in typed_args(n, op) if t == "stream"] if s is not None
+        ]
+
     def copy(self):
         return Program(dict(self.streams), dict(self.objects), list(self.threads), list(self.ops))
 
@@ -262,6 +294,7 @@ class Case:
     build: dict       # C body of the case: decls, ops, expect
     control: dict     # C body of its negative control
     kinds: frozenset  # op kinds the case and its control use
+    devices: int      # GPUs the case and its control need
 
 
 @dataclass
@@ -296,6 +329,10 @@ class Rule:
     @property
     def isolate(self):
         return self.uses("isolate")
+
+    @property
+    def devices(self):
+        return max(case.devices for case in self.cases)
 
 
 # ---------------------------------------------------------------------------
@@ -399,14 +436,41 @@ def check_placeholders(cells, axis_names):
     return errs
 
 
+def integer(text, low, high):
+    """The integer text writes, when it is one from low to high; else None."""
+    return int(text) if INTEGER.fullmatch(text) and low <= int(text) <= high else None
+
+
+def stream_attribute(name, value):
+    """The value of a stream attribute 'name=value', checked."""
+    if name == "priority" and value not in PRIORITIES:
+        raise Bad(f"unknown priority '{value}' (want {one_of(PRIORITIES)})")
+    if name == "priority":
+        return value
+    low, high = STREAM_RANGES[name]
+    n = integer(value, low, high)
+    if n is None:
+        raise Bad(f"{name} must be an integer from {low} to {high}, not '{value}'")
+    return n
+
+
 def parse_stream(text):
-    """'nonblocking priority=greatest' -> Stream."""
-    m = re.fullmatch(r"(\S+)(?:\s+priority=(\S*))?", text)
-    if not m or m.group(1) not in STREAM_KINDS:
-        raise Bad(f"a stream is blocking or nonblocking, optionally followed by priority=P (P: {one_of(PRIORITIES)})")
-    if m.group(2) is not None and m.group(2) not in PRIORITIES:
-        raise Bad(f"unknown priority '{m.group(2)}' (want {one_of(PRIORITIES)})")
-    return Stream(*m.groups())
+    """'nonblocking priority=greatest count=4' -> Stream; attributes in any order, each at most once."""
+    words = text.split()
+    if not words or words[0] not in STREAM_KINDS:
+        raise Bad(
+            f"a stream is blocking or nonblocking, optionally followed by priority=P (P: {one_of(PRIORITIES)}), "
+            "device=D or count=N"
+        )
+    attributes = {}
+    for word in words[1:]:
+        name, eq, value = word.partition("=")
+        if not eq or name not in ("priority", *STREAM_RANGES):
+            raise Bad(f"unknown stream attribute '{word}' (want priority=P, device=D or count=N)")
+        if name in attributes:
+            raise Bad(f"stream attribute '{name}' given twice")
+        attributes[name] = stream_attribute(name, value)
+    return Stream(words[0], **attributes)
 
 
 def parse_streams(text):
@@ -415,7 +479,7 @@ def parse_streams(text):
     for decl in [] if text == "-" else (d.strip() for d in text.split(",")):
         m = re.fullmatch(r"([^=\s]*)\s*=\s*(.*)", decl)
         if not m or not LOWER_NAME.fullmatch(m.group(1)):
-            raise Bad(f"malformed stream declaration '{decl}' (want name=blocking|nonblocking [priority=P])")
+            raise Bad(f"malformed stream declaration '{decl}' (want name={STREAM_SYNTAX})")
         try:
             stream = parse_stream(m.group(2))
         except Bad as e:
@@ -474,7 +538,9 @@ def parse_threads(text):
 
 def check_arg(type_, arg, text):
     """An ARG of an op, checked for the form its type takes."""
-    if type_ == "stream" or OBJECT_NAME.fullmatch(arg) or (type_ == "pool" and arg == DEFAULT_POOL):
+    if type_ == "device" and integer(arg, 0, MAX_DEVICES - 1) is None:
+        raise Bad(f"malformed device '{arg}' in '{text}' (want an integer from 0 to {MAX_DEVICES - 1})")
+    if type_ in ("stream", "device") or OBJECT_NAME.fullmatch(arg) or (type_ == "pool" and arg == DEFAULT_POOL):
         return arg
     want = f"{DEFAULT_POOL} or [A-Z][A-Za-z0-9_]*" if type_ == "pool" else "[A-Z][A-Za-z0-9_]*"
     raise Bad(f"malformed {type_} name '{arg}' in '{text}' (want {want})")
@@ -548,7 +614,7 @@ def object_types(prog):
     types = {name: obj.type for name, obj in prog.objects.items()}
     errs = []
     for name, _, type_, arg in prog.uses():
-        if type_ == "stream" or (type_, arg) == ("pool", DEFAULT_POOL):
+        if type_ not in PREFIXES or (type_, arg) == ("pool", DEFAULT_POOL):
             continue
         if arg not in types and type_ in BY_USE:
             types[arg] = type_
@@ -577,14 +643,58 @@ def check_buffers_and_words(prog):
     return errs
 
 
+def builtin(stream):
+    """'legacy@1' -> ("legacy", 1), 'null' -> ("null", 0): a built-in stream and its device; None for others."""
+    m = BUILTIN_REF.fullmatch(stream or "")
+    return (m.group(1), int(m.group(2) or 0)) if m else None
+
+
+def stream_error(prog, stream):
+    """Why `stream` names no stream of prog; None when it names one."""
+    ref = builtin(stream)
+    if stream in prog.streams or (ref and ref[1] < MAX_DEVICES):
+        return None
+    if "@" in stream:
+        return (
+            f"bad stream '{stream}' (the built-in streams of device D are legacy@D, per_thread@D and null@D, "
+            f"D from 0 to {MAX_DEVICES - 1})"
+        )
+    return f"unknown stream '{stream}'"
+
+
+def check_arrays(prog):
+    """An array of streams is named only by the kinds that issue a group."""
+    errs = []
+    for name, op, s in prog.targets():
+        count = prog.streams[s].count if s in prog.streams else 1
+        if count > 1 and not KINDS[op.kind].group:
+            errs.append(
+                f"op {name}: stream '{s}' is an array of {count} streams; {op.kind} cannot be issued to an array"
+            )
+    return errs
+
+
+def check_thread_exits(prog):
+    """A thread_exit is the last op of its thread, which is not main."""
+    errs = []
+    names = prog.names()
+    for i, (name, op) in enumerate(zip(names, prog.ops)):
+        if op.kind != "thread_exit":
+            continue
+        later = [n for n, o in zip(names[i + 1:], prog.ops[i + 1:]) if o.thread == op.thread]
+        if op.thread == "main":
+            errs.append(f"op {name}: thread_exit cannot end thread main (issue it 'in THREAD')")
+        elif later:
+            errs.append(f"op {name}: thread_exit must be the last op of thread {op.thread}; {later[0]} follows it")
+    return errs
+
+
 def check_program(prog):
     """Names in a parsed program resolve, are unique and fit the runtime."""
-    errs = []
-    streams = set(prog.streams) | set(BUILTIN_STREAMS)
+    errs = [f"op {name}: {e}" for name, _, s in prog.targets() for e in [stream_error(prog, s)] if e]
+    errs += check_arrays(prog) + check_thread_exits(prog)
     seen = {}
     for i, (name, op) in enumerate(zip(prog.names(), prog.ops), 1):
-        targets = [op.stream] + [arg for t, arg in typed_args(name, op) if t == "stream"]
-        errs += [f"op {name}: unknown stream '{s}'" for s in targets if s is not None and s not in streams]
         if op.thread != "main" and op.thread not in prog.threads:
             errs.append(f"op {name}: unknown thread '{op.thread}'")
         if name in seen:
@@ -595,7 +705,7 @@ def check_program(prog):
         uses = [op.stream] + [arg for _, arg in typed_args(name, op)]
         errs += [f"op {name} uses '{u}' after {destroyed[u]} destroyed it" for u in uses if u in destroyed]
         if op.kind in ("stream_destroy", "event_destroy"):
-            if op.args[0] in BUILTIN_STREAMS:
+            if builtin(op.args[0]):
                 errs.append(f"op {name}: the built-in stream '{op.args[0]}' cannot be destroyed")
             destroyed[op.args[0]] = name
     types, type_errs = object_types(prog)
@@ -603,6 +713,8 @@ def check_program(prog):
     names = list(prog.streams) + prog.threads + sorted(types) + prog.names()
     errs += [f"name '{n}' is longer than {MAX_NAME} characters" for n in names if len(n) > MAX_NAME]
     limits = [("ops", len(prog.ops), MAX_OPS), ("streams", len(prog.streams), MAX_STREAMS)]
+    members = sum(stream.count for stream in prog.streams.values())
+    limits.append(("streams counting each array member", members, MAX_MEMBERS))
     limits += [(type_ + "s", list(types.values()).count(type_), limit) for type_, limit in MAX_OBJECTS.items()]
     limits.append(("threads besides main", len(prog.threads), MAX_THREADS))
     errs += [f"{count} {what}, the runtime takes at most {limit}" for what, count, limit in limits if count > limit]
@@ -623,17 +735,22 @@ def parse_expect(text):
         return Expect(*m.groups())
     raise Bad(
         f"unknown expectation '{text}' (want 'B after A', 'B not held by A', 'X blocks until A', "
-        "'X returns before A', 'Q not ready while A', 'Q ready while A', 'X answers CODE', 'X gives VALUE', "
-        "'X complete on return' or 'X keeps its data')"
+        "'X returns before A', 'Q not ready while A', 'Q ready while A', 'X equals Y', 'X differs from Y', "
+        "'X answers CODE', 'X gives VALUE', 'X complete on return' or 'X keeps its data')"
     )
 
 
 def stream_of(op, modes):
-    """The stream an op is issued to, as an identity: per_thread, and null when built for per-thread
-    default streams, are one stream per host thread; null alone in legacy mode is the legacy stream."""
-    if op.stream == "per_thread" or (op.stream == "null" and modes != ("legacy",)):
-        return ("per_thread", op.thread)
-    return "legacy" if op.stream == "null" else op.stream
+    """The stream an op is issued to, as an identity: a built-in stream is one per device (plain legacy
+    is legacy@0); per_thread@D, and null@D when built for per-thread default streams, are one stream per
+    host thread; null@D alone in legacy mode is legacy@D.  A per-thread identity is a tuple."""
+    ref = builtin(op.stream)
+    if ref is None:
+        return op.stream
+    base, device = ref
+    if base == "per_thread" or (base == "null" and modes != ("legacy",)):
+        return (f"per_thread@{device}", op.thread)
+    return f"legacy@{device}"
 
 
 def is_gate(prog, op):
@@ -655,14 +772,26 @@ def check_unary(exp, kind):
     subject = f"'{exp.subject}' is {kind}"
     if exp.relation == "answers" and exp.value == "skipped" and kind != "host_func":
         return [f"only a host_func answers 'skipped'; {subject}"]
+    if exp.relation == "gives" and KINDS[kind].getter and not KINDS[kind].values:
+        return [f"{kind} '{exp.subject}' gives no named value; compare it to another {kind} ('equals', 'differs from')"]
     if exp.relation == "gives" and not KINDS[kind].values:
-        return [f"subject of 'gives' must be a getter ({', '.join(GETTERS)}); {subject}"]
+        return [f"subject of 'gives' must be a getter ({', '.join(k for k in GETTERS if KINDS[k].values)}); {subject}"]
     if exp.relation == "gives" and exp.value not in KINDS[kind].values:
         return [f"{kind} '{exp.subject}' gives {one_of(KINDS[kind].values)}, not '{exp.value}'"]
     if exp.relation == "complete on return" and KINDS[kind].data != "transfer":
         return [f"subject of 'complete on return' must be a copy or memset (memcpy*, memset*); {subject}"]
     if exp.relation == "keeps its data" and not KINDS[kind].data:
         return [f"subject of 'keeps its data' must be a copy, memset or fill (memcpy*, memset*, fill); {subject}"]
+    return []
+
+
+def check_comparison(exp, skind, okind):
+    """'X equals Y', 'X differs from Y': two getters of one kind."""
+    others = [f"'{n}' is {k}" for n, k in ((exp.subject, skind), (exp.object, okind)) if not KINDS[k].getter]
+    if others:
+        return [f"'{exp.relation}' compares two getters ({', '.join(GETTERS)}); {' and '.join(others)}"]
+    if skind != okind:
+        return [f"'{exp.relation}' compares getters of one kind; '{exp.subject}' is {skind}, '{exp.object}' is {okind}"]
     return []
 
 
@@ -676,9 +805,11 @@ def check_expect(prog, exp, modes):
         return check_unary(exp, skind)
     if exp.subject == exp.object:
         return [f"expectation relates op '{exp.subject}' to itself"]
-    errs = []
     o = prog.named(exp.object)
     okind = prog.ops[o].kind
+    if exp.relation in COMPARISONS:
+        return check_comparison(exp, skind, okind)
+    errs = []
     if exp.relation in ("not ready while", "ready while") and KINDS[skind].role != "query":
         errs.append(
             f"subject of '{exp.relation}' must be a query (stream_query, event_query); '{exp.subject}' is {skind}"
@@ -735,7 +866,7 @@ def apply_control(prog, text):
         what, m = next(((w, r.fullmatch(edit)) for w, r in CONTROL_EDITS if r.fullmatch(edit)), (None, None))
         if m is None:
             raise Bad(
-                f"malformed control edit '{edit}' (want s=blocking|nonblocking [priority=P], E=TYPE [FLAG ...], "
+                f"malformed control edit '{edit}' (want s={STREAM_SYNTAX}, E=TYPE [FLAG ...], "
                 "drop NAME, NAME on STREAM, NAME in THREAD, NAME: OP or insert OP before NAME)"
             )
         if what == "declare":
@@ -751,8 +882,9 @@ def apply_control(prog, text):
             elif what == "on":
                 if not KINDS[ctl.ops[i].kind].on:
                     raise Bad(f"op '{target}' ({ctl.ops[i].kind}) is not issued on a stream")
-                if m.group(2) not in ctl.streams and m.group(2) not in BUILTIN_STREAMS:
-                    raise Bad(f"unknown stream '{m.group(2)}'")
+                error = stream_error(ctl, m.group(2))
+                if error:
+                    raise Bad(error)
                 ctl.ops[i] = replace(ctl.ops[i], stream=m.group(2))
             elif what == "in":
                 if m.group(2) != "main" and m.group(2) not in ctl.threads:
@@ -793,20 +925,30 @@ def c_comment(s):
 
 
 def c_stream(s):
-    return BUILTIN_STREAMS.get(s) or "st_" + s
+    ref = builtin(s)
+    if ref is None:
+        return "st_" + s
+    base, device = ref
+    return f"SC_ON_DEVICE({BUILTIN_STREAMS[base]}, {device})" if device else BUILTIN_STREAMS[base]
 
 
 def c_arg(type_, arg):
     """The C expression of an op's ARG."""
     if type_ == "stream":
         return c_stream(arg)
+    if type_ == "device":
+        return arg
     return "SC_DEFAULT_POOL" if (type_, arg) == ("pool", DEFAULT_POOL) else PREFIXES[type_] + arg
 
 
 def c_create_stream(name, stream):
+    n, kind = c_string(name), STREAM_KINDS[stream.kind]
+    if (stream.device, stream.count) != (0, 1):
+        prio = PRIORITIES.get(stream.priority, "SC_PRIO_NONE")
+        return f"sc_stream_create_ex(p, {n}, {kind}, {prio}, {stream.device}, {stream.count})"
     if stream.priority:
-        return f"sc_stream_create_prio(p, {c_string(name)}, {STREAM_KINDS[stream.kind]}, {PRIORITIES[stream.priority]})"
-    return f"sc_stream_create(p, {c_string(name)}, {STREAM_KINDS[stream.kind]})"
+        return f"sc_stream_create_prio(p, {n}, {kind}, {PRIORITIES[stream.priority]})"
+    return f"sc_stream_create(p, {n}, {kind})"
 
 
 def c_create_object(name, type_, obj, bits):
@@ -840,8 +982,8 @@ def c_body(prog, exp):
     names = prog.names()
     captured = {exp.subject, exp.object} | {n for n, op in zip(names, prog.ops) if op.thread != "main"}
     uses = prog.uses()
-    used_streams = {op.stream for op in prog.ops} | {arg for _, _, t, arg in uses if t == "stream"}
-    used_objects = {arg for _, _, t, arg in uses if t != "stream"}
+    used_streams = {s for _, _, s in prog.targets()}
+    used_objects = {arg for _, _, t, arg in uses if t in PREFIXES}
     bits = {arg: KINDS[op.kind].bits for _, op, t, arg in uses if t == "word"}
     decls = []
     for s, stream in prog.streams.items():
@@ -862,6 +1004,14 @@ def c_body(prog, exp):
         if op.thread != "main":
             ops.append(f"sc_in_thread(p, op_{name}, {c_string(op.thread)});")
     return {"decls": decls, "ops": ops, "expect": c_expect(exp)}
+
+
+def devices(prog):
+    """The GPUs a program needs: 1 + the highest device it names, and at least what its kinds need."""
+    refs = [builtin(s) for _, _, s in prog.targets()]
+    named = [stream.device for stream in prog.streams.values()] + [ref[1] for ref in refs if ref]
+    named += [int(arg) for _, _, t, arg in prog.uses() if t == "device"]
+    return max([d + 1 for d in named] + [KINDS[op.kind].devices for op in prog.ops] + [1])
 
 
 def compile_case(case_id, cell, level, modes):
@@ -899,7 +1049,7 @@ def compile_case(case_id, cell, level, modes):
     if errs:
         return None, errs
     kinds = frozenset(op.kind for op in prog.ops + ctl.ops)
-    return Case(case_id, c_body(prog, exp), c_body(ctl, exp), kinds), []
+    return Case(case_id, c_body(prog, exp), c_body(ctl, exp), kinds, max(devices(prog), devices(ctl))), []
 
 
 def compile_row(row):
@@ -1036,7 +1186,8 @@ def render(rules, spec_files, spec_disp, out_disp):
     )
 
     catalog = sorted(
-        (case.id, r.id, r.level, ",".join(r.modes), ",".join(r.apis), r.spec) for r in rules for case in r.cases
+        (case.id, r.id, r.level, ",".join(r.modes), ",".join(r.apis), str(r.devices), r.spec)
+        for r in rules for case in r.cases
     )
     out["catalog.tsv"] = env.get_template("catalog.tsv.j2").render(rows=catalog)
     return {path: text.encode("utf-8") for path, text in out.items()}

@@ -31,7 +31,9 @@ typedef struct sc_backend {
 
     /* SC_READY, or SC_MISSING (no driver or device: skip) or SC_BROKEN; why says which. */
     int (*init)(char *why, size_t whylen);
-    int (*thread_attach)(void); /* make the device current in this thread */
+    int (*thread_attach)(void); /* make device 0 current in this thread */
+    int (*device_count)(int *n);
+    int (*use_device)(int dev); /* make device dev current in this thread (opened on first use) */
 
     void *(*builtin_stream)(int which); /* SC_LEGACY_STREAM, ... -> handle */
     /* prio_set: create with cuStreamCreateWithPriority(prio) */
@@ -97,6 +99,12 @@ typedef struct sc_backend {
     /* the calling thread's capture interaction mode becomes relaxed (the observer's) */
     int (*thread_capture_relaxed)(void);
 
+    /* host threads, contexts, several devices */
+    int (*stream_id)(void *s, uint64_t *id);
+    int (*ctx_action)(int action); /* enum sc_ctx_action; the runtime API has none */
+    int (*memcpy_peer)(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n);
+    int (*device_sync)(int dev);
+
     int (*code)(enum sc_code c); /* the API's number for a result code */
     const char *(*error_name)(int rc);
 } sc_backend;
@@ -109,7 +117,8 @@ typedef struct sc_backend {
 #define SC_BACKEND(NAME) \
     { \
         .name = NAME, \
-        .init = init, .thread_attach = thread_attach, .builtin_stream = builtin_stream, .stream_create = stream_create, \
+        .init = init, .thread_attach = thread_attach, .device_count = device_count, .use_device = use_device, \
+        .builtin_stream = builtin_stream, .stream_create = stream_create, \
         .stream_destroy = stream_destroy, .priority_range = priority_range, .stream_get_flags = stream_get_flags, \
         .stream_get_priority = stream_get_priority, .stream_create_invalid = stream_create_invalid, \
         .event_create = event_create, .event_destroy = event_destroy, .dev_alloc = dev_alloc, \
@@ -125,7 +134,8 @@ typedef struct sc_backend {
         .free_async = free_async, .graph_create = graph_create, .graph_launch = graph_launch, \
         .graph_destroy = graph_destroy, .capture_begin = capture_begin, \
         .capture_end = capture_end, .capture_status = capture_status, \
-        .thread_capture_relaxed = thread_capture_relaxed, .code = code, .error_name = error_name, \
+        .thread_capture_relaxed = thread_capture_relaxed, .stream_id = stream_id, .ctx_action = ctx_action, \
+        .memcpy_peer = memcpy_peer, .device_sync = device_sync, .code = code, .error_name = error_name, \
     }
 
 extern const sc_backend sc_driver_backend;

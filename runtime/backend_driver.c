@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "cu_loader.h"
 #include "fatbin.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +18,14 @@ const char sc_compile_mode[] = "per-thread";
 const char sc_compile_mode[] = "legacy";
 #endif
 
-static CUdevice device;
-static CUcontext context;
-static CUfunction fn_gate, fn_mark, fn_fault;
+/* The GPUs a program uses, opened on first use: device 0 at init, others when a case names them. */
+static struct gpu {
+    int open;
+    CUdevice dev;
+    CUcontext ctx;
+    CUfunction gate, mark, fault;
+} gpus[SC_MAX_DEVICES];
+static _Thread_local int cur; /* the device whose context this thread made current */
 
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 static int launch_mark(void *s, void *slot, uint32_t token);
@@ -43,6 +49,44 @@ static CUresult warm_up(void)
     return rc;
 }
 
+/* Retains device d's primary context, makes it current, loads and runs the kernels. */
+static int open_device(int d, char *why, size_t n)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    struct gpu *g = &gpus[d];
+    const char *name = "?";
+    CUmodule module;
+    CUresult rc = CUDA_SUCCESS;
+    pthread_mutex_lock(&mu);
+    if (g->open) {
+        pthread_mutex_unlock(&mu);
+        return drv.cuCtxSetCurrent(g->ctx);
+    }
+    if ((rc = drv.cuDeviceGet(&g->dev, d)) || (rc = drv.cuDevicePrimaryCtxRetain(&g->ctx, g->dev)) ||
+        (rc = drv.cuCtxSetCurrent(g->ctx))) {
+        drv.cuGetErrorName(rc, &name);
+        snprintf(why, n, "cannot open device %d: %s", d, name);
+    } else if ((rc = drv.cuModuleLoadData(&module, sc_fatbin)) ||
+               (rc = drv.cuModuleGetFunction(&g->gate, module, "sc_gate")) ||
+               (rc = drv.cuModuleGetFunction(&g->mark, module, "sc_mark")) ||
+               (rc = drv.cuModuleGetFunction(&g->fault, module, "sc_fault"))) {
+        drv.cuGetErrorName(rc, &name);
+        snprintf(why, n, "cannot load the suite's kernels on device %d: %s", d, name);
+    } else {
+        int was = cur;
+        cur = d;
+        if ((rc = warm_up())) {
+            drv.cuGetErrorName(rc, &name);
+            snprintf(why, n, "the suite's kernels do not run on device %d: %s", d, name);
+            cur = was;
+        } else {
+            g->open = 1;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+    return rc;
+}
+
 static int init(char *why, size_t whylen)
 {
     static int state = -1; /* shared by every case of the process */
@@ -63,32 +107,33 @@ static int init(char *why, size_t whylen)
                      rc == CUDA_ERROR_NO_DEVICE ? "no CUDA device" : "no usable CUDA driver", name);
             if (rc == CUDA_ERROR_NO_DEVICE || rc == CUDA_ERROR_STUB_LIBRARY)
                 state = SC_MISSING;
-        } else if ((rc = drv.cuDeviceGet(&device, 0)) || (rc = drv.cuDevicePrimaryCtxRetain(&context, device)) ||
-                   (rc = drv.cuCtxSetCurrent(context))) {
-            drv.cuGetErrorName(rc, &name);
-            snprintf(reason, sizeof reason, "cannot open device 0: %s", name);
-        } else {
-            CUmodule module;
-            if ((rc = drv.cuModuleLoadData(&module, sc_fatbin)) ||
-                (rc = drv.cuModuleGetFunction(&fn_gate, module, "sc_gate")) ||
-                (rc = drv.cuModuleGetFunction(&fn_mark, module, "sc_mark")) ||
-                (rc = drv.cuModuleGetFunction(&fn_fault, module, "sc_fault"))) {
-                drv.cuGetErrorName(rc, &name);
-                snprintf(reason, sizeof reason, "cannot load the suite's kernels: %s", name);
-            } else if ((rc = warm_up())) {
-                drv.cuGetErrorName(rc, &name);
-                snprintf(reason, sizeof reason, "the suite's kernels do not run: %s", name);
-            } else {
-                state = SC_READY;
-                reason[0] = '\0';
-            }
+        } else if (open_device(0, reason, sizeof reason) == CUDA_SUCCESS) {
+            state = SC_READY;
+            reason[0] = '\0';
         }
     }
     snprintf(why, whylen, "%s", reason);
     return state;
 }
 
-static int thread_attach(void) { return drv.cuCtxSetCurrent(context); }
+static int device_count(int *n) { return drv.cuDeviceGetCount(n); }
+
+static int use_device(int d)
+{
+    char why[256];
+    int rc;
+    if (d < 0 || d >= SC_MAX_DEVICES)
+        return CUDA_ERROR_INVALID_DEVICE;
+    if ((rc = open_device(d, why, sizeof why)) == CUDA_SUCCESS)
+        cur = d;
+    return rc;
+}
+
+static int thread_attach(void)
+{
+    cur = 0;
+    return drv.cuCtxSetCurrent(gpus[0].ctx);
+}
 
 static void *builtin_stream(int which)
 {
@@ -165,15 +210,15 @@ static int host_dev_ptr(void **d, void *h)
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     void *args[] = { &flag, &max_ns, &slot, &token };
-    return drv.cuLaunchKernel(fn_gate, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+    return drv.cuLaunchKernel(gpus[cur].gate, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 static int launch_mark(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
-    return drv.cuLaunchKernel(fn_mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+    return drv.cuLaunchKernel(gpus[cur].mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 
-static int launch_fault(void *s) { return drv.cuLaunchKernel(fn_fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL); }
+static int launch_fault(void *s) { return drv.cuLaunchKernel(gpus[cur].fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL); }
 
 #define DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
 
@@ -304,7 +349,7 @@ static int ctx_sync(void) { return drv.cuCtxSynchronize(); }
 static int memop_supported(int attribute)
 {
     int v = 0;
-    return drv.cuDeviceGetAttribute(&v, (CUdevice_attribute)attribute, device) == CUDA_SUCCESS && v;
+    return drv.cuDeviceGetAttribute(&v, (CUdevice_attribute)attribute, gpus[cur].dev) == CUDA_SUCCESS && v;
 }
 
 static int wait_value(void *s, void *addr, uint64_t value, int cond, int bits)
@@ -337,7 +382,7 @@ static int default_pool(void **pool)
 {
     if (!memop_supported(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED))
         return SC_UNSUPPORTED;
-    return drv.cuDeviceGetMemPool((CUmemoryPool *)pool, device);
+    return drv.cuDeviceGetMemPool((CUmemoryPool *)pool, gpus[cur].dev);
 }
 
 static int pool_create(void **pool, unsigned flags)
@@ -354,7 +399,7 @@ static int pool_create(void **pool, unsigned flags)
     memset(&props, 0, sizeof props);
     props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
     props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    props.location.id = device;
+    props.location.id = gpus[cur].dev;
     if ((rc = drv.cuMemPoolCreate((CUmemoryPool *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
@@ -414,7 +459,7 @@ static int graph_create(void **out, int gate)
     int rc;
     if (!gr)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    gr->fn = gate ? fn_gate : fn_mark;
+    gr->fn = gate ? gpus[cur].gate : gpus[cur].mark;
     node_params(&kp, gr->fn, gate ? gate_args : mark_args); /* the real arguments come with each launch */
     if ((rc = drv.cuGraphCreate(&gr->g, 0)) || (rc = drv.cuGraphAddKernelNode(&gr->node, gr->g, NULL, 0, &kp)) ||
         (rc = drv.cuGraphInstantiate(&gr->exec, gr->g, 0))) {
@@ -472,6 +517,41 @@ static int capture_status(void *s, int *status)
     return rc;
 }
 
+static int stream_id(void *s, uint64_t *id)
+{
+    unsigned long long v = 0;
+    int rc = drv.cuStreamGetId((CUstream)s, &v);
+    *id = v;
+    return rc;
+}
+
+static int ctx_action(int action)
+{
+    CUcontext popped = NULL;
+    switch (action) {
+    case SC_CTX_POP: return drv.cuCtxPopCurrent(&popped);
+    case SC_CTX_PUSH: return drv.cuCtxPushCurrent(gpus[0].ctx);
+    case SC_CTX_UNSET: return drv.cuCtxSetCurrent(NULL);
+    case SC_CTX_SET: return drv.cuCtxSetCurrent(gpus[0].ctx);
+    }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+static int memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)
+{
+    return drv.cuMemcpyPeerAsync(DPTR(dst), gpus[dst_dev].ctx, DPTR(src), gpus[src_dev].ctx, n, (CUstream)s);
+}
+
+static int device_sync(int d)
+{
+    int was = cur, rc;
+    if ((rc = use_device(d)))
+        return rc;
+    rc = drv.cuCtxSynchronize();
+    use_device(was);
+    return rc;
+}
+
 static int thread_capture_relaxed(void)
 {
     CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;
@@ -490,6 +570,7 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_INVALIDATED: return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
     case SC_CODE_CAPTURE_IMPLICIT: return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
     case SC_CODE_CAPTURE_WRONG_THREAD: return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
+    case SC_CODE_INVALID_CONTEXT: return CUDA_ERROR_INVALID_CONTEXT;
     case SC_CODE_SKIPPED: break;
     }
     return -1;
@@ -509,15 +590,15 @@ int sc_driver_describe(struct sc_device_info *info)
 {
     CUuuid u;
     memset(info, 0, sizeof *info);
-    drv.cuDeviceGetName(info->name, sizeof info->name, device);
-    if (drv.cuDeviceGetUuid(&u, device) == CUDA_SUCCESS) {
+    drv.cuDeviceGetName(info->name, sizeof info->name, gpus[0].dev);
+    if (drv.cuDeviceGetUuid(&u, gpus[0].dev) == CUDA_SUCCESS) {
         const unsigned char *b = (const unsigned char *)u.bytes;
         snprintf(info->uuid, sizeof info->uuid,
                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
                  b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
     }
-    drv.cuDeviceGetAttribute(&info->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
-    drv.cuDeviceGetAttribute(&info->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    drv.cuDeviceGetAttribute(&info->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gpus[0].dev);
+    drv.cuDeviceGetAttribute(&info->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gpus[0].dev);
     drv.cuDriverGetVersion(&info->driver_version);
     info->runtime_version = sc_runtime_version();
     return 0;

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "fatbin.h"
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,25 @@ static int init(char *why, size_t whylen)
 }
 
 static int thread_attach(void) { return cudaSetDevice(0); }
+
+static int device_count(int *n) { return cudaGetDeviceCount(n); }
+
+/* Makes dev current; the first time, runs the kernels there once (lazy loading, see warm_up). */
+static int use_device(int dev)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static int warmed[SC_MAX_DEVICES] = { 1 }; /* init warmed device 0 */
+    int rc;
+    if (dev < 0 || dev >= SC_MAX_DEVICES)
+        return cudaErrorInvalidDevice;
+    if ((rc = cudaSetDevice(dev)))
+        return rc;
+    pthread_mutex_lock(&mu);
+    if (!warmed[dev] && (rc = warm_up()) == cudaSuccess)
+        warmed[dev] = 1;
+    pthread_mutex_unlock(&mu);
+    return rc;
+}
 
 static void *builtin_stream(int which)
 {
@@ -358,6 +378,37 @@ static int capture_status(void *s, int *status)
     return rc;
 }
 
+static int stream_id(void *s, uint64_t *id)
+{
+    unsigned long long v = 0;
+    int rc = cudaStreamGetId((cudaStream_t)s, &v);
+    *id = v;
+    return rc;
+}
+
+/* Contexts are the driver API's: the runtime API has no push or pop. */
+static int ctx_action(int action)
+{
+    (void)action;
+    return SC_UNSUPPORTED;
+}
+
+static int memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)
+{
+    return cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, n, (cudaStream_t)s);
+}
+
+static int device_sync(int dev)
+{
+    int was = 0, rc;
+    cudaGetDevice(&was);
+    if ((rc = cudaSetDevice(dev)))
+        return rc;
+    rc = cudaDeviceSynchronize();
+    cudaSetDevice(was);
+    return rc;
+}
+
 static int thread_capture_relaxed(void)
 {
     enum cudaStreamCaptureMode m = cudaStreamCaptureModeRelaxed;
@@ -376,6 +427,7 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_INVALIDATED: return cudaErrorStreamCaptureInvalidated;
     case SC_CODE_CAPTURE_IMPLICIT: return cudaErrorStreamCaptureImplicit;
     case SC_CODE_CAPTURE_WRONG_THREAD: return cudaErrorStreamCaptureWrongThread;
+    case SC_CODE_INVALID_CONTEXT: return cudaErrorDeviceUninitialized; /* 201, as CUDA_ERROR_INVALID_CONTEXT */
     case SC_CODE_SKIPPED: break;
     }
     return -1;

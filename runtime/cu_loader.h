@@ -38,7 +38,8 @@
     X(cuGraphCreate) X(cuGraphAddKernelNode) X(cuGraphInstantiate)              \
     X(cuGraphExecKernelNodeSetParams) X(cuGraphLaunch) X(cuGraphExecDestroy)    \
     X(cuGraphDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture)             \
-    X(cuStreamIsCapturing) X(cuThreadExchangeStreamCaptureMode)
+    X(cuStreamIsCapturing) X(cuThreadExchangeStreamCaptureMode)               \
+    X(cuStreamGetId) X(cuCtxPopCurrent) X(cuCtxPushCurrent) X(cuMemcpyPeerAsync)
 
 /* One member per entry point; the member name is the macro-expanded name. */
 #define SC_DRIVER_MEMBER(fn) __typeof__(fn) *fn;

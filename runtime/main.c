@@ -359,6 +359,13 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         sc_tap_point(0, NULL, &y);
         return 1;
     }
+    int ndev = 0;
+    if (rule->devices > 1 && (sc_driver_backend.device_count(&ndev) || ndev < rule->devices)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "needs %d GPUs, this machine has %d", rule->devices, ndev);
+        sc_tap_skip_all(msg);
+        return 0;
+    }
     char rt_why[512];
     int rt_state = sc_runtime_backend.init(rt_why, sizeof rt_why);
     sc_driver_backend.thread_attach();

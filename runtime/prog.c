@@ -27,21 +27,34 @@ static void copy_name(char dst[SC_NAME_LEN], const char *name) { snprintf(dst, S
 
 /* -- declarations ---------------------------------------------------------- */
 
-sc_stream sc_stream_create_prio(sc_prog *p, const char *name, enum sc_stream_kind kind, enum sc_priority prio)
+sc_stream sc_stream_create_ex(sc_prog *p, const char *name, enum sc_stream_kind kind, enum sc_priority prio,
+                              int device, int count)
 {
     if (p->nstreams == SC_MAX_STREAMS) {
         misuse(p, "more than %d streams", SC_MAX_STREAMS);
         return SC_LEGACY_STREAM;
     }
+    if (device < 0 || device >= SC_MAX_DEVICES || count < 1 || p->nmembers + count > SC_MAX_MEMBERS) {
+        misuse(p, "stream %s: device %d, %d members: out of range", name, device, count);
+        return SC_LEGACY_STREAM;
+    }
     copy_name(p->streams[p->nstreams].name, name);
     p->streams[p->nstreams].kind = kind;
     p->streams[p->nstreams].prio = prio;
+    p->streams[p->nstreams].device = device;
+    p->streams[p->nstreams].count = count;
+    p->nmembers += count;
     return p->nstreams++;
+}
+
+sc_stream sc_stream_create_prio(sc_prog *p, const char *name, enum sc_stream_kind kind, enum sc_priority prio)
+{
+    return sc_stream_create_ex(p, name, kind, prio, 0, 1);
 }
 
 sc_stream sc_stream_create(sc_prog *p, const char *name, enum sc_stream_kind kind)
 {
-    return sc_stream_create_prio(p, name, kind, SC_PRIO_NONE);
+    return sc_stream_create_ex(p, name, kind, SC_PRIO_NONE, 0, 1);
 }
 
 sc_event sc_event_create_flags(sc_prog *p, const char *name, unsigned flags)
@@ -112,7 +125,7 @@ static struct sc_op_def *add(sc_prog *p, enum sc_op_kind kind, const char *name,
         memset(&sink, 0, sizeof sink);
         return &sink;
     }
-    if (s >= p->nstreams || s < SC_NULL_STREAM)
+    if (s >= p->nstreams || s < SC_ON_DEVICE(SC_NULL_STREAM, SC_MAX_DEVICES - 1))
         misuse(p, "operation %s names an unknown stream", name);
     struct sc_op_def *op = &p->ops[p->nops++];
     memset(op, 0, sizeof *op);
@@ -265,6 +278,23 @@ sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)
 }
 sc_op sc_stream_flags(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_FLAGS, n, s); }
 sc_op sc_stream_priority(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_PRIORITY, n, s); }
+sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_ID, n, s); }
+sc_op sc_ctx_op(sc_prog *p, const char *n, enum sc_ctx_action a)
+{
+    struct sc_op_def *op = add(p, SC_OP_CTX, n, SC_NULL_STREAM);
+    op->cond = a;
+    return index_of(p, op);
+}
+sc_op sc_thread_exit(sc_prog *p, const char *n) { return simple(p, SC_OP_THREAD_EXIT, n, SC_NULL_STREAM); }
+sc_op sc_memcpy_peer(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MEMCPY_PEER, n, s); }
+sc_op sc_device_sync(sc_prog *p, const char *n, int device)
+{
+    struct sc_op_def *op = add(p, SC_OP_DEVICE_SYNC, n, SC_NULL_STREAM);
+    if (device < 0 || device >= SC_MAX_DEVICES)
+        misuse(p, "operation %s: no device %d", n, device);
+    op->cond = device;
+    return index_of(p, op);
+}
 sc_op sc_mem_alloc(sc_prog *p, const char *n) { return simple(p, SC_OP_MEM_ALLOC, n, SC_NULL_STREAM); }
 sc_op sc_stream_create_invalid(sc_prog *p, const char *n) { return simple(p, SC_OP_STREAM_CREATE_INVALID, n, SC_NULL_STREAM); }
 sc_op sc_event_create_try(sc_prog *p, const char *n, unsigned flags)
@@ -356,7 +386,9 @@ const char *sc_op_kind_name(enum sc_op_kind k)
         [SC_OP_CAPTURE_END] = "capture_end", [SC_OP_CAPTURE_STATUS] = "capture_status", [SC_OP_FAULT] = "fault",
         [SC_OP_ELAPSED] = "elapsed", [SC_OP_STREAM_FLAGS] = "stream_flags",
         [SC_OP_STREAM_PRIORITY] = "stream_priority", [SC_OP_STREAM_CREATE_INVALID] = "stream_create_invalid_flags",
-        [SC_OP_EVENT_CREATE_TRY] = "event_create", [SC_OP_MEM_ALLOC] = "mem_alloc",
+        [SC_OP_EVENT_CREATE_TRY] = "event_create", [SC_OP_MEM_ALLOC] = "mem_alloc", [SC_OP_STREAM_ID] = "stream_id",
+        [SC_OP_CTX] = "ctx", [SC_OP_THREAD_EXIT] = "thread_exit", [SC_OP_MEMCPY_PEER] = "memcpy_peer",
+        [SC_OP_DEVICE_SYNC] = "device_sync",
     };
     return (k >= SC_OP_GATE && k < SC_OP_KIND_END && names[k]) ? names[k] : "?";
 }
@@ -408,6 +440,8 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_GIVES: return "gives";
     case SC_COMPLETE_ON_RETURN: return "complete on return";
     case SC_KEEPS_DATA: return "keeps its data";
+    case SC_EQUALS: return "equals";
+    case SC_DIFFERS: return "differs from";
     }
     return "?";
 }
@@ -425,6 +459,7 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_CAPTURE_IMPLICIT: return "capture_implicit";
     case SC_CODE_CAPTURE_WRONG_THREAD: return "capture_wrong_thread";
     case SC_CODE_SKIPPED: return "skipped";
+    case SC_CODE_INVALID_CONTEXT: return "invalid_context";
     }
     return "?";
 }
@@ -445,15 +480,29 @@ const char *sc_value_name(enum sc_value v)
     return "?";
 }
 
+int sc_builtin_kind(sc_stream s) { return s < 0 ? -1 - (-s - 1) % 3 : s; }
+
 const char *sc_stream_name(const struct sc_prog *p, sc_stream s)
 {
-    switch (s) {
-    case SC_LEGACY_STREAM: return "legacy";
-    case SC_PER_THREAD_STREAM: return "per_thread";
-    case SC_NULL_STREAM: return "null";
-    default: return (s >= 0 && s < p->nstreams) ? p->streams[s].name : "?";
-    }
+    static const char *const names[SC_MAX_DEVICES][3] = {
+        { "legacy", "per_thread", "null" },       { "legacy@1", "per_thread@1", "null@1" },
+        { "legacy@2", "per_thread@2", "null@2" }, { "legacy@3", "per_thread@3", "null@3" },
+        { "legacy@4", "per_thread@4", "null@4" }, { "legacy@5", "per_thread@5", "null@5" },
+        { "legacy@6", "per_thread@6", "null@6" }, { "legacy@7", "per_thread@7", "null@7" },
+    };
+    if (s < 0)
+        return sc_stream_device(p, s) < SC_MAX_DEVICES ? names[sc_stream_device(p, s)][(-s - 1) % 3] : "?";
+    return s < p->nstreams ? p->streams[s].name : "?";
 }
+
+int sc_stream_device(const struct sc_prog *p, sc_stream s)
+{
+    if (s < 0)
+        return (-s - 1) / 3;
+    return s < p->nstreams ? p->streams[s].device : 0;
+}
+
+int sc_stream_count(const struct sc_prog *p, sc_stream s) { return s >= 0 && s < p->nstreams ? p->streams[s].count : 1; }
 
 int sc_op_is_host_call(enum sc_op_kind k)
 {
@@ -463,6 +512,7 @@ int sc_op_is_host_call(enum sc_op_kind k)
     case SC_OP_EVENT_DESTROY: case SC_OP_POOL_RESERVED: case SC_OP_POOL_TRIM: case SC_OP_CAPTURE_BEGIN:
     case SC_OP_CAPTURE_END: case SC_OP_CAPTURE_STATUS: case SC_OP_ELAPSED: case SC_OP_STREAM_FLAGS:
     case SC_OP_STREAM_PRIORITY: case SC_OP_STREAM_CREATE_INVALID: case SC_OP_EVENT_CREATE_TRY: case SC_OP_MEM_ALLOC:
+    case SC_OP_STREAM_ID: case SC_OP_CTX: case SC_OP_THREAD_EXIT: case SC_OP_DEVICE_SYNC:
         return 1;
     default:
         return 0;
@@ -474,4 +524,4 @@ int sc_op_is_observable(enum sc_op_kind k)
     return k != SC_OP_WAIT && k != SC_OP_WAIT_INVALID && k != SC_OP_WAIT_VALUE && k != SC_OP_ALLOC && k != SC_OP_FREE;
 }
 
-int sc_relation_is_binary(enum sc_relation r) { return r >= SC_AFTER && r <= SC_READY_WHILE; }
+int sc_relation_is_binary(enum sc_relation r) { return (r >= SC_AFTER && r <= SC_READY_WHILE) || r == SC_EQUALS || r == SC_DIFFERS; }

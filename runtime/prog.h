@@ -14,6 +14,7 @@
 #define SC_MAX_GRAPHS 4
 #define SC_MAX_BUFFERS 8
 #define SC_MAX_WORDS 8
+#define SC_MAX_MEMBERS 4096 /* streams in all, counting every member of an array */
 #define SC_NAME_LEN 32
 
 enum sc_op_kind {
@@ -55,6 +56,11 @@ enum sc_op_kind {
     SC_OP_STREAM_CREATE_INVALID,
     SC_OP_EVENT_CREATE_TRY,
     SC_OP_MEM_ALLOC,
+    SC_OP_STREAM_ID,
+    SC_OP_CTX,
+    SC_OP_THREAD_EXIT,
+    SC_OP_MEMCPY_PEER,
+    SC_OP_DEVICE_SYNC,
     SC_OP_KIND_END
 };
 
@@ -70,7 +76,7 @@ struct sc_op_def {
     sc_pool pool;       /* alloc, pool_reserved, pool_trim */
     sc_graph graph;     /* graph_launch */
     sc_word word;       /* write_value, wait_value */
-    int cond;           /* enum sc_wait_cond, enum sc_capture_mode */
+    int cond;           /* enum sc_wait_cond, enum sc_capture_mode, enum sc_ctx_action, device */
     unsigned flags;     /* write_value flags, event_create_try flags */
     int thread;         /* index into sc_prog.threads; 0 is "main" */
 };
@@ -80,7 +86,10 @@ struct sc_prog {
         char name[SC_NAME_LEN];
         enum sc_stream_kind kind;
         enum sc_priority prio;
+        int device;     /* the GPU it belongs to                      */
+        int count;      /* members: 1, or the size of an array        */
     } streams[SC_MAX_STREAMS];
+    int nmembers;       /* streams in all                               */
     int nstreams;
     struct {
         char name[SC_NAME_LEN];
@@ -126,6 +135,11 @@ const char *sc_relation_text(enum sc_relation r); /* "after", "not held by", ...
 const char *sc_code_name(enum sc_code c);          /* "not_ready", ...            */
 const char *sc_value_name(enum sc_value v);        /* "greatest", ...             */
 const char *sc_stream_name(const struct sc_prog *p, sc_stream s);
+/* The device a stream (declared or built-in) belongs to, and how many members it has. */
+int sc_stream_device(const struct sc_prog *p, sc_stream s);
+int sc_stream_count(const struct sc_prog *p, sc_stream s);
+/* Built-in handle -> SC_LEGACY_STREAM, SC_PER_THREAD_STREAM or SC_NULL_STREAM. */
+int sc_builtin_kind(sc_stream s);
 
 /* Is the op a host call (it has no stream work of its own)? */
 int sc_op_is_host_call(enum sc_op_kind k);

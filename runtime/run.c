@@ -19,17 +19,21 @@
 #define SC_COPY_BYTES (4u << 20)       /* every memcpy and memset moves 4 MiB   */
 #define SC_POLL_NS 20000u              /* observer's pause between samples      */
 #define SC_HANG_GRACE_NS 2000000000ull /* after a deadline, before giving up     */
+#define SC_EXTRA_SLOTS 8192u           /* slots of group members beyond the first */
+#define SC_NSLOTS (SC_MAX_OPS + SC_EXTRA_SLOTS)
 
 /* ---- buffers and slots, allocated once per backend and reused ---------- */
 
 /* The memory an op's copy or memset reads and writes; allocated on first use. */
 struct buffers {
-    void *dev_src, *dev_dst, *pinned, *pinned2, *pageable, *pageable2, *managed;
+    void *dev_src, *dev_dst, *pinned, *pinned2, *pageable, *pageable2, *managed, *peer_src;
+    int dev_src_on, dev_dst_on, peer_src_on; /* the device each was allocated on */
 };
 
 struct pool {
     int ready;
-    struct sc_slot *slots; /* SC_MAX_OPS slots, the gate flag, then the words */
+    struct sc_slot *slots; /* SC_NSLOTS slots (op i's is slot i; group members' follow
+                              SC_MAX_OPS), the gate flag, then the words */
     void *slots_dev;
     uint32_t *gate;
     void *gate_dev;
@@ -48,7 +52,7 @@ enum { ST_IDLE = 0, ST_ISSUED, ST_RETURNED };
 enum { JOB_NONE = 0, JOB_ISSUE, JOB_REQUERY, JOB_CTX_SYNC, JOB_END_CAPTURES, JOB_QUIT };
 
 /* Where a copy or memset reads and writes: one of struct buffers' members. */
-enum where { W_NONE = 0, W_DEV_SRC, W_DEV_DST, W_PINNED, W_PINNED2, W_PAGEABLE, W_PAGEABLE2, W_MANAGED };
+enum where { W_NONE = 0, W_DEV_SRC, W_DEV_DST, W_PINNED, W_PINNED2, W_PAGEABLE, W_PAGEABLE2, W_MANAGED, W_PEER_SRC };
 
 #define SC_CLOBBER 0xc10bbe5du /* written over a host source once its copy returned */
 
@@ -59,9 +63,21 @@ struct host_arg { /* what host functions, callbacks and host gates touch */
     uint64_t max_ns;
 };
 
+/* Members 1.. of a group op (an op on a stream array); member 0 is the op itself. */
+struct member {
+    void *stream, *probe;
+    uint32_t token;
+    int slot;
+    struct host_arg harg;
+    int done;
+};
+
 struct op_rt {
     const struct sc_op_def *def;
     void *stream, *event, *probe; /* probe: event recorded right after the op */
+    int device;                   /* the GPU the op is issued to             */
+    int nmem;                     /* 1, or the members of its stream array   */
+    struct member *more;          /* members 1 .. nmem - 1                   */
     uint32_t token;
     unsigned char fill;           /* memset byte                               */
     struct host_arg harg;
@@ -78,6 +94,7 @@ struct op_rt {
     int clobbered;                /* complete on return: the source was overwritten */
     /* written by the observer */
     int done;
+    int member0_done;             /* group ops: member 0 seen complete */
 };
 
 struct run;
@@ -91,6 +108,7 @@ struct worker {
     int job, arg;
     int busy;                     /* atomic: a job is posted or running */
     int started;
+    int exited;                   /* its thread ended (thread_exit)  */
 };
 
 struct run {
@@ -99,8 +117,14 @@ struct run {
     struct sc_run_config cfg;
     struct pool *pool;
     struct op_rt op[SC_MAX_OPS];
-    void *streams[SC_MAX_STREAMS];
+    void *members[SC_MAX_MEMBERS];   /* every created stream; array s at first[s]  */
+    int first[SC_MAX_STREAMS];
     void *events[SC_MAX_EVENTS];
+    int event_device[SC_MAX_EVENTS];
+    int multi;                       /* the program uses more than one device     */
+    int next_slot;                   /* the next free member slot                 */
+    int best_members;                /* group subject: most members seen done while held */
+    int compared;                    /* equals / differs: judged                  */
     struct worker workers[SC_MAX_THREADS];
     void *pools[SC_MAX_POOLS];
     void *default_pool;
@@ -111,6 +135,7 @@ struct run {
     int word_cond[SC_MAX_WORDS];     /* the condition of the word's first wait  */
     int capture_thread[SC_MAX_STREAMS]; /* worker that began a capture, + 1      */
     int least, greatest;             /* the stream priority range               */
+    int ndevices;                    /* devices the program uses                */
     int has_capture;
     int faulted_at;                  /* the op index of an issued fault, or -1  */
     int released;                 /* atomic */
@@ -192,7 +217,7 @@ static int pool_ready(struct run *r, char *why, size_t n)
     int rc;
     if (pl->ready)
         return 0;
-    size_t bytes = sizeof(struct sc_slot) * SC_MAX_OPS + 64 + sizeof(uint64_t) * SC_MAX_WORDS;
+    size_t bytes = sizeof(struct sc_slot) * SC_NSLOTS + 64 + sizeof(uint64_t) * SC_MAX_WORDS;
     void *mem;
     if ((rc = b->host_alloc(&mem, bytes)) || (rc = b->host_dev_ptr(&pl->slots_dev, mem)) ||
         (rc = b->host_alloc(&pl->scratch, SC_COPY_BYTES))) {
@@ -200,7 +225,7 @@ static int pool_ready(struct run *r, char *why, size_t n)
         return -1;
     }
     pl->slots = mem;
-    pl->gate = (uint32_t *)(pl->slots + SC_MAX_OPS);
+    pl->gate = (uint32_t *)(pl->slots + SC_NSLOTS);
     pl->gate_dev = (char *)pl->slots_dev + ((char *)pl->gate - (char *)mem);
     pl->words = (uint64_t *)((char *)pl->gate + 64);
     pl->words_dev = (char *)pl->slots_dev + ((char *)pl->words - (char *)mem);
@@ -208,27 +233,48 @@ static int pool_ready(struct run *r, char *why, size_t n)
     return 0;
 }
 
-/* The buffer `w` of op i, allocated on first use. */
+/* Makes dev the calling thread's current device, when the program uses several. */
+static void on_dev(struct run *r, int dev)
+{
+    if (r->multi)
+        r->b->use_device(dev);
+}
+
+/* The other GPU of a two-device copy. */
+static int peer_of(int dev) { return dev == 0 ? 1 : 0; }
+
+/* The buffer `w` of op i, allocated on first use (device buffers on the op's device). */
 static void *buffer(struct run *r, int i, enum where w, int *rc)
 {
     struct buffers *bf = &r->pool->buf[i];
     const sc_backend *b = r->b;
     void **slot = NULL;
+    int *on = NULL, dev = r->op[i].device;
     *rc = 0;
     switch (w) {
     case W_NONE: return NULL;
-    case W_DEV_SRC: slot = &bf->dev_src; break;
-    case W_DEV_DST: slot = &bf->dev_dst; break;
+    case W_DEV_SRC: slot = &bf->dev_src, on = &bf->dev_src_on; break;
+    case W_DEV_DST: slot = &bf->dev_dst, on = &bf->dev_dst_on; break;
+    case W_PEER_SRC: slot = &bf->peer_src, on = &bf->peer_src_on, dev = peer_of(dev); break;
     case W_PINNED: slot = &bf->pinned; break;
     case W_PINNED2: slot = &bf->pinned2; break;
     case W_PAGEABLE: slot = &bf->pageable; break;
     case W_PAGEABLE2: slot = &bf->pageable2; break;
     case W_MANAGED: slot = &bf->managed; break;
     }
+    if (*slot && on && *on != dev) { /* cached on another device by an earlier case */
+        on_dev(r, *on);
+        b->dev_free(*slot);
+        *slot = NULL;
+    }
     if (*slot)
         return *slot;
-    if (w == W_DEV_SRC || w == W_DEV_DST)
+    if (on) {
+        on_dev(r, dev);
         *rc = b->dev_alloc(slot, SC_COPY_BYTES);
+        *on = dev;
+        on_dev(r, r->op[i].device);
+    }
     else if (w == W_PINNED || w == W_PINNED2)
         *rc = b->host_alloc(slot, SC_COPY_BYTES);
     else if (w == W_MANAGED)
@@ -253,6 +299,7 @@ static void fill_words(void *p, uint32_t v)
 
 static int is_copy(enum sc_op_kind k) { return k == SC_OP_MEMCPY_ASYNC || k == SC_OP_MEMCPY_SYNC; }
 static int is_memset(enum sc_op_kind k) { return k == SC_OP_MEMSET || k == SC_OP_MEMSET_SYNC; }
+static int is_transfer(enum sc_op_kind k) { return is_copy(k) || k == SC_OP_MEMCPY_PEER; }
 
 /* Where op i reads (src) and writes (dst). */
 static void ends(const struct sc_op_def *d, enum where *dst, enum where *src)
@@ -270,7 +317,9 @@ static void ends(const struct sc_op_def *d, enum where *dst, enum where *src)
         [SC_M2D] = W_MANAGED,
     };
     *dst = *src = W_NONE;
-    if (is_copy(d->kind)) {
+    if (d->kind == SC_OP_MEMCPY_PEER) {
+        *dst = W_DEV_DST, *src = W_PEER_SRC;
+    } else if (is_copy(d->kind)) {
         unsigned k = d->copy & SC_COPY_KIND_MASK;
         if (k >= SC_H2D_PINNED && k <= SC_M2D)
             *dst = copy_dst[k], *src = copy_src[k];
@@ -293,7 +342,37 @@ static int has_slot(enum sc_op_kind k)
 static int has_probe(enum sc_op_kind k)
 {
     return k == SC_OP_MEMSET || k == SC_OP_MEMCPY_ASYNC || k == SC_OP_RECORD || k == SC_OP_VALUE_GATE ||
-           k == SC_OP_FILL || k == SC_OP_FAULT;
+           k == SC_OP_FILL || k == SC_OP_FAULT || k == SC_OP_MEMCPY_PEER;
+}
+/* Kinds an op on a stream array issues to every member. */
+static int is_group_kind(enum sc_op_kind k)
+{
+    return k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_VALUE_GATE || k == SC_OP_KERNEL ||
+           k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK || k == SC_OP_WAIT || k == SC_OP_STREAM_SYNC ||
+           k == SC_OP_STREAM_DESTROY;
+}
+
+/* The handle of member m of stream s (a built-in stream: of the current device). */
+static void *stream_handle(struct run *r, sc_stream s, int m)
+{
+    return s >= 0 ? r->members[r->first[s] + m] : r->b->builtin_stream(sc_builtin_kind(s));
+}
+
+/* The device an op is issued on: its stream's, its event's, or the one it names. */
+static int op_device(struct run *r, const struct sc_op_def *d)
+{
+    switch (d->kind) {
+    case SC_OP_EVENT_SYNC: case SC_OP_EVENT_QUERY: case SC_OP_EVENT_DESTROY: case SC_OP_ELAPSED:
+        return r->event_device[d->event];
+    case SC_OP_DEVICE_SYNC:
+        return d->cond;
+    case SC_OP_MEMCPY_SYNC: case SC_OP_MEMSET_SYNC: case SC_OP_CTX_SYNC: case SC_OP_POOL_RESERVED:
+    case SC_OP_POOL_TRIM: case SC_OP_STREAM_CREATE_INVALID: case SC_OP_EVENT_CREATE_TRY: case SC_OP_MEM_ALLOC:
+    case SC_OP_CTX: case SC_OP_THREAD_EXIT:
+        return 0;
+    default:
+        return sc_stream_device(r->p, d->stream);
+    }
 }
 static int on_device(enum sc_op_kind k) { return k == SC_OP_GATE || k == SC_OP_KERNEL || k == SC_OP_GRAPH_LAUNCH; }
 static int is_stream_work(enum sc_op_kind k) { return !sc_op_is_host_call(k); }
@@ -330,6 +409,60 @@ static int stream_prio(struct run *r, enum sc_priority p)
     return 0;
 }
 
+/* Every device the program uses is idle (a context synchronize each); device 0 is current after. */
+static int sync_devices(struct run *r)
+{
+    int rc = 0;
+    if (!r->multi)
+        return r->b->ctx_sync();
+    for (int d = r->ndevices - 1; d >= 0 && !rc; d--)
+        rc = r->b->device_sync(d);
+    on_dev(r, 0);
+    return rc;
+}
+
+/* Members 1.. of group op i: their streams, slots (after SC_MAX_OPS) and probes. */
+static int add_members(struct run *r, int i, char *why, size_t n)
+{
+    struct op_rt *o = &r->op[i];
+    if (!(o->more = calloc((size_t)o->nmem - 1, sizeof *o->more))) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    for (int m = 1; m < o->nmem; m++) {
+        struct member *mb = &o->more[m - 1];
+        int rc;
+        if (r->next_slot >= (int)SC_NSLOTS) {
+            snprintf(why, n, "the program's stream arrays need more than %u slots", SC_EXTRA_SLOTS);
+            return -1;
+        }
+        mb->stream = stream_handle(r, o->def->stream, m);
+        mb->slot = r->next_slot++;
+        mb->token = o->token;
+        mb->harg = (struct host_arg){ &r->pool->slots[mb->slot], mb->token, r->pool->gate, r->cfg.deadline_ns };
+        if (has_probe(o->def->kind) && (rc = r->b->event_create(&mb->probe, 0))) {
+            snprintf(why, n, "creating a probe event failed: %s", r->b->error_name(rc));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The devices a program uses: 1 + the highest its streams, built-ins and ops name. */
+static int devices_used(const struct sc_prog *p)
+{
+    int n = 1;
+    for (int s = 0; s < p->nstreams; s++)
+        n = p->streams[s].device + 1 > n ? p->streams[s].device + 1 : n;
+    for (int i = 0; i < p->nops; i++) {
+        int d = p->ops[i].kind == SC_OP_DEVICE_SYNC ? p->ops[i].cond : sc_stream_device(p, p->ops[i].stream);
+        if (p->ops[i].kind == SC_OP_MEMCPY_PEER && d < 1)
+            d = 1;
+        n = d + 1 > n ? d + 1 : n;
+    }
+    return n;
+}
+
 /* Buffers filled, destinations cleared, handles created; the GPU is idle after. */
 static int prepare(struct run *r, char *why, size_t n)
 {
@@ -338,23 +471,35 @@ static int prepare(struct run *r, char *why, size_t n)
     int rc;
     uint32_t case_id = ++run_counter;
 
-    memset(r->pool->slots, 0, sizeof(struct sc_slot) * SC_MAX_OPS);
+    memset(r->pool->slots, 0, sizeof(struct sc_slot) * SC_NSLOTS);
     __atomic_store_n(r->pool->gate, 0u, __ATOMIC_SEQ_CST);
     if ((rc = b->priority_range(&r->least, &r->greatest))) {
         snprintf(why, n, "cuCtxGetStreamPriorityRange failed: %s", b->error_name(rc));
         return -1;
     }
-    for (int s = 0; s < p->nstreams; s++)
-        if ((rc = b->stream_create(&r->streams[s], p->streams[s].kind == SC_NONBLOCKING,
-                                   p->streams[s].prio != SC_PRIO_NONE, stream_prio(r, p->streams[s].prio)))) {
-            snprintf(why, n, "creating stream %s failed: %s", p->streams[s].name, b->error_name(rc));
-            return -1;
-        }
-    for (int e = 0; e < p->nevents; e++)
+    /* every member of every stream, on its device; an event on the device of its first record */
+    for (int s = 0, m = 0; s < p->nstreams; m += p->streams[s++].count) {
+        r->first[s] = m;
+        on_dev(r, p->streams[s].device);
+        for (int k = 0; k < p->streams[s].count; k++)
+            if ((rc = b->stream_create(&r->members[m + k], p->streams[s].kind == SC_NONBLOCKING,
+                                       p->streams[s].prio != SC_PRIO_NONE, stream_prio(r, p->streams[s].prio)))) {
+                snprintf(why, n, "creating stream %s (member %d of %d) failed: %s", p->streams[s].name, k,
+                         p->streams[s].count, b->error_name(rc));
+                return -1;
+            }
+    }
+    for (int i = p->nops - 1; i >= 0; i--)
+        if (p->ops[i].kind == SC_OP_RECORD)
+            r->event_device[p->ops[i].event] = sc_stream_device(p, p->ops[i].stream);
+    for (int e = 0; e < p->nevents; e++) {
+        on_dev(r, r->event_device[e]);
         if ((rc = b->event_create(&r->events[e], p->events[e].flags))) {
             snprintf(why, n, "creating event %s failed: %s", p->events[e].name, b->error_name(rc));
             return -1;
         }
+    }
+    on_dev(r, 0);
     for (int k = 0; k < p->npools; k++)
         if ((rc = b->pool_create(&r->pools[k], p->pools[k].flags))) {
             snprintf(why, n, "creating memory pool %s failed: %s", p->pools[k].name, b->error_name(rc));
@@ -381,7 +526,10 @@ static int prepare(struct run *r, char *why, size_t n)
         o->token = (case_id << 8) | (uint32_t)(i + 1);
         o->fill = (unsigned char)(0x40 + i);
         o->at_return = -1;
-        o->stream = d->stream >= 0 ? r->streams[d->stream] : b->builtin_stream(d->stream);
+        o->device = op_device(r, d);
+        on_dev(r, o->device);
+        o->stream = stream_handle(r, d->stream, 0);
+        o->nmem = sc_stream_count(p, d->stream);
         o->event = (d->kind == SC_OP_RECORD || d->kind == SC_OP_WAIT || d->kind == SC_OP_WAIT_INVALID ||
                     d->kind == SC_OP_EVENT_SYNC || d->kind == SC_OP_EVENT_QUERY || d->kind == SC_OP_EVENT_DESTROY ||
                     d->kind == SC_OP_ELAPSED) ? r->events[d->event] : NULL;
@@ -390,6 +538,8 @@ static int prepare(struct run *r, char *why, size_t n)
             snprintf(why, n, "creating a probe event failed: %s", b->error_name(rc));
             return -1;
         }
+        if (o->nmem > 1 && add_members(r, i, why, n))
+            return -1;
         if (d->kind == SC_OP_CAPTURE_BEGIN)
             r->has_capture = 1;
         if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_POOL_RESERVED || d->kind == SC_OP_POOL_TRIM) {
@@ -413,13 +563,15 @@ static int prepare(struct run *r, char *why, size_t n)
                 fill_words(src, o->token);
             else {
                 fill_words(r->pool->scratch, o->token);
+                on_dev(r, sw == W_PEER_SRC ? peer_of(o->device) : o->device);
                 rc = b->memcpy_sync(src, r->pool->scratch, SC_COPY_BYTES, SC_H2D_PINNED);
+                on_dev(r, o->device);
             }
         }
         if (rc)
             goto fail;
     }
-    if ((rc = b->ctx_sync()))
+    if ((rc = sync_devices(r)))
         goto fail;
     return 0;
 fail:
@@ -432,35 +584,69 @@ fail:
 /* Ops after an issued fault: the context is gone, they may never complete or answer. */
 static int after_fault(const struct run *r, int i) { return r->faulted_at >= 0 && i > r->faulted_at; }
 
-/* 1: op i has completed; 0: not yet; -1: the probe itself failed. */
-static int probe(struct run *r, int i)
+/* 1: member m of op i has completed; 0: not yet; -1: the probe itself failed. */
+static int member_done(struct run *r, int i, int m)
 {
     struct op_rt *o = &r->op[i];
     enum sc_op_kind k = o->def->kind;
-    if (load(&o->state) != ST_RETURNED)
-        return 0; /* an event never recorded reads as complete: wait for the call */
-    if (o->captured)
-        return 0; /* recorded into a graph: it does not run */
+    int slot = m ? o->more[m - 1].slot : i;
+    uint32_t token = m ? o->more[m - 1].token : o->token;
     if (has_slot(k))
-        return __atomic_load_n(&r->pool->slots[i].token, __ATOMIC_ACQUIRE) == o->token;
+        return __atomic_load_n(&r->pool->slots[slot].token, __ATOMIC_ACQUIRE) == token;
     if (k == SC_OP_WRITE_VALUE)
         return __atomic_load_n(&r->pool->words[o->def->word], __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
     if (has_probe(k)) {
-        int q = r->b->event_query(o->probe);
+        on_dev(r, o->device);
+        int q = r->b->event_query(m ? o->more[m - 1].probe : o->probe);
         return q == 0 ? 1 : q == SC_NOT_READY ? 0 : -1;
     }
     return 1; /* host calls: returned; waits: not observable */
 }
 
+/* How many members of op i have completed (1 for a single op that did); -1: a probe failed. */
+static int count_done(struct run *r, int i)
+{
+    struct op_rt *o = &r->op[i];
+    int n = 0;
+    if (load(&o->state) != ST_RETURNED)
+        return 0; /* an event never recorded reads as complete: wait for the call */
+    if (o->captured)
+        return 0; /* recorded into a graph: it does not run */
+    for (int m = 0; m < o->nmem; m++) {
+        int *seen = m ? &o->more[m - 1].done : &o->member0_done;
+        if (!*seen) {
+            int d = member_done(r, i, m);
+            if (d < 0)
+                return -1;
+            *seen = d;
+        }
+        n += *seen;
+    }
+    return n;
+}
+
+/* 1: op i (every member of a group) has completed; 0: not yet; -1: the probe itself failed. */
+static int probe(struct run *r, int i)
+{
+    int n = count_done(r, i);
+    return n < 0 ? -1 : n == r->op[i].nmem;
+}
+
+static int is_ordering(enum sc_relation rel) { return rel >= SC_AFTER && rel <= SC_READY_WHILE; }
+
 static void sample(struct run *r)
 {
     const struct sc_prog *p = r->p;
-    if (sc_relation_is_binary(p->rel)) {
+    if (is_ordering(p->rel)) {
         struct sc_sample s;
-        /* the order of these three reads is what makes a violation real */
-        s.subject_done = probe(r, p->subject) == 1;
+        /* the order of these three reads is what makes a violation real; a group subject
+         * breaks "after" with its first member, and is "not held" only with all of them */
+        int subject = count_done(r, p->subject);
+        s.subject_done = p->rel == SC_AFTER ? subject > 0 : subject == r->op[p->subject].nmem;
         s.object_done = probe(r, p->object) == 1;
         s.released = load(&r->released);
+        if (!s.released && subject > r->best_members)
+            r->best_members = subject;
         sc_verdict_observe(&r->v, &s, opname(r, p->subject), opname(r, p->object));
     }
 
@@ -508,8 +694,46 @@ static void note_alloc(struct run *r, int i, void *ptr)
     note(r, "%s: %s at %p, memory no other buffer of the case had", opname(r, i), p->buffers[m], ptr);
 }
 
-/* Returns the call's result: 0, a CUDA code, or SC_UNSUPPORTED. */
+static int issue_one(struct run *r, int i);
+
+/* Member m of group op i, for the kinds a group issues to every member. */
+static int issue_member(struct run *r, int i, int m)
+{
+    const sc_backend *b = r->b;
+    struct op_rt *o = &r->op[i];
+    struct member *mb = &o->more[m - 1];
+    struct sc_slot *slot_dev = (struct sc_slot *)r->pool->slots_dev + mb->slot;
+    int rc = 0;
+    switch (o->def->kind) {
+    case SC_OP_GATE: rc = b->launch_gate(mb->stream, r->pool->gate_dev, r->cfg.deadline_ns, slot_dev, mb->token); break;
+    case SC_OP_HOST_GATE: rc = b->host_func(mb->stream, host_gate, &mb->harg); break;
+    case SC_OP_VALUE_GATE: rc = b->wait_value(mb->stream, r->pool->gate_dev, 1, SC_WAIT_GEQ, 32); break;
+    case SC_OP_KERNEL: rc = b->launch_mark(mb->stream, slot_dev, mb->token); break;
+    case SC_OP_HOST_FUNC: rc = b->host_func(mb->stream, host_mark, &mb->harg); break;
+    case SC_OP_CALLBACK: rc = b->callback(mb->stream, &mb->harg); break;
+    case SC_OP_WAIT: rc = b->stream_wait_event(mb->stream, o->event, 0); break;
+    case SC_OP_STREAM_SYNC: rc = b->stream_sync(mb->stream); break;
+    case SC_OP_STREAM_DESTROY: rc = b->stream_destroy(mb->stream); break;
+    default: rc = -1; break; /* the generator never makes such a group */
+    }
+    if (rc == 0 && o->def->kind == SC_OP_STREAM_DESTROY)
+        r->members[r->first[o->def->stream] + m] = NULL;
+    if (rc == 0 && has_probe(o->def->kind))
+        rc = b->event_record(mb->probe, mb->stream);
+    return rc;
+}
+
+/* Returns the call's result: 0, a CUDA code, or SC_UNSUPPORTED; a group issues member 0, then the rest. */
 static int issue(struct run *r, int i)
+{
+    int rc = issue_one(r, i);
+    for (int m = 1; rc == 0 && m < r->op[i].nmem && is_group_kind(r->op[i].def->kind); m++)
+        rc = issue_member(r, i, m);
+    return rc;
+}
+
+/* Op i alone (member 0 of a group). */
+static int issue_one(struct run *r, int i)
 {
     const sc_backend *b = r->b;
     struct op_rt *o = &r->op[i];
@@ -523,7 +747,7 @@ static int issue(struct run *r, int i)
     ends(d, &dw, &sw);
     dst = buffer(r, i, dw, &rc);
     src = buffer(r, i, sw, &rc);
-    if (is_stream_work(d->kind) && r->has_capture && d->stream >= 0 && r->streams[d->stream]) {
+    if (is_stream_work(d->kind) && r->has_capture && d->stream >= 0 && o->stream) {
         /* work issued into a capture is recorded, not run: do not wait for it */
         if (b->capture_status(o->stream, &status) == 0 && status != SC_CAPTURE_NONE)
             o->captured = 1;
@@ -635,8 +859,18 @@ static int issue(struct run *r, int i)
     }
     case SC_OP_STREAM_DESTROY:
         if ((rc = b->stream_destroy(o->stream)) == 0)
-            r->streams[d->stream] = NULL; /* the cleanup must not destroy it again */
+            r->members[r->first[d->stream]] = NULL; /* the cleanup must not destroy it again */
         break;
+    case SC_OP_STREAM_ID: {
+        uint64_t id = 0;
+        rc = b->stream_id(o->stream, &id);
+        o->value = (int64_t)id;
+        break;
+    }
+    case SC_OP_CTX: rc = b->ctx_action(d->cond); break;
+    case SC_OP_THREAD_EXIT: break; /* the worker ends once the job is done */
+    case SC_OP_MEMCPY_PEER: rc = b->memcpy_peer(o->stream, dst, o->device, src, peer_of(o->device), SC_COPY_BYTES); break;
+    case SC_OP_DEVICE_SYNC: rc = b->device_sync(d->cond); break;
     case SC_OP_EVENT_DESTROY:
         if ((rc = b->event_destroy(o->event)) == 0)
             r->events[d->event] = NULL;
@@ -683,9 +917,9 @@ static void end_captures(struct run *r, int worker)
 {
     int status;
     for (int s = 0; s < r->p->nstreams; s++)
-        if (r->streams[s] && r->capture_thread[s] == worker + 1 && r->b->capture_status(r->streams[s], &status) == 0 &&
-            status != SC_CAPTURE_NONE)
-            r->b->capture_end(r->streams[s]);
+        if (r->members[r->first[s]] && r->capture_thread[s] == worker + 1 &&
+            r->b->capture_status(r->members[r->first[s]], &status) == 0 && status != SC_CAPTURE_NONE)
+            r->b->capture_end(r->members[r->first[s]]);
 }
 
 static void run_job(struct worker *w, int job, int i)
@@ -695,6 +929,7 @@ static void run_job(struct worker *w, int job, int i)
     struct op_rt *o = &r->op[i];
     switch (job) {
     case JOB_ISSUE:
+        on_dev(r, o->device);
         o->t_issue = sc_now_ns();
         store(&o->state, ST_ISSUED);
         o->result = issue(r, i);
@@ -714,7 +949,7 @@ static void run_job(struct worker *w, int job, int i)
         o->result = o->def->kind == SC_OP_STREAM_QUERY ? r->b->stream_query(o->stream) : r->b->event_query(o->event);
         break;
     case JOB_CTX_SYNC:
-        r->final_sync_rc = r->b->ctx_sync();
+        r->final_sync_rc = sync_devices(r);
         break;
     case JOB_END_CAPTURES:
         end_captures(r, w->index);
@@ -735,10 +970,14 @@ static void *worker_main(void *arg)
         if (job == JOB_QUIT)
             return NULL;
         run_job(w, job, i);
+        int ends = job == JOB_ISSUE && w->r->p->ops[i].kind == SC_OP_THREAD_EXIT;
         pthread_mutex_lock(&w->mu);
         w->job = JOB_NONE;
+        w->exited = ends;
         pthread_mutex_unlock(&w->mu);
         store(&w->busy, 0);
+        if (ends)
+            return NULL; /* thread_exit: this host thread ends with its per-thread work pending */
     }
 }
 
@@ -783,7 +1022,7 @@ static const char *writer_of(struct run *r, uint32_t word)
         return "the pattern written over the source after the call returned";
     for (int i = 0; i < r->p->nops; i++) {
         enum sc_op_kind k = r->p->ops[i].kind;
-        if ((is_copy(k) || is_memset(k) || k == SC_OP_FILL) && expected_word(&r->op[i]) == word)
+        if ((is_transfer(k) || is_memset(k) || k == SC_OP_FILL) && expected_word(&r->op[i]) == word)
             return r->p->ops[i].name;
     }
     return word == 0 ? "the zeroes it was cleared with" : "no op of the case";
@@ -806,7 +1045,11 @@ static const uint32_t *read_back(struct run *r, int i)
     }
     if (on_host(dw))
         return dst;
-    if (!dst || (rc = b->memcpy_sync(r->pool->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED))) {
+    on_dev(r, r->op[i].device);
+    if (dst)
+        rc = b->memcpy_sync(r->pool->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED);
+    on_dev(r, 0);
+    if (!dst || rc) {
         sc_verdict_error(&r->v, "reading back %s's destination failed: %s", opname(r, i), b->error_name(rc));
         return NULL;
     }
@@ -837,7 +1080,7 @@ static void check_data(struct run *r)
             sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
         if (k == SC_OP_CALLBACK && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
             sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
-        if (!is_copy(k) && !is_memset(k) && k != SC_OP_FILL)
+        if (!is_transfer(k) && !is_memset(k) && k != SC_OP_FILL)
             continue;
         if (k == SC_OP_FILL && r->buf_freed[o->def->buffer]) {
             if (judged)
@@ -1058,6 +1301,46 @@ static void judge_return(struct run *r)
     }
 }
 
+/* Equals / differs: judged once both getters returned. */
+static void judge_comparison(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    const struct op_rt *x = &r->op[p->subject], *y = p->object >= 0 ? &r->op[p->object] : NULL;
+    if ((p->rel != SC_EQUALS && p->rel != SC_DIFFERS) || r->compared || !y || load(&x->state) != ST_RETURNED ||
+        load(&y->state) != ST_RETURNED || x->rc || y->rc)
+        return;
+    r->compared = 1;
+    int same = x->value == y->value;
+    note(r, "%s gave %lld, %s gave %lld", opname(r, p->subject), (long long)x->value, opname(r, p->object),
+         (long long)y->value);
+    if (same == (p->rel == SC_EQUALS))
+        sc_verdict_decide(&r->v, SC_PASS, "%s gave %s value as %s (%lld%s%lld)", opname(r, p->subject),
+                          same ? "the same" : "another", opname(r, p->object), (long long)x->value, same ? " = " : " vs ",
+                          (long long)y->value);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %s value as %s (%lld%s%lld)", opname(r, p->subject),
+                          same ? "the same" : "another", opname(r, p->object), (long long)x->value, same ? " = " : " vs ",
+                          (long long)y->value);
+}
+
+/* A group subject of "not held by": say how many members stayed independent. */
+static void count_group(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    const struct op_rt *o = &r->op[p->subject];
+    if (p->rel != SC_NOT_HELD || o->nmem < 2)
+        return;
+    if (r->v.outcome == SC_PASS)
+        snprintf(r->v.why, sizeof r->v.why, "all %d members of %s completed while %s was held", o->nmem,
+                 opname(r, p->subject), opname(r, p->object));
+    else if (r->v.outcome == SC_VIOLATED)
+        snprintf(r->v.why, sizeof r->v.why,
+                 "%d of %d members of %s completed while %s was held; the other %d waited for it (false "
+                 "dependencies: %d streams stayed independent)",
+                 r->best_members, o->nmem, opname(r, p->subject), opname(r, p->object), o->nmem - r->best_members,
+                 r->best_members);
+}
+
 /* A host function or callback subject of "answers": decided once it ran, or clearly will not. */
 static void judge_host_answer(struct run *r)
 {
@@ -1096,14 +1379,15 @@ static int cleanup(struct run *r)
     int nworkers = p->nthreads;
     if (r->has_capture)
         for (int t = 0; t < nworkers; t++)
-            if (r->workers[t].started) {
+            if (r->workers[t].started && !r->workers[t].exited) {
                 post(&r->workers[t], JOB_END_CAPTURES, 0);
                 if (await(r, &r->workers[t], "ending the stream captures"))
                     return 1;
             }
     for (int t = 0; t < nworkers; t++)
         if (r->workers[t].started) {
-            post(&r->workers[t], JOB_QUIT, 0);
+            if (!r->workers[t].exited)
+                post(&r->workers[t], JOB_QUIT, 0);
             pthread_join(r->workers[t].tid, NULL);
         }
     if (r->faulted_at < 0) {
@@ -1120,15 +1404,28 @@ static int cleanup(struct run *r)
     for (int k = 0; k < p->npools; k++)
         if (r->pools[k])
             b->pool_destroy(r->pools[k]);
-    for (int i = 0; i < p->nops; i++)
+    for (int i = 0; i < p->nops; i++) {
+        on_dev(r, r->op[i].device);
         if (r->op[i].probe)
             b->event_destroy(r->op[i].probe);
-    for (int e = 0; e < p->nevents; e++)
+        for (int m = 1; m < r->op[i].nmem && r->op[i].more; m++)
+            if (r->op[i].more[m - 1].probe)
+                b->event_destroy(r->op[i].more[m - 1].probe);
+    }
+    for (int e = 0; e < p->nevents; e++) {
+        on_dev(r, r->event_device[e]);
         if (r->events[e])
             b->event_destroy(r->events[e]);
-    for (int s = 0; s < p->nstreams; s++)
-        if (r->streams[s])
-            b->stream_destroy(r->streams[s]);
+    }
+    for (int s = 0; s < p->nstreams; s++) {
+        on_dev(r, p->streams[s].device);
+        for (int m = 0; m < p->streams[s].count; m++)
+            if (r->members[r->first[s] + m])
+                b->stream_destroy(r->members[r->first[s] + m]);
+    }
+    for (int i = 0; i < p->nops; i++)
+        free(r->op[i].more);
+    on_dev(r, 0);
     return 0;
 }
 
@@ -1150,6 +1447,9 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     r->timeline = res->timeline;
     r->timeline_cap = sizeof res->timeline;
     r->faulted_at = -1;
+    r->ndevices = devices_used(p);
+    r->multi = r->ndevices > 1;
+    r->next_slot = SC_MAX_OPS;
     pthread_mutex_init(&r->log_mu, NULL);
     sc_verdict_start(&r->v, p->rel);
 
@@ -1221,6 +1521,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
             note(r, "%s answered %s (%d)", o->def->name, b->error_name(o->rc), o->rc);
         if (i == p->subject)
             judge_return(r);
+        judge_comparison(r);
     }
     if (hung) {
         release(r, "deadline");
@@ -1275,6 +1576,8 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
      *    the device becomes idle, then the data the ops left behind */
     if (r->has_capture)
         for (int t = 0; t < nworkers; t++) {
+            if (r->workers[t].exited)
+                continue;
             post(&r->workers[t], JOB_END_CAPTURES, 0);
             if (await(r, &r->workers[t], "ending the stream captures")) {
                 hung = 1;
@@ -1297,6 +1600,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         check_data(r);
     sc_verdict_finish(&r->v, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "",
                       (unsigned)(cfg->window_ns / 1000000u));
+    count_group(r);
 
 cleanup:
     hung = cleanup(r);

@@ -26,10 +26,13 @@ typedef int sc_buffer; /* a stream-ordered allocation, named by the program     
 typedef int sc_graph;  /* an executable graph, instantiated before the case starts    */
 typedef int sc_word;   /* a host-mapped word for stream memory operations            */
 
-/* The built-in streams; they are never created or destroyed. */
+/* The built-in streams of device 0; they are never created or destroyed. */
 #define SC_LEGACY_STREAM     (-1) /* CU_STREAM_LEGACY / cudaStreamLegacy          */
 #define SC_PER_THREAD_STREAM (-2) /* CU_STREAM_PER_THREAD / cudaStreamPerThread   */
 #define SC_NULL_STREAM       (-3) /* 0: legacy or per-thread by the compile mode  */
+/* The same built-in stream of device dev (legacy@1 is SC_ON_DEVICE(SC_LEGACY_STREAM, 1)). */
+#define SC_ON_DEVICE(builtin, dev) ((builtin) - 3 * (dev))
+#define SC_MAX_DEVICES 8
 
 #define SC_DEFAULT_POOL      (-1) /* cuDeviceGetMemPool: where cuMemAllocAsync allocates */
 
@@ -118,6 +121,13 @@ enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD };
  *                      overwriting the source then changed nothing.
  *   SC_KEEPS_DATA      at the end, the subject's destination holds what the
  *                      subject wrote (no other op overwrote it afterwards).
+ * Relations of two getters (no gate needed):
+ *   SC_EQUALS / SC_DIFFERS  the subject's value is / is not the object's.
+ * An op on an array of streams is a group: one operation per member.  A group
+ * subject of SC_AFTER is violated by any member completing early; a group
+ * subject of SC_NOT_HELD passes only when every member completed while the
+ * object was held (the report counts those that did); a group object counts
+ * as completed when all its members did.
  */
 enum sc_relation {
     SC_AFTER = 1,
@@ -130,6 +140,8 @@ enum sc_relation {
     SC_GIVES,
     SC_COMPLETE_ON_RETURN,
     SC_KEEPS_DATA,
+    SC_EQUALS,         /* getter subject gives the same value as getter object   */
+    SC_DIFFERS,        /* ... a different value                                   */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */
@@ -144,6 +156,7 @@ enum sc_code {
     SC_CODE_CAPTURE_IMPLICIT,      /* ..._STREAM_CAPTURE_IMPLICIT    */
     SC_CODE_CAPTURE_WRONG_THREAD,  /* ..._STREAM_CAPTURE_WRONG_THREAD */
     SC_CODE_SKIPPED,               /* a host function that never ran */
+    SC_CODE_INVALID_CONTEXT,       /* CUDA_ERROR_INVALID_CONTEXT: no current context */
 };
 
 /* Values a getter can give. */
@@ -163,11 +176,21 @@ enum sc_value {
 #define SC_API_DRIVER  0x1u
 #define SC_API_RUNTIME 0x2u
 
+enum sc_ctx_action {
+    SC_CTX_POP = 1, /* cuCtxPopCurrent: the thread has no current context after  */
+    SC_CTX_PUSH,    /* cuCtxPushCurrent of device 0's primary context            */
+    SC_CTX_UNSET,   /* cuCtxSetCurrent(NULL)                                     */
+    SC_CTX_SET,     /* cuCtxSetCurrent of device 0's primary context             */
+};
+
 typedef struct sc_prog sc_prog;
 
 /* -- declarations ------------------------------------------------------- */
 sc_stream sc_stream_create(sc_prog *p, const char *name, enum sc_stream_kind kind);
 sc_stream sc_stream_create_prio(sc_prog *p, const char *name, enum sc_stream_kind kind, enum sc_priority prio);
+/* A stream on another device, or an array of count streams (count 1: one stream). */
+sc_stream sc_stream_create_ex(sc_prog *p, const char *name, enum sc_stream_kind kind, enum sc_priority prio,
+                              int device, int count);
 sc_event  sc_event_create(sc_prog *p, const char *name);                        /* default flags */
 sc_event  sc_event_create_flags(sc_prog *p, const char *name, unsigned flags);  /* SC_EV_*       */
 sc_pool   sc_pool_create(sc_prog *p, const char *name, unsigned flags);         /* SC_POOL_*     */
@@ -212,6 +235,15 @@ sc_op sc_capture_status(sc_prog *p, const char *name, sc_stream s); /* getter */
 
 /* A kernel that writes to an invalid address: the context's sticky error. */
 sc_op sc_fault(sc_prog *p, const char *name, sc_stream s);
+
+/* Host threads and contexts. */
+sc_op sc_stream_id(sc_prog *p, const char *name, sc_stream s);          /* getter: cuStreamGetId */
+sc_op sc_ctx_op(sc_prog *p, const char *name, enum sc_ctx_action a);   /* driver API only        */
+sc_op sc_thread_exit(sc_prog *p, const char *name);                    /* the issuing thread ends */
+
+/* Several devices. */
+sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */
+sc_op sc_device_sync(sc_prog *p, const char *name, int device);   /* cuCtxSynchronize of that device */
 
 /* Host calls that synchronize or query. */
 sc_op sc_stream_sync(sc_prog *p, const char *name, sc_stream s);
@@ -264,6 +296,7 @@ typedef struct sc_rule {
     const char *spec;      /* the rules file, "spec/x.rules" (lines: catalog)  */
     unsigned repeat;       /* runs of each case (the spec's repeat column)      */
     unsigned apis;         /* SC_API_DRIVER | SC_API_RUNTIME: where it runs     */
+    int devices;           /* GPUs the rule needs (0 or 1: one)                 */
     int isolate;           /* each point in a child process of its own (faults) */
     const sc_case *cases;
     int ncases;

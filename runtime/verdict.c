@@ -175,6 +175,8 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
     case SC_READY_WHILE:
     case SC_ANSWERS:
     case SC_GIVES:
+    case SC_EQUALS:
+    case SC_DIFFERS:
         sc_verdict_error(v, "%s gave no usable answer", subject);
         break;
     case SC_COMPLETE_ON_RETURN:

@@ -235,6 +235,7 @@ static const sc_rule rule = {
     .spec = "spec/fifo.rules",
     .repeat = 10,
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .devices = 1,
     .isolate = 0,
     .cases = cases,
     .ncases = 6,

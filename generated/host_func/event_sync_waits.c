@@ -66,6 +66,7 @@ static const sc_rule rule = {
     .spec = "spec/host_func.rules",
     .repeat = 1,
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .devices = 1,
     .isolate = 0,
     .cases = cases,
     .ncases = 1,

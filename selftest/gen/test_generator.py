@@ -376,6 +376,24 @@ class Units(TempDirCase):
         self.assertEqual([(r.apis, r.isolate) for r in rules],
                          [(("driver", "runtime"), False), (("driver",), False), (("driver", "runtime"), True)])
 
+    def test_rule_devices_count_every_named_device_and_the_control(self):
+        rows, errors = self.read(
+            "id | level | streams | program | expect | control | source | rule\n"
+            "x.a | MUST | s=nonblocking device=0 | X: stream_sync s | X answers success | X: stream_sync legacy@0"
+            " | S | R.\n"
+            "x.b | MUST | s=nonblocking, d=blocking count=2 device=3 | X: stream_sync s | X answers success"
+            " | X: stream_sync legacy | S | R.\n"
+            "x.c | MUST | s=nonblocking | X: memcpy_peer on s | X keeps its data | X: memcpy_d2d on s | S | R.\n"
+            "x.d | MUST | s=nonblocking | X: memset on s; ctx_sync | X keeps its data | X: memset on per_thread@5"
+            " | S | R.\n"
+            "x.e | MUST | s=nonblocking | X: device_sync 7 | X answers success | X: stream_sync null@2 | S | R.\n")
+        self.assertEqual(errors, [])
+        rules = [gen.compile_row(r)[0] for r in rows]
+        self.assertEqual([r.devices for r in rules], [1, 4, 2, 6, 8])
+        # device=0 and legacy@0 are the defaults, written as before
+        self.assertEqual(rules[0].cases[0].build["decls"], ['sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);'])
+        self.assertEqual(rules[0].cases[0].control["ops"], ['sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);'])
+
     def test_unary_expectations_need_no_gate(self):
         rows, errors = self.read("id | level | program | expect | control | source | rule\n"
                                  "x.a | MUST | X: event_create_ipc_timed | X answers invalid_value"
@@ -388,13 +406,14 @@ class Units(TempDirCase):
     @unittest.skipUnless(shutil.which("gcc"), "no gcc")
     def test_every_kind_compiles(self):
         """Every op kind, with ARGs of every type, becomes C that compiles against streamcts.h."""
-        args = {"stream": "s", "event": "E", "buffer": "M", "pool": "P", "graph": "G"}
-        ops = [" ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on)
+        args = {"stream": "s", "event": "E", "buffer": "M", "pool": "P", "graph": "G", "device": "1"}
+        ops = [" ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on
+                        + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
                for k, kind in sorted(gen.KINDS.items(), key=lambda item: item[0].endswith("_destroy"))]
         with open(os.path.join(self.spec, "kinds.rules"), "w", encoding="utf-8") as f:
-            f.write("id | level | streams | objects | program | expect | control | source | rule\n")
+            f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i in range(0, len(ops), 30):
-                f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least | P=pool keep_memory, G=graph kernel"
+                f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least | P=pool keep_memory, G=graph kernel | t"
                         f" | alloc_async M on s; {'; '.join(ops[i:i + 30])}; X: ctx_sync"
                         " | X answers success | X: stream_sync legacy | S | R.\n")
         code, _, err = self.gen()

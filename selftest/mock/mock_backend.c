@@ -206,6 +206,8 @@ static int init(char *why, size_t whylen)
     return SC_READY;
 }
 static int thread_attach(void) { return 0; }
+static int device_count(int *n) { *n = 1; return 0; }
+static int use_device(int dev) { return dev == 0 ? 0 : SC_UNSUPPORTED; }
 static void *builtin_stream(int which)
 {
     return which == SC_LEGACY_STREAM ? (void *)1 : which == SC_PER_THREAD_STREAM ? (void *)2 : NULL;
@@ -457,6 +459,14 @@ static int capture_begin(void *s, int mode) { (void)s, (void)mode; return SC_UNS
 static int capture_end(void *s) { (void)s; return SC_UNSUPPORTED; }
 static int capture_status(void *s, int *status) { (void)s, *status = SC_CAPTURE_NONE; return 0; }
 static int thread_capture_relaxed(void) { return 0; }
+static int stream_id(void *s, uint64_t *id) { *id = (uint64_t)(uintptr_t)resolve(s); return 0; }
+static int ctx_action(int action) { (void)action; return SC_UNSUPPORTED; }
+static int memcpy_peer(void *s, void *dst, int dd, const void *src, int sd, size_t n)
+{
+    (void)s, (void)dst, (void)dd, (void)src, (void)sd, (void)n;
+    return SC_UNSUPPORTED;
+}
+static int device_sync(int dev) { return dev == 0 ? ctx_sync() : SC_UNSUPPORTED; }
 static int code(enum sc_code c) { return c == SC_CODE_SUCCESS ? 0 : c == SC_CODE_NOT_READY ? SC_NOT_READY : c == SC_CODE_INVALID_VALUE ? 1 : -1; }
 
 static const char *error_name(int rc) { return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS"; }

@@ -60,6 +60,7 @@ static const sc_rule rule = {
     .spec = "spec/api_sync.rules",
     .repeat = 1,
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .devices = 1,
     .isolate = 0,
     .cases = cases,
     .ncases = 1,

@@ -97,6 +97,7 @@ static const sc_rule rule = {
     .spec = "spec/sync.rules",
     .repeat = 10,
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .devices = 1,
     .isolate = 0,
     .cases = cases,
     .ncases = 2,

@@ -62,6 +62,7 @@ static const sc_rule rule = {
     .spec = "spec/error.rules",
     .repeat = 1,
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .devices = 1,
     .isolate = 1,
     .cases = cases,
     .ncases = 1,

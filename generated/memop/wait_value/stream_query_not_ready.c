@@ -60,6 +60,7 @@ static const sc_rule rule = {
     .spec = "spec/stream_memop.rules",
     .repeat = 1,
     .apis = SC_API_DRIVER,
+    .devices = 1,
     .isolate = 0,
     .cases = cases,
     .ncases = 1,

@@ -98,6 +98,7 @@ static const sc_rule rule = {
     .spec = "spec/objects.rules",
     .repeat = 1,
     .apis = SC_API_DRIVER,
+    .devices = 1,
     .isolate = 0,
     .cases = cases,
     .ncases = 2,

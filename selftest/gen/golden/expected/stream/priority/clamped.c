@@ -57,6 +57,7 @@ static const sc_rule rule = {
     .spec = "spec/objects.rules",
     .repeat = 1,
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .devices = 1,
     .isolate = 0,
     .cases = cases,
     .ncases = 1,
