@@ -20,6 +20,7 @@
 #define SC_POLL_NS 20000u              /* observer's pause between samples      */
 #define SC_HANG_GRACE_NS 2000000000ull /* after a deadline, before giving up     */
 #define SC_EXTRA_SLOTS 8192u           /* slots of group members beyond the first */
+#define SC_MEMBER_NS 200000u           /* allowance per group member for issuing it */
 #define SC_NSLOTS (SC_MAX_OPS + SC_EXTRA_SLOTS)
 
 /* ---- buffers and slots, allocated once per backend and reused ---------- */
@@ -991,14 +992,17 @@ static void post(struct worker *w, int job, int arg)
     pthread_mutex_unlock(&w->mu);
 }
 
-/* Waits for the worker's job, observing meanwhile.  0: done; -1: it hung. */
-static int await(struct run *r, struct worker *w, const char *what)
+/*
+ * Waits for the worker's job, observing meanwhile; a call that keeps its
+ * thread longer than window_ns forces the release.  0: done; -1: it hung.
+ */
+static int await_for(struct run *r, struct worker *w, const char *what, uint64_t window_ns)
 {
     uint64_t start = sc_now_ns();
     while (load(&w->busy)) {
         sample(r);
         uint64_t waited = sc_now_ns() - start;
-        if (!load(&r->released) && waited >= r->cfg.window_ns) {
+        if (!load(&r->released) && waited >= window_ns) {
             snprintf(r->blocker, sizeof r->blocker, "%s", what);
             release(r, "the issuing thread was blocked for the whole window");
         }
@@ -1012,6 +1016,9 @@ static int await(struct run *r, struct worker *w, const char *what)
     }
     return 0;
 }
+
+/* Waits for the worker's job, observing meanwhile.  0: done; -1: it hung. */
+static int await(struct run *r, struct worker *w, const char *what) { return await_for(r, w, what, r->cfg.window_ns); }
 
 /* ---- after the drain ----------------------------------------------------- */
 
@@ -1499,7 +1506,8 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
             break;
         }
         post(&r->workers[o->def->thread], JOB_ISSUE, i);
-        if (await(r, &r->workers[o->def->thread], desc)) {
+        /* issuing a group takes a while per member: that is not waiting for held work */
+        if (await_for(r, &r->workers[o->def->thread], desc, cfg->window_ns + (uint64_t)(o->nmem - 1) * SC_MEMBER_NS)) {
             hung = 1;
             break;
         }

@@ -15,7 +15,7 @@
  *   objects: -
  *   threads: -
  *   repeat:  1
- *   program: G: gate on s; B: kernel on legacy
+ *   program: G: host_gate on s; B: kernel on legacy
  *   expect:  B after G
  *   control: s=nonblocking count={n}
  */
@@ -26,7 +26,7 @@ static void case_1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 17);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -37,7 +37,7 @@ static void case_1_control(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -48,7 +48,7 @@ static void case_2(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 32);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -59,7 +59,7 @@ static void case_2_control(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -70,7 +70,7 @@ static void case_3(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 64);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -81,7 +81,7 @@ static void case_3_control(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -92,7 +92,7 @@ static void case_4(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 128);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -103,7 +103,7 @@ static void case_4_control(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -114,7 +114,7 @@ static void case_5(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 1024);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -125,7 +125,7 @@ static void case_5_control(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -145,7 +145,7 @@ static const sc_rule rule = {
     .text = "The legacy default stream waits for pending work in every one of many blocking streams.",
     .source = "CUDA Driver API, 3. Stream synchronization behavior, Legacy default stream",
     .axes = "n",
-    .program = "G: gate on s; B: kernel on legacy",
+    .program = "G: host_gate on s; B: kernel on legacy",
     .expect = "B after G",
     .spec = "spec/many_streams.rules",
     .repeat = 1,

@@ -2,11 +2,11 @@
 /*
  * thread.context.pop_leaves_no_context
  *
- * A thread that popped its only current context cannot issue work: the
- * launch answers an invalid context.
+ * A thread that popped its only current context cannot allocate: the call
+ * answers an invalid context.
  *
  * level:   MUST
- * source:  CUDA Driver API, Context Management, cuCtxPopCurrent + Execution Control, cuLaunchKernel (CUDA_ERROR_INVALID_CONTEXT)
+ * source:  CUDA Driver API, Context Management, cuCtxPopCurrent + Memory Management, cuMemAlloc (CUDA_ERROR_INVALID_CONTEXT)
  *
  * spec row:
  *   mode:    both
@@ -15,7 +15,7 @@
  *   objects: -
  *   threads: t1
  *   repeat:  1
- *   program: C: ctx_pop in t1; X: kernel on s in t1
+ *   program: C: ctx_pop in t1; X: mem_alloc in t1
  *   expect:  X answers invalid_context
  *   control: drop C
  */
@@ -24,11 +24,11 @@
 /* thread.context.pop_leaves_no_context */
 static void case_1(sc_prog *p)
 {
-    sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
+    sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_ctx_op(p, "C", SC_CTX_POP);
     sc_in_thread(p, op_C, "t1");
-    sc_op op_X = sc_kernel(p, "X", st_s);
+    sc_op op_X = sc_mem_alloc(p, "X");
     sc_in_thread(p, op_X, "t1");
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_CONTEXT);
@@ -37,9 +37,9 @@ static void case_1(sc_prog *p)
 /* thread.context.pop_leaves_no_context: negative control */
 static void case_1_control(sc_prog *p)
 {
-    sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
+    sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_op op_X = sc_kernel(p, "X", st_s);
+    sc_op op_X = sc_mem_alloc(p, "X");
     sc_in_thread(p, op_X, "t1");
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_CONTEXT);
@@ -52,10 +52,10 @@ static const sc_case cases[] = {
 static const sc_rule rule = {
     .id = "thread.context.pop_leaves_no_context",
     .level = SC_MUST,
-    .text = "A thread that popped its only current context cannot issue work: the launch answers an invalid context.",
-    .source = "CUDA Driver API, Context Management, cuCtxPopCurrent + Execution Control, cuLaunchKernel (CUDA_ERROR_INVALID_CONTEXT)",
+    .text = "A thread that popped its only current context cannot allocate: the call answers an invalid context.",
+    .source = "CUDA Driver API, Context Management, cuCtxPopCurrent + Memory Management, cuMemAlloc (CUDA_ERROR_INVALID_CONTEXT)",
     .axes = "",
-    .program = "C: ctx_pop in t1; X: kernel on s in t1",
+    .program = "C: ctx_pop in t1; X: mem_alloc in t1",
     .expect = "X answers invalid_context",
     .spec = "spec/thread.rules",
     .repeat = 1,

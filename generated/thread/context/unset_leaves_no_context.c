@@ -2,11 +2,11 @@
 /*
  * thread.context.unset_leaves_no_context
  *
- * A thread whose context was unbound cannot issue work: the call answers an
+ * A thread whose context was unbound cannot allocate: the call answers an
  * invalid context.
  *
  * level:   MUST
- * source:  CUDA Driver API, Context Management, cuCtxSetCurrent ("If ctx is NULL then the CUDA context previously bound to the calling CPU thread is unbound")
+ * source:  CUDA Driver API, Context Management, cuCtxSetCurrent ("If ctx is NULL then the CUDA context previously bound to the calling CPU thread is unbound") + cuMemAlloc
  *
  * spec row:
  *   mode:    both
@@ -15,7 +15,7 @@
  *   objects: -
  *   threads: t1
  *   repeat:  1
- *   program: C: ctx_unset in t1; X: memset on s in t1
+ *   program: C: ctx_unset in t1; X: mem_alloc in t1
  *   expect:  X answers invalid_context
  *   control: drop C
  */
@@ -24,11 +24,11 @@
 /* thread.context.unset_leaves_no_context */
 static void case_1(sc_prog *p)
 {
-    sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
+    sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_ctx_op(p, "C", SC_CTX_UNSET);
     sc_in_thread(p, op_C, "t1");
-    sc_op op_X = sc_memset(p, "X", st_s);
+    sc_op op_X = sc_mem_alloc(p, "X");
     sc_in_thread(p, op_X, "t1");
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_CONTEXT);
@@ -37,9 +37,9 @@ static void case_1(sc_prog *p)
 /* thread.context.unset_leaves_no_context: negative control */
 static void case_1_control(sc_prog *p)
 {
-    sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
+    sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_op op_X = sc_memset(p, "X", st_s);
+    sc_op op_X = sc_mem_alloc(p, "X");
     sc_in_thread(p, op_X, "t1");
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_CONTEXT);
@@ -52,10 +52,10 @@ static const sc_case cases[] = {
 static const sc_rule rule = {
     .id = "thread.context.unset_leaves_no_context",
     .level = SC_MUST,
-    .text = "A thread whose context was unbound cannot issue work: the call answers an invalid context.",
-    .source = "CUDA Driver API, Context Management, cuCtxSetCurrent (\"If ctx is NULL then the CUDA context previously bound to the calling CPU thread is unbound\")",
+    .text = "A thread whose context was unbound cannot allocate: the call answers an invalid context.",
+    .source = "CUDA Driver API, Context Management, cuCtxSetCurrent (\"If ctx is NULL then the CUDA context previously bound to the calling CPU thread is unbound\") + cuMemAlloc",
     .axes = "",
-    .program = "C: ctx_unset in t1; X: memset on s in t1",
+    .program = "C: ctx_unset in t1; X: mem_alloc in t1",
     .expect = "X answers invalid_context",
     .spec = "spec/thread.rules",
     .repeat = 1,
