@@ -15,7 +15,7 @@
  *   objects: -
  *   threads: -
  *   repeat:  1
- *   program: G: gate on s; B: kernel on s
+ *   program: G: host_gate on s; B: kernel on s
  *   expect:  B after G
  *   control: B on t
  */
@@ -27,7 +27,7 @@ static void case_1(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -39,7 +39,7 @@ static void case_1_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -51,7 +51,7 @@ static void case_2(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -63,7 +63,7 @@ static void case_2_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -75,7 +75,7 @@ static void case_3(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -87,7 +87,7 @@ static void case_3_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -99,7 +99,7 @@ static void case_4(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -111,7 +111,7 @@ static void case_4_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -123,7 +123,7 @@ static void case_5(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -135,7 +135,7 @@ static void case_5_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_G = sc_gate(p, "G", st_s);
+    sc_op op_G = sc_host_gate(p, "G", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -155,7 +155,7 @@ static const sc_rule rule = {
     .text = "In each of many streams, work runs only after the work issued before it in that stream.",
     .source = "CUDA Programming Guide, Streams (\"a sequence of commands ... that execute in order\")",
     .axes = "n",
-    .program = "G: gate on s; B: kernel on s",
+    .program = "G: host_gate on s; B: kernel on s",
     .expect = "B after G",
     .spec = "spec/many_streams.rules",
     .repeat = 1,

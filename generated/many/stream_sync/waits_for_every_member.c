@@ -2,11 +2,10 @@
 /*
  * many.stream_sync.waits_for_every_member
  *
- * Synchronizing each of many streams waits for its host function, which runs
- * only after its gate.
+ * Synchronizing each of many streams waits for the work pending in it.
  *
  * level:   MUST
- * source:  CUDA Driver API, Stream Management, cuStreamSynchronize + Execution Control, cuLaunchHostFunc
+ * source:  CUDA Driver API, Stream Management, cuStreamSynchronize
  *
  * spec row:
  *   mode:    both
@@ -15,7 +14,7 @@
  *   objects: -
  *   threads: -
  *   repeat:  1
- *   program: gate on s; A: host_func on s; X: stream_sync s
+ *   program: gate on s; A: kernel on s; X: stream_sync s
  *   expect:  X blocks until A
  *   control: X: stream_sync t
  */
@@ -28,7 +27,7 @@ static void case_1(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -41,7 +40,7 @@ static void case_1_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -54,7 +53,7 @@ static void case_2(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -67,7 +66,7 @@ static void case_2_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -80,7 +79,7 @@ static void case_3(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -93,7 +92,7 @@ static void case_3_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -106,7 +105,7 @@ static void case_4(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -119,7 +118,7 @@ static void case_4_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -132,7 +131,7 @@ static void case_5(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -145,7 +144,7 @@ static void case_5_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
-    sc_op op_A = sc_host_func(p, "A", st_s);
+    sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -162,10 +161,10 @@ static const sc_case cases[] = {
 static const sc_rule rule = {
     .id = "many.stream_sync.waits_for_every_member",
     .level = SC_MUST,
-    .text = "Synchronizing each of many streams waits for its host function, which runs only after its gate.",
-    .source = "CUDA Driver API, Stream Management, cuStreamSynchronize + Execution Control, cuLaunchHostFunc",
+    .text = "Synchronizing each of many streams waits for the work pending in it.",
+    .source = "CUDA Driver API, Stream Management, cuStreamSynchronize",
     .axes = "n",
-    .program = "gate on s; A: host_func on s; X: stream_sync s",
+    .program = "gate on s; A: kernel on s; X: stream_sync s",
     .expect = "X blocks until A",
     .spec = "spec/many_streams.rules",
     .repeat = 1,
