@@ -195,7 +195,12 @@ static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, i
         sc_tap_point(1, directive, NULL);
         return;
     }
-    if (control) {
+    if (v->outcome == SC_UNDECIDED) {
+        /* the device blocked a call before the subject: neither pass nor violation, and visible */
+        snprintf(directive, sizeof directive, "TODO undecidable on this device (in every attempt)");
+        severity = "undecidable";
+        ok = 0;
+    } else if (control) {
         ok = v->outcome == SC_VIOLATED; /* the control must show the violation */
         if (v->outcome == SC_PASS) {
             snprintf(directive, sizeof directive,
@@ -217,7 +222,7 @@ static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, i
         sc_tap_point(1, NULL, NULL);
         return;
     }
-    int todo = (control && v->outcome == SC_PASS) || rule->level != SC_MUST;
+    int todo = (control && v->outcome == SC_PASS) || v->outcome == SC_UNDECIDED || rule->level != SC_MUST;
     struct sc_yaml y = { 0 };
     snprintf(relation, sizeof relation, "%s", rule->expect);
     snprintf(rerun, sizeof rerun, "%s --case '%s' --api %s", argv0, c->id, b->name);
@@ -256,7 +261,7 @@ static void report(const sc_rule *rule, const sc_case *c, const sc_backend *b, i
 static int needs_independence(enum sc_relation rel, int control, enum sc_outcome o)
 {
     return (!control && rel == SC_NOT_HELD && o == SC_VIOLATED) || (control && rel == SC_AFTER && o == SC_PASS) ||
-           (control && rel == SC_KEEPS_DATA && o == SC_PASS);
+           (control && rel == SC_KEEPS_DATA && o == SC_PASS) || o == SC_UNDECIDED;
 }
 
 /* Runs one program up to `repeat` times, stopping at the first that does not give `want`. */

@@ -633,6 +633,16 @@ static int probe(struct run *r, int i)
     return n < 0 ? -1 : n == r->op[i].nmem;
 }
 
+/* Member m of op i seen complete (as count_done last read it). */
+static int seen(const struct op_rt *o, int m) { return m ? o->more[m - 1].done : o->member0_done; }
+
+/* Are subject and object groups on the same stream array? */
+static int paired(const struct run *r)
+{
+    const struct op_rt *x = &r->op[r->p->subject], *y = &r->op[r->p->object];
+    return x->nmem > 1 && x->def->stream == y->def->stream;
+}
+
 static int is_ordering(enum sc_relation rel) { return rel >= SC_AFTER && rel <= SC_READY_WHILE; }
 
 static void sample(struct run *r)
@@ -646,6 +656,14 @@ static void sample(struct run *r)
         s.subject_done = p->rel == SC_AFTER ? subject > 0 : subject == r->op[p->subject].nmem;
         s.object_done = probe(r, p->object) == 1;
         s.released = load(&r->released);
+        if (p->rel == SC_AFTER && paired(r)) {
+            /* two groups on one array: member k of the subject waits for member k of the object only */
+            int early = 0;
+            for (int m = 0; m < r->op[p->subject].nmem && !early; m++)
+                early = seen(&r->op[p->subject], m) && !seen(&r->op[p->object], m);
+            s.subject_done = early;
+            s.object_done = early ? 0 : s.object_done;
+        }
         if (!s.released && subject > r->best_members)
             r->best_members = subject;
         sc_verdict_observe(&r->v, &s, opname(r, p->subject), opname(r, p->object));
@@ -1499,10 +1517,10 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         char desc[160];
         describe_op(r, i, desc, sizeof desc);
         if (i == p->subject && load(&r->released) && sc_relation_is_binary(p->rel)) {
-            sc_verdict_error(&r->v,
-                             "cannot decide: the gates had to be released before %s was issued, because %s "
-                             "blocked its issuing thread for the whole window",
-                             desc, r->blocker);
+            sc_verdict_decide(&r->v, SC_UNDECIDED,
+                              "cannot decide: the gates had to be released before %s was issued, because %s "
+                              "blocked its issuing thread for the whole window",
+                              desc, r->blocker);
             break;
         }
         post(&r->workers[o->def->thread], JOB_ISSUE, i);

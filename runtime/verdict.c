@@ -199,6 +199,7 @@ const char *sc_outcome_name(enum sc_outcome o)
     case SC_VIOLATED: return "violated";
     case SC_ERROR: return "error";
     case SC_SKIP: return "skip";
+    case SC_UNDECIDED: return "undecided";
     }
     return "?";
 }

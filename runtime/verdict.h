@@ -18,6 +18,10 @@ enum sc_outcome {
     SC_VIOLATED,  /* the relation was seen to be broken                     */
     SC_ERROR,     /* could not decide: API error, deadline, wrong data      */
     SC_SKIP,      /* the API or the device lacks what the case needs        */
+    SC_UNDECIDED, /* a call before the subject blocked its thread for the
+                     whole window, so the gates had to open too early: a
+                     resource limit or false dependency of the device, not
+                     a violation and not a pass                             */
 };
 
 struct sc_verdict {
