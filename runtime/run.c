@@ -742,6 +742,18 @@ static int issue_member(struct run *r, int i, int m)
     return rc;
 }
 
+/* Has some gate or host gate of the program started (its start stamp is written before it spins)? */
+static int gate_running(struct run *r)
+{
+    for (int i = 0; i < r->p->nops; i++) {
+        enum sc_op_kind k = r->p->ops[i].kind;
+        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE) &&
+            __atomic_load_n(&r->pool->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Returns the call's result: 0, a CUDA code, or SC_UNSUPPORTED; a group issues member 0, then the rest. */
 static int issue(struct run *r, int i)
 {
@@ -844,6 +856,8 @@ static int issue_one(struct run *r, int i)
          * covers yet, so ask again until success or the release.
          */
         for (int poll = i == r->p->subject && r->p->rel == SC_READY_WHILE;;) {
+            /* a held gate seen running means the GPU is past everything before it: read that first */
+            o->ret.gpu_reached = gate_running(r);
             rc = d->kind == SC_OP_STREAM_QUERY ? b->stream_query(o->stream) : b->event_query(o->event);
             if (rc != SC_NOT_READY || !poll || load(&r->released))
                 break;
@@ -959,6 +973,8 @@ static void run_job(struct worker *w, int job, int i)
             o->ret.object_done = p->object >= 0 && probe(r, p->object) == 1;
             o->ret.released = load(&r->released);
             o->ret.result = o->result;
+            if (p->rel != SC_READY_WHILE)
+                o->ret.gpu_reached = 1;
             if (p->rel == SC_COMPLETE_ON_RETURN && o->rc == 0)
                 look_at_return(r, i);
         }

@@ -117,7 +117,10 @@ void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const 
             v->query_ok = 1; /* decided once the repeat answers success */
         break;
     case SC_READY_WHILE:
-        if (r->result == NOT_READY)
+        if (r->result == NOT_READY && !r->gpu_reached)
+            decide(v, SC_UNDECIDED, "the GPU did not start the held work within the window (busy with other "
+                   "contexts?), so %s's not-ready answers prove nothing", subject);
+        else if (r->result == NOT_READY)
             decide(v, SC_VIOLATED, "%s kept answering not-ready for the whole window while only %s, which it "
                    "does not cover, was pending", subject, object);
         else if (r->released)

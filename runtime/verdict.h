@@ -42,6 +42,7 @@ struct sc_return {
     int object_done;
     int released;
     int result;       /* queries: the call's result                         */
+    int gpu_reached;  /* ready while: a held gate was running at the last ask */
 };
 
 void sc_verdict_start(struct sc_verdict *v, enum sc_relation rel);

@@ -77,15 +77,15 @@ static void verdicts(void)
     check(strstr(v.why, "50 ms") != NULL, "not held: the message gives the window", v.why);
 
     /* blocks until */
-    struct sc_return r = { 1, 1, 0 };
+    struct sc_return r = { 1, 1, 0, 1 };
     sc_verdict_start(&v, SC_BLOCKS_UNTIL);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_PASS, "blocks until: returned after A passes", v.why);
-    r = (struct sc_return){ 0, 0, 0 };
+    r = (struct sc_return){ 0, 0, 0, 1 };
     sc_verdict_start(&v, SC_BLOCKS_UNTIL);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_VIOLATED, "blocks until: returned while held is violated", v.why);
-    r = (struct sc_return){ 0, 1, 0 };
+    r = (struct sc_return){ 0, 1, 0, 1 };
     sc_verdict_start(&v, SC_BLOCKS_UNTIL);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_VIOLATED, "blocks until: returned before A completed is violated", v.why);
@@ -94,17 +94,17 @@ static void verdicts(void)
     check(v.outcome == SC_ERROR, "blocks until: never returned is an error", v.why);
 
     /* returns before */
-    r = (struct sc_return){ 0, 0, 0 };
+    r = (struct sc_return){ 0, 0, 0, 1 };
     sc_verdict_start(&v, SC_RETURNS_BEFORE);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_PASS, "returns before: returned while held passes", v.why);
-    r = (struct sc_return){ 1, 1, 0 };
+    r = (struct sc_return){ 1, 1, 0, 1 };
     sc_verdict_start(&v, SC_RETURNS_BEFORE);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_VIOLATED, "returns before: returned after release is violated", v.why);
 
     /* not ready while: two answers needed */
-    r = (struct sc_return){ 0, 0, 600 };
+    r = (struct sc_return){ 0, 0, 600, 1 };
     sc_verdict_start(&v, SC_NOT_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_OPEN && sc_verdict_decided(&v), "not ready: first answer lets the gates go", v.why);
@@ -114,26 +114,30 @@ static void verdicts(void)
     sc_verdict_returned(&v, &r, "Q", "A");
     sc_verdict_requery(&v, 600, "Q");
     check(v.outcome == SC_VIOLATED, "not ready: still not ready after completion is violated", v.why);
-    r = (struct sc_return){ 0, 0, 0 };
+    r = (struct sc_return){ 0, 0, 0, 1 };
     sc_verdict_start(&v, SC_NOT_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_VIOLATED, "not ready: success while held is violated", v.why);
-    r = (struct sc_return){ 0, 0, 400 };
+    r = (struct sc_return){ 0, 0, 400, 1 };
     sc_verdict_start(&v, SC_NOT_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_ERROR, "not ready: an error code is an error", v.why);
 
     /* ready while: success while held passes; not-ready or blocking is violated */
-    r = (struct sc_return){ 0, 0, 0 };
+    r = (struct sc_return){ 0, 0, 0, 1 };
     sc_verdict_start(&v, SC_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_PASS, "ready while: success while held passes", v.why);
-    r = (struct sc_return){ 0, 1, 600 };
+    r = (struct sc_return){ 0, 1, 600, 1 };
     sc_verdict_start(&v, SC_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_VIOLATED && strstr(v.why, "whole window"), "ready while: not-ready for the window is violated",
           v.why);
-    r = (struct sc_return){ 1, 1, 0 };
+    r = (struct sc_return){ 0, 1, 600, 0 };
+    sc_verdict_start(&v, SC_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_UNDECIDED, "ready while: not-ready before the GPU reached the gate is undecided", v.why);
+    r = (struct sc_return){ 1, 1, 0, 1 };
     sc_verdict_start(&v, SC_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_VIOLATED, "ready while: answering only after release is violated", v.why);

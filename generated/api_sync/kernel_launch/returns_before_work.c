@@ -4,8 +4,8 @@
  *
  * A kernel launch returns before the work it is queued behind ran.
  *
- * level:   MUST
- * source:  CUDA Programming Guide, Asynchronous Concurrent Execution ("Kernel launches" are asynchronous with respect to the host) + CUDA Driver API, cuLaunchKernel
+ * level:   DE-FACTO
+ * source:  CUDA Programming Guide, Asynchronous Concurrent Execution ("Kernel launches" are asynchronous with respect to the host) + CUDA Driver API, cuLaunchKernel + the same page: "Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources"
  *
  * spec row:
  *   mode:    both
@@ -75,9 +75,9 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "api_sync.kernel_launch.returns_before_work",
-    .level = SC_MUST,
+    .level = SC_DE_FACTO,
     .text = "A kernel launch returns before the work it is queued behind ran.",
-    .source = "CUDA Programming Guide, Asynchronous Concurrent Execution (\"Kernel launches\" are asynchronous with respect to the host) + CUDA Driver API, cuLaunchKernel",
+    .source = "CUDA Programming Guide, Asynchronous Concurrent Execution (\"Kernel launches\" are asynchronous with respect to the host) + CUDA Driver API, cuLaunchKernel + the same page: \"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\"",
     .axes = "kind",
     .program = "gate on s; A: kernel on s; X: kernel on s",
     .expect = "X returns before A",

@@ -5,8 +5,8 @@
  * cuMemsetD8Async of pinned host or managed memory returns before pending
  * work of its stream completed.
  *
- * level:   MUST
- * source:  CUDA Driver API, 2. API synchronization behavior, Memset ("The Async versions are always asynchronous with respect to the host")
+ * level:   DE-FACTO
+ * source:  CUDA Driver API, 2. API synchronization behavior, Memset ("The Async versions are always asynchronous with respect to the host") + the same page: "Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources"
  *
  * spec row:
  *   mode:    both
@@ -76,9 +76,9 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "api_sync.memset_async.host_target_returns_before_work",
-    .level = SC_MUST,
+    .level = SC_DE_FACTO,
     .text = "cuMemsetD8Async of pinned host or managed memory returns before pending work of its stream completed.",
-    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (\"The Async versions are always asynchronous with respect to the host\")",
+    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (\"The Async versions are always asynchronous with respect to the host\") + the same page: \"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\"",
     .axes = "target",
     .program = "gate on s; A: kernel on s; X: memset_{target} on s",
     .expect = "X returns before A",

@@ -5,8 +5,8 @@
  * cuMemsetD8Async into device memory returns before pending work of its
  * stream completed.
  *
- * level:   MUST
- * source:  CUDA Driver API, 2. API synchronization behavior, Memset ("The Async versions are always asynchronous with respect to the host")
+ * level:   DE-FACTO
+ * source:  CUDA Driver API, 2. API synchronization behavior, Memset ("The Async versions are always asynchronous with respect to the host") + the same page: "Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources"
  *
  * spec row:
  *   mode:    both
@@ -51,9 +51,9 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "api_sync.memset_async.returns_before_work",
-    .level = SC_MUST,
+    .level = SC_DE_FACTO,
     .text = "cuMemsetD8Async into device memory returns before pending work of its stream completed.",
-    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (\"The Async versions are always asynchronous with respect to the host\")",
+    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (\"The Async versions are always asynchronous with respect to the host\") + the same page: \"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\"",
     .axes = "",
     .program = "gate on s; A: kernel on s; X: memset on s",
     .expect = "X returns before A",

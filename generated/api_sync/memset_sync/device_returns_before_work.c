@@ -5,8 +5,8 @@
  * A synchronous memset of device memory returns without waiting for the
  * legacy-stream work it is ordered behind.
  *
- * level:   MUST
- * source:  CUDA Driver API, 2. API synchronization behavior, Memset ("The synchronous memset functions are asynchronous with respect to the host except when the target is pinned host memory or a Unified Memory region")
+ * level:   DE-FACTO
+ * source:  CUDA Driver API, 2. API synchronization behavior, Memset ("The synchronous memset functions are asynchronous with respect to the host except when the target is pinned host memory or a Unified Memory region") + the same page: "Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources"
  *
  * spec row:
  *   mode:    both
@@ -47,9 +47,9 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "api_sync.memset_sync.device_returns_before_work",
-    .level = SC_MUST,
+    .level = SC_DE_FACTO,
     .text = "A synchronous memset of device memory returns without waiting for the legacy-stream work it is ordered behind.",
-    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (\"The synchronous memset functions are asynchronous with respect to the host except when the target is pinned host memory or a Unified Memory region\")",
+    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (\"The synchronous memset functions are asynchronous with respect to the host except when the target is pinned host memory or a Unified Memory region\") + the same page: \"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\"",
     .axes = "",
     .program = "gate on legacy; A: kernel on legacy; X: memset_sync",
     .expect = "X returns before A",
