@@ -19,7 +19,7 @@ import posixpath
 import re
 import sys
 import textwrap
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import jinja2
 
@@ -70,9 +70,11 @@ OBJECT_FLAGS = {
         "keep_memory": "SC_POOL_KEEP_MEMORY",
     },
     "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE"},  # exactly one
+    "ipc_memory": {},  # device memory main exports to the other processes; 'fill' writes it
 }
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
-PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "word": "wd_"}
+PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
+C_TYPES = {"ipc_memory": "buffer"}  # an object type whose C handle type has another name
 BY_USE = ("event", "buffer", "word")  # declared by use; pools and graphs only in the objects column
 DEFAULT_POOL = "default"
 RELATIONS = {
@@ -107,7 +109,16 @@ BUILTIN_REF = re.compile(rf"({'|'.join(BUILTIN_STREAMS)})(?:@({INTEGER.pattern})
 # Limits of the runtime's program recorder (runtime/prog.h); names longer
 # than SC_NAME_LEN - 1 would be silently truncated there.
 MAX_NAME, MAX_OPS, MAX_STREAMS, MAX_THREADS = 31, 64, 32, 7
-MAX_OBJECTS = {"event": 32, "pool": 4, "graph": 4, "buffer": 8, "word": 8}
+MAX_OBJECTS = {"event": 32, "pool": 4, "graph": 4, "buffer": 8, "ipc_memory": 8, "word": 8}
+MAX_PROCS = 8  # SC_MAX_PROCS, main included
+# What a thread of another process may issue: each is observed from main through
+# the shared slots, or through the probe its own process queries (runtime/run.c).
+PROCESS_KINDS = (
+    "gate", "host_gate", "kernel", "memset", "host_func", "callback", "record", "wait", "stream_sync",
+    "event_sync", "ctx_sync", "stream_query", "event_query", "fill", "stream_id",
+)
+# Ops main observes through a slot in the shared memory: the object of a relation judged in another process.
+SLOT_KINDS = ("gate", "host_gate", "kernel", "host_func", "callback")
 MAX_DEVICES, MAX_MEMBERS = 8, 4096  # SC_MAX_DEVICES; SC_MAX_MEMBERS: streams, counting every array member
 # Integer attributes of a stream declaration -> their range.
 STREAM_RANGES = {"device": (0, MAX_DEVICES - 1), "count": (2, 1024)}
@@ -256,6 +267,15 @@ class Program:
     objects: dict  # declared object -> Object, in declaration order
     threads: list  # declared threads besides main
     ops: list      # Op, in issue order
+    procs: dict = field(default_factory=dict)  # thread -> the other process it runs in (t1@p1)
+
+    def process(self, thread):
+        """The process a thread runs in: main unless declared thread@process."""
+        return self.procs.get(thread, "main")
+
+    def processes(self):
+        """main and the other processes, in declaration order."""
+        return ["main"] + list(dict.fromkeys(self.procs.values()))
 
     def names(self):
         """Op names as reported: unnamed ops are op<N> (1-based position)."""
@@ -277,7 +297,7 @@ class Program:
         ]
 
     def copy(self):
-        return Program(dict(self.streams), dict(self.objects), list(self.threads), list(self.ops))
+        return Program(dict(self.streams), dict(self.objects), list(self.threads), list(self.ops), dict(self.procs))
 
 
 @dataclass(frozen=True)
@@ -295,6 +315,7 @@ class Case:
     control: dict     # C body of its negative control
     kinds: frozenset  # op kinds the case and its control use
     devices: int      # GPUs the case and its control need
+    processes: int = 1  # processes the case or its control runs in, main included
 
 
 @dataclass
@@ -333,6 +354,10 @@ class Rule:
     @property
     def devices(self):
         return max(case.devices for case in self.cases)
+
+    @property
+    def processes(self):
+        return max(case.processes for case in self.cases)
 
 
 # ---------------------------------------------------------------------------
@@ -523,9 +548,16 @@ def parse_objects(text):
 
 
 def parse_threads(text):
-    """'t1, t2' -> ["t1", "t2"] (main is implicit)."""
-    threads = []
+    """'t1, t2, u1@p1' -> (["t1", "t2", "u1"], {"u1": "p1"}): main is implicit; t@p runs in process p."""
+    threads, procs = [], {}
     for t in [] if text == "-" else (t.strip() for t in text.split(",")):
+        if "@" in t:
+            t, proc = t.split("@", 1)
+            if not LOWER_NAME.fullmatch(proc):
+                raise Bad(f"malformed process name '{proc}' (want [a-z][a-z0-9_]*)")
+            if proc == "main":
+                raise Bad(f"thread '{t}@main': a thread of main needs no process")
+            procs[t] = proc
         if not LOWER_NAME.fullmatch(t):
             raise Bad(f"malformed thread name '{t}' (want [a-z][a-z0-9_]*)")
         if t == "main":
@@ -533,7 +565,9 @@ def parse_threads(text):
         if t in threads:
             raise Bad(f"thread '{t}' declared twice")
         threads.append(t)
-    return threads
+    if len(set(procs.values())) + 1 > MAX_PROCS:
+        raise Bad(f"{len(set(procs.values())) + 1} processes, the runtime takes at most {MAX_PROCS}")
+    return threads, procs
 
 
 def check_arg(type_, arg, text):
@@ -590,7 +624,8 @@ def parse_op(text):
 
 def parse_program(cell):
     """The substituted cells of one case -> Program; raises Bad with every op problem."""
-    prog = Program(parse_streams(cell["streams"]), parse_objects(cell["objects"]), parse_threads(cell["threads"]), [])
+    threads, procs = parse_threads(cell["threads"])
+    prog = Program(parse_streams(cell["streams"]), parse_objects(cell["objects"]), threads, [], procs)
     errs = []
     for text in cell["program"].split(";"):
         try:
@@ -613,10 +648,13 @@ def object_types(prog):
     """Every object of a program -> its type (declared ones first, then by first use), and the problems found."""
     types = {name: obj.type for name, obj in prog.objects.items()}
     errs = []
-    for name, _, type_, arg in prog.uses():
+    for name, op, type_, arg in prog.uses():
         if type_ not in PREFIXES or (type_, arg) == ("pool", DEFAULT_POOL):
             continue
-        if arg not in types and type_ in BY_USE:
+        if types.get(arg) == "ipc_memory" and type_ == "buffer":
+            if op.kind != "fill":
+                errs.append(f"op {name}: '{arg}' is ipc_memory, which only fill writes")
+        elif arg not in types and type_ in BY_USE:
             types[arg] = type_
         elif arg not in types and type_ == "pool":
             errs.append(f"op {name}: unknown pool '{arg}' (want {DEFAULT_POOL} or a pool declared in objects)")
@@ -631,6 +669,8 @@ def check_buffers_and_words(prog):
     """Buffers are allocated before they are used; a word is used by ops of one width."""
     errs, allocated, width = [], set(), {}  # width: word -> (bits, first op)
     for name, op, type_, arg in prog.uses():
+        if type_ == "buffer" and prog.objects.get(arg, Object("", ())).type == "ipc_memory":
+            continue  # main allocates it before the case starts
         if type_ == "buffer" and op.kind in ALLOCS:
             allocated.add(arg)
         elif type_ == "buffer" and arg not in allocated:
@@ -689,10 +729,51 @@ def check_thread_exits(prog):
     return errs
 
 
+def check_processes(prog):
+    """Threads of other processes issue what main can observe there; streams and events stay in one
+    process unless an event is interprocess; a program of several processes uses one GPU."""
+    if not prog.procs:
+        return [f"op {n}: ipc_memory '{arg}' needs threads in other processes (t@p)"
+                for n, op, t, arg in prog.uses()
+                if t == "buffer" and prog.objects.get(arg, Object("", ())).type == "ipc_memory"][:1]
+    errs = []
+    for name, op in zip(prog.names(), prog.ops):
+        proc = prog.process(op.thread)
+        if proc != "main" and op.kind not in PROCESS_KINDS:
+            errs.append(f"op {name}: {op.kind} cannot be issued in process {proc} (want {one_of(PROCESS_KINDS)})")
+        if KINDS[op.kind].isolate or KINDS[op.kind].devices > 1:
+            errs.append(f"op {name}: {op.kind} cannot be part of a program of several processes")
+    for s, stream in prog.streams.items():
+        if stream.count > 1 or stream.device:
+            errs.append(f"stream '{s}': a program of several processes uses single streams of device 0")
+    refs = [builtin(s) for _, _, s in prog.targets()]
+    if any(ref and ref[1] for ref in refs):
+        errs.append("a program of several processes uses the built-in streams of device 0 only")
+    users = {}  # stream or event -> processes that name it
+    for name, op, s in prog.targets():
+        if s in prog.streams:
+            users.setdefault(("stream", s), []).append(prog.process(op.thread))
+    for name, op, t, arg in prog.uses():
+        if t == "event":
+            users.setdefault(("event", arg), []).append(prog.process(op.thread))
+    for (what, n), procs in users.items():
+        procs = list(dict.fromkeys(procs))
+        if len(procs) < 2:
+            continue
+        if what == "stream":
+            errs.append(f"stream '{n}' is used in processes {' and '.join(procs)}: a stream belongs to one process")
+        elif not {"interprocess", "disable_timing"} <= set(prog.objects.get(n, Object("", ())).flags):
+            errs.append(
+                f"event '{n}' is used in processes {' and '.join(procs)}: declare it {n}=event interprocess "
+                "disable_timing"
+            )
+    return errs
+
+
 def check_program(prog):
     """Names in a parsed program resolve, are unique and fit the runtime."""
     errs = [f"op {name}: {e}" for name, _, s in prog.targets() for e in [stream_error(prog, s)] if e]
-    errs += check_arrays(prog) + check_thread_exits(prog)
+    errs += check_arrays(prog) + check_thread_exits(prog) + check_processes(prog)
     seen = {}
     for i, (name, op) in enumerate(zip(prog.names(), prog.ops), 1):
         if op.thread != "main" and op.thread not in prog.threads:
@@ -717,6 +798,7 @@ def check_program(prog):
     limits.append(("streams counting each array member", members, MAX_MEMBERS))
     limits += [(type_ + "s", list(types.values()).count(type_), limit) for type_, limit in MAX_OBJECTS.items()]
     limits.append(("threads besides main", len(prog.threads), MAX_THREADS))
+    limits.append(("processes", len(prog.processes()), MAX_PROCS))
     errs += [f"{count} {what}, the runtime takes at most {limit}" for what, count, limit in limits if count > limit]
     return errs
 
@@ -740,17 +822,19 @@ def parse_expect(text):
     )
 
 
-def stream_of(op, modes):
+def stream_of(op, modes, procs=None):
     """The stream an op is issued to, as an identity: a built-in stream is one per device (plain legacy
     is legacy@0); per_thread@D, and null@D when built for per-thread default streams, are one stream per
-    host thread; null@D alone in legacy mode is legacy@D.  A per-thread identity is a tuple."""
+    host thread; null@D alone in legacy mode is legacy@D.  A per-thread identity is a tuple.  Each
+    process has its own built-in streams: legacy in thread t@p1 is p1's (procs: thread -> process)."""
     ref = builtin(op.stream)
     if ref is None:
         return op.stream
     base, device = ref
     if base == "per_thread" or (base == "null" and modes != ("legacy",)):
         return (f"per_thread@{device}", op.thread)
-    return f"legacy@{device}"
+    proc = (procs or {}).get(op.thread)
+    return f"legacy@{device}" + (f" of {proc}" if proc else "")
 
 
 def is_gate(prog, op):
@@ -763,7 +847,10 @@ def held(prog, i, modes):
     op = prog.ops[i]
     return is_gate(prog, op) or (
         op.stream is not None
-        and any(is_gate(prog, o) and stream_of(o, modes) == stream_of(op, modes) for o in prog.ops[:i])
+        and any(
+            is_gate(prog, o) and stream_of(o, modes, prog.procs) == stream_of(op, modes, prog.procs)
+            for o in prog.ops[:i]
+        )
     )
 
 
@@ -795,10 +882,38 @@ def check_comparison(exp, skind, okind):
     return []
 
 
+def check_expect_processes(prog, exp):
+    """What main can judge of ops in other processes: their return and result always; the data of IPC
+    memory only; and a subject judged in its own process needs an object seen through a shared slot."""
+    s = prog.named(exp.subject)
+    sproc = prog.process(prog.ops[s].thread)
+    if sproc == "main":
+        return []
+    subject = prog.ops[s]
+    if exp.relation in UNARY_RELATIONS and not (
+        subject.kind == "fill" and prog.objects.get(subject.args[0], Object("", ())).type == "ipc_memory"
+    ):
+        return [f"'{exp.relation}' of an op in process {sproc}: main reads back only ipc_memory (fill)"]
+    if exp.object is None or exp.relation in ("after", "not held by") or exp.relation in COMPARISONS:
+        return []
+    obj = prog.ops[prog.named(exp.object)]
+    if prog.process(obj.thread) != sproc and obj.kind not in SLOT_KINDS:
+        return [
+            f"'{exp.subject} {exp.relation} {exp.object}' is judged in process {sproc}, which sees "
+            f"{exp.object} of process {prog.process(obj.thread)} only through a slot: the object must be "
+            f"{one_of(SLOT_KINDS)}"
+        ]
+    return []
+
+
 def check_expect(prog, exp, modes):
     missing = [n for n in dict.fromkeys((exp.subject, exp.object)) if n is not None and prog.named(n) is None]
     if missing:
         return [f"expectation names unknown op '{n}'" for n in missing]
+    if prog.procs:
+        errs = check_expect_processes(prog, exp)
+        if errs:
+            return errs
     s = prog.named(exp.subject)
     skind = prog.ops[s].kind
     if exp.object is None:
@@ -963,6 +1078,8 @@ def c_create_object(name, type_, obj, bits):
         return f"sc_graph_create(p, {n}, {flags})"
     if type_ == "buffer":
         return f"sc_buffer_create(p, {n})"
+    if type_ == "ipc_memory":
+        return f"sc_ipc_memory_create(p, {n})"
     return f"sc_word_create(p, {n}, {bits})"
 
 
@@ -993,8 +1110,9 @@ def c_body(prog, exp):
     for type_, prefix in PREFIXES.items():
         for name in (n for n, t in types.items() if t == type_):
             call = c_create_object(name, type_, prog.objects.get(name), bits.get(name)) + ";"
-            decls.append(f"sc_{type_} {prefix}{name} = {call}" if name in used_objects else call)
-    ops = []
+            ctype = C_TYPES.get(type_, type_)
+            decls.append(f"sc_{ctype} {prefix}{name} = {call}" if name in used_objects else call)
+    ops = [f"sc_thread_process(p, {c_string(t)}, {c_string(proc)});" for t, proc in prog.procs.items()]
     for name, op in zip(names, prog.ops):
         kind = KINDS[op.kind]
         args = ["p", c_string(name)] + [c_arg(t, arg) for t, arg in typed_args(name, op)] + list(kind.consts)
@@ -1049,7 +1167,8 @@ def compile_case(case_id, cell, level, modes):
     if errs:
         return None, errs
     kinds = frozenset(op.kind for op in prog.ops + ctl.ops)
-    return Case(case_id, c_body(prog, exp), c_body(ctl, exp), kinds, max(devices(prog), devices(ctl))), []
+    procs = max(len(prog.processes()), len(ctl.processes()))
+    return Case(case_id, c_body(prog, exp), c_body(ctl, exp), kinds, max(devices(prog), devices(ctl)), procs), []
 
 
 def compile_row(row):

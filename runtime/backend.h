@@ -17,6 +17,7 @@
 
 #define SC_NOT_READY 600      /* CUDA_ERROR_NOT_READY == cudaErrorNotReady      */
 #define SC_UNSUPPORTED (-100) /* never a CUDA code: the point is skipped        */
+#define SC_IPC_HANDLE_BYTES 64 /* CU_IPC_HANDLE_SIZE                              */
 
 enum { SC_READY = 0, SC_MISSING = 1, SC_BROKEN = 2 };
 
@@ -105,6 +106,16 @@ typedef struct sc_backend {
     int (*memcpy_peer)(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n);
     int (*device_sync)(int dev);
 
+    /* several processes: host memory shared between them, and IPC handles
+     * (64 opaque bytes, as CUipcEventHandle and CUipcMemHandle) */
+    int (*host_register)(void *hptr, size_t n); /* page-locked, device-mapped, portable */
+    int (*host_unregister)(void *hptr);
+    int (*ipc_event_handle)(void *e, void *handle);
+    int (*ipc_event_open)(void **e, const void *handle);
+    int (*ipc_mem_handle)(void *dptr, void *handle);
+    int (*ipc_mem_open)(void **dptr, const void *handle);
+    int (*ipc_mem_close)(void *dptr);
+
     int (*code)(enum sc_code c); /* the API's number for a result code */
     const char *(*error_name)(int rc);
 } sc_backend;
@@ -135,7 +146,10 @@ typedef struct sc_backend {
         .graph_destroy = graph_destroy, .capture_begin = capture_begin, \
         .capture_end = capture_end, .capture_status = capture_status, \
         .thread_capture_relaxed = thread_capture_relaxed, .stream_id = stream_id, .ctx_action = ctx_action, \
-        .memcpy_peer = memcpy_peer, .device_sync = device_sync, .code = code, .error_name = error_name, \
+        .memcpy_peer = memcpy_peer, .device_sync = device_sync, .host_register = host_register, \
+        .host_unregister = host_unregister, .ipc_event_handle = ipc_event_handle, .ipc_event_open = ipc_event_open, \
+        .ipc_mem_handle = ipc_mem_handle, .ipc_mem_open = ipc_mem_open, .ipc_mem_close = ipc_mem_close, \
+        .code = code, .error_name = error_name, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -552,6 +552,44 @@ static int device_sync(int d)
     return rc;
 }
 
+static int host_register(void *h, size_t n)
+{
+    return drv.cuMemHostRegister(h, n, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE);
+}
+static int host_unregister(void *h) { return drv.cuMemHostUnregister(h); }
+static int ipc_event_handle(void *e, void *handle)
+{
+    CUipcEventHandle h;
+    int rc = drv.cuIpcGetEventHandle(&h, (CUevent)e);
+    memcpy(handle, &h, sizeof h);
+    return rc;
+}
+static int ipc_event_open(void **e, const void *handle)
+{
+    CUipcEventHandle h;
+    memcpy(&h, handle, sizeof h);
+    return drv.cuIpcOpenEventHandle((CUevent *)e, h);
+}
+static int ipc_mem_handle(void *d, void *handle)
+{
+    CUipcMemHandle h;
+    int rc = drv.cuIpcGetMemHandle(&h, DPTR(d));
+    memcpy(handle, &h, sizeof h);
+    return rc;
+}
+static int ipc_mem_open(void **d, const void *handle)
+{
+    CUipcMemHandle h;
+    CUdeviceptr dp = 0;
+    memcpy(&h, handle, sizeof h);
+    int rc = drv.cuIpcOpenMemHandle(&dp, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    *d = (void *)(uintptr_t)dp;
+    return rc;
+}
+static int ipc_mem_close(void *d) { return drv.cuIpcCloseMemHandle(DPTR(d)); }
+_Static_assert(sizeof(CUipcEventHandle) == SC_IPC_HANDLE_BYTES && sizeof(CUipcMemHandle) == SC_IPC_HANDLE_BYTES,
+               "IPC handles are 64 bytes");
+
 static int thread_capture_relaxed(void)
 {
     CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;

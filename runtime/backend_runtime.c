@@ -409,6 +409,38 @@ static int device_sync(int dev)
     return rc;
 }
 
+static int host_register(void *h, size_t n) { return cudaHostRegister(h, n, cudaHostRegisterMapped | cudaHostRegisterPortable); }
+static int host_unregister(void *h) { return cudaHostUnregister(h); }
+static int ipc_event_handle(void *e, void *handle)
+{
+    cudaIpcEventHandle_t h;
+    int rc = cudaIpcGetEventHandle(&h, (cudaEvent_t)e);
+    memcpy(handle, &h, sizeof h);
+    return rc;
+}
+static int ipc_event_open(void **e, const void *handle)
+{
+    cudaIpcEventHandle_t h;
+    memcpy(&h, handle, sizeof h);
+    return cudaIpcOpenEventHandle((cudaEvent_t *)e, h);
+}
+static int ipc_mem_handle(void *d, void *handle)
+{
+    cudaIpcMemHandle_t h;
+    int rc = cudaIpcGetMemHandle(&h, d);
+    memcpy(handle, &h, sizeof h);
+    return rc;
+}
+static int ipc_mem_open(void **d, const void *handle)
+{
+    cudaIpcMemHandle_t h;
+    memcpy(&h, handle, sizeof h);
+    return cudaIpcOpenMemHandle(d, h, cudaIpcMemLazyEnablePeerAccess);
+}
+static int ipc_mem_close(void *d) { return cudaIpcCloseMemHandle(d); }
+_Static_assert(sizeof(cudaIpcEventHandle_t) == SC_IPC_HANDLE_BYTES && sizeof(cudaIpcMemHandle_t) == SC_IPC_HANDLE_BYTES,
+               "IPC handles are 64 bytes");
+
 static int thread_capture_relaxed(void)
 {
     enum cudaStreamCaptureMode m = cudaStreamCaptureModeRelaxed;

@@ -39,7 +39,10 @@
     X(cuGraphExecKernelNodeSetParams) X(cuGraphLaunch) X(cuGraphExecDestroy)    \
     X(cuGraphDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture)             \
     X(cuStreamIsCapturing) X(cuThreadExchangeStreamCaptureMode)               \
-    X(cuStreamGetId) X(cuCtxPopCurrent) X(cuCtxPushCurrent) X(cuMemcpyPeerAsync)
+    X(cuStreamGetId) X(cuCtxPopCurrent) X(cuCtxPushCurrent) X(cuMemcpyPeerAsync)     \
+    X(cuMemHostRegister) X(cuMemHostUnregister) X(cuIpcGetEventHandle)        \
+    X(cuIpcOpenEventHandle) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle)        \
+    X(cuIpcCloseMemHandle)
 
 /* One member per entry point; the member name is the macro-expanded name. */
 #define SC_DRIVER_MEMBER(fn) __typeof__(fn) *fn;

@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "clock.h"
 #include "isolate.h"
+#include "procs.h"
 #include "prog.h"
 #include "run.h"
 #include "tap.h"
@@ -265,12 +266,13 @@ static int needs_independence(enum sc_relation rel, int control, enum sc_outcome
 }
 
 /* Runs one program up to `repeat` times, stopping at the first that does not give `want`. */
-static void run_repeated(const sc_backend *b, sc_build_fn build, int control, const struct sc_run_config *cfg,
+static void run_repeated(const sc_backend *b, sc_build_fn build, int control, struct sc_run_config *cfg,
                          unsigned repeat, unsigned attempts, enum sc_outcome want, struct sc_result *res,
                          struct tally *t)
 {
     static struct sc_prog prog;
     t->held = 0;
+    cfg->control = control;
     for (unsigned k = 1; k <= repeat; k++) {
         t->iteration = k;
         for (unsigned a = 1; a <= attempts; a++) {
@@ -310,13 +312,37 @@ static void run_isolated(char *const argv[], int case_index, int api, int contro
     sc_verdict_error(&res->verdict, "%s", why);
 }
 
+/* One of a case's other processes (procs.h): issue what main posts, then exit. */
+static int process_main(const sc_rule *rule, const struct options *o, char **argv, int case_index, int api,
+                        int control, int proc, int fd)
+{
+    static struct sc_prog prog;
+    const sc_backend *b = api == 0 ? &sc_driver_backend : &sc_runtime_backend;
+    char why[512];
+    struct sc_run_config cfg = { (uint64_t)o->window_ms * 1000000u, (uint64_t)o->deadline_ms * 1000000u, argv,
+                                 case_index, control };
+    if (case_index < 0 || case_index >= rule->ncases || (api != 0 && api != 1))
+        return 2;
+    if (sc_driver_backend.init(why, sizeof why) != SC_READY || (b != &sc_driver_backend && b->init(why, sizeof why) != SC_READY)) {
+        fprintf(stderr, "%s: process %d cannot use the device: %s\n", rule->id, proc, why);
+        return 3; /* main reports the exit */
+    }
+    sc_prog_init(&prog);
+    (control ? rule->cases[case_index].control : rule->cases[case_index].build)(&prog);
+    int rc = sc_run_child(b, &prog, &cfg, proc, fd);
+    fflush(NULL);
+    _exit(rc);
+}
+
 /* The child's side: run the one point, send the result, exit. */
-static int child_main(const sc_rule *rule, const struct options *o, int case_index, int api, int control)
+static int child_main(const sc_rule *rule, const struct options *o, char **argv, int case_index, int api,
+                      int control)
 {
     static struct child_reply reply;
     const sc_backend *b = api == 0 ? &sc_driver_backend : &sc_runtime_backend;
     char why[512];
-    struct sc_run_config cfg = { (uint64_t)o->window_ms * 1000000u, (uint64_t)o->deadline_ms * 1000000u };
+    struct sc_run_config cfg = { (uint64_t)o->window_ms * 1000000u, (uint64_t)o->deadline_ms * 1000000u, argv,
+                                 case_index, control };
     if (case_index < 0 || case_index >= rule->ncases || (api != 0 && api != 1))
         return 2;
     if (sc_driver_backend.init(why, sizeof why) != SC_READY || (b != &sc_driver_backend && b->init(why, sizeof why) != SC_READY)) {
@@ -342,7 +368,10 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     if ((rc = parse(rule, argc, argv, &o)))
         return rc;
     if (sc_isolate_child(&child_case, &child_api, &child_control))
-        return child_main(rule, &o, child_case, child_api, child_control);
+        return child_main(rule, &o, argv, child_case, child_api, child_control);
+    int child_proc, child_fd;
+    if (sc_procs_child(&child_case, &child_api, &child_control, &child_proc, &child_fd))
+        return process_main(rule, &o, argv, child_case, child_api, child_control, child_proc, child_fd);
     if (o.list) {
         for (int i = 0; i < rule->ncases; i++)
             if (selected(&o, rule->cases[i].id))
@@ -400,10 +429,13 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         sc_tap_diag("runtime API: not run, it has no counterpart of the driver calls this rule uses");
     if (rule->isolate)
         sc_tap_diag("each point runs in a child process of its own: the program faults its context");
+    if (rule->processes > 1)
+        sc_tap_diag("each run of a case starts its other %d process(es) anew: this program again, with %s set",
+                    rule->processes - 1, SC_PROCESS_ENV);
     sc_tap_plan(n, names);
     sc_watchdog_start();
 
-    struct sc_run_config cfg = { (uint64_t)o.window_ms * 1000000u, (uint64_t)o.deadline_ms * 1000000u };
+    struct sc_run_config cfg = { (uint64_t)o.window_ms * 1000000u, (uint64_t)o.deadline_ms * 1000000u, argv, 0, 0 };
     /* a program has three phases bounded by the deadline, plus the window */
     uint64_t limit = (uint64_t)o.repeat * o.attempts * (cfg.window_ns + 4 * cfg.deadline_ns) + 10000000000ull;
     static struct sc_result res;
@@ -411,6 +443,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         const sc_case *c = &rule->cases[i];
         if (!selected(&o, c->id))
             continue;
+        cfg.case_index = i;
         for (int a = 0; a < 2; a++) {
             const sc_backend *b = backends[a];
             struct tally tally;

@@ -9,6 +9,8 @@ void sc_prog_init(struct sc_prog *p)
     memset(p, 0, sizeof *p);
     snprintf(p->threads[0], SC_NAME_LEN, "main");
     p->nthreads = 1;
+    snprintf(p->procs[0], SC_NAME_LEN, "main");
+    p->nprocs = 1;
     p->object = -1;
 }
 
@@ -89,6 +91,13 @@ sc_buffer sc_buffer_create(sc_prog *p, const char *name)
     }
     copy_name(p->buffers[p->nbuffers], name);
     return p->nbuffers++;
+}
+
+sc_buffer sc_ipc_memory_create(sc_prog *p, const char *name)
+{
+    sc_buffer m = sc_buffer_create(p, name);
+    p->buffer_ipc[m] = 1;
+    return m;
 }
 
 sc_graph sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind)
@@ -312,25 +321,54 @@ sc_op sc_stream_destroy(sc_prog *p, const char *n, sc_stream s)
 }
 sc_op sc_event_destroy(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_DESTROY, n, e, SC_NULL_STREAM); }
 
-void sc_in_thread(sc_prog *p, sc_op op, const char *thread)
+/* The index of the named thread, declared on first use; -1 when there are too many. */
+static int thread_index(sc_prog *p, const char *thread)
 {
     int t;
+    for (t = 0; t < p->nthreads; t++)
+        if (strcmp(p->threads[t], thread) == 0)
+            return t;
+    if (p->nthreads == SC_MAX_THREADS) {
+        misuse(p, "more than %d threads", SC_MAX_THREADS);
+        return -1;
+    }
+    copy_name(p->threads[p->nthreads], thread);
+    return p->nthreads++;
+}
+
+void sc_in_thread(sc_prog *p, sc_op op, const char *thread)
+{
     if (op < 0 || op >= p->nops) {
         misuse(p, "sc_in_thread: no such operation");
         return;
     }
-    for (t = 0; t < p->nthreads; t++)
-        if (strcmp(p->threads[t], thread) == 0)
+    int t = thread_index(p, thread);
+    if (t >= 0)
+        p->ops[op].thread = t;
+}
+
+void sc_thread_process(sc_prog *p, const char *thread, const char *process)
+{
+    int t = thread_index(p, thread), k;
+    if (t <= 0) {
+        if (t == 0)
+            misuse(p, "thread main runs in process main");
+        return;
+    }
+    for (k = 0; k < p->nprocs; k++)
+        if (strcmp(p->procs[k], process) == 0)
             break;
-    if (t == p->nthreads) {
-        if (p->nthreads == SC_MAX_THREADS) {
-            misuse(p, "more than %d threads", SC_MAX_THREADS);
+    if (k == p->nprocs) {
+        if (p->nprocs == SC_MAX_PROCS) {
+            misuse(p, "more than %d processes", SC_MAX_PROCS);
             return;
         }
-        copy_name(p->threads[p->nthreads++], thread);
+        copy_name(p->procs[p->nprocs++], process);
     }
-    p->ops[op].thread = t;
+    p->thread_proc[t] = k;
 }
+
+int sc_op_process(const struct sc_prog *p, int i) { return p->thread_proc[p->ops[i].thread]; }
 
 /* -- expectations ------------------------------------------------------------ */
 

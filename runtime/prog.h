@@ -16,6 +16,7 @@
 #define SC_MAX_WORDS 8
 #define SC_MAX_MEMBERS 4096 /* streams in all, counting every member of an array */
 #define SC_NAME_LEN 32
+#define SC_MAX_PROCS 8 /* processes of one program, main included */
 
 enum sc_op_kind {
     SC_OP_GATE = 1,
@@ -107,6 +108,7 @@ struct sc_prog {
     } graphs[SC_MAX_GRAPHS];
     int ngraphs;
     char buffers[SC_MAX_BUFFERS][SC_NAME_LEN];
+    int buffer_ipc[SC_MAX_BUFFERS]; /* device memory main exports to the other processes */
     int nbuffers;
     struct {
         char name[SC_NAME_LEN];
@@ -114,7 +116,10 @@ struct sc_prog {
     } words[SC_MAX_WORDS];
     int nwords;
     char threads[SC_MAX_THREADS][SC_NAME_LEN];
+    int thread_proc[SC_MAX_THREADS]; /* the process each thread runs in (0: main)  */
     int nthreads;
+    char procs[SC_MAX_PROCS][SC_NAME_LEN]; /* procs[0] is "main", this program's own process */
+    int nprocs;
     struct sc_op_def ops[SC_MAX_OPS];
     int nops;
     sc_op subject, object;  /* object: -1 for the relations of the subject alone */
@@ -140,6 +145,9 @@ int sc_stream_device(const struct sc_prog *p, sc_stream s);
 int sc_stream_count(const struct sc_prog *p, sc_stream s);
 /* Built-in handle -> SC_LEGACY_STREAM, SC_PER_THREAD_STREAM or SC_NULL_STREAM. */
 int sc_builtin_kind(sc_stream s);
+
+/* The process op i is issued in (0: main). */
+int sc_op_process(const struct sc_prog *p, int i);
 
 /* Is the op a host call (it has no stream work of its own)? */
 int sc_op_is_host_call(enum sc_op_kind k);

@@ -9,8 +9,10 @@
 #define _GNU_SOURCE
 #include "run.h"
 #include "clock.h"
+#include "procs.h"
 #include "slot.h"
 #include <pthread.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,50 @@ struct pool {
 
 static struct pool pools[2];
 static uint32_t run_counter;
+
+/* ---- the memory a case shares with its other processes (procs.h) ---------- */
+
+/* An op's result, published by the process that issued it. */
+struct remote_op {
+    int state, rc, result, captured;
+    int64_t value;
+    float ms;
+    uint64_t t_issue, t_return;
+    struct sc_return ret;
+    int at_return, clobbered;
+    size_t bad_word;
+    uint32_t bad_value;
+    int done; /* an op observed through a probe: its own process saw it complete */
+};
+
+/* A host thread of another process: the job main posts, and its result. */
+struct mailbox {
+    int job, arg, busy;
+    int rc; /* the context synchronize's result */
+};
+
+/* Starts with the layout of a pool's pinned block: slots, the gate flag, the words. */
+struct shared {
+    struct sc_slot slots[SC_NSLOTS];
+    uint32_t gate;
+    uint32_t gate_pad[15];
+    uint64_t words[SC_MAX_WORDS];
+    uint32_t case_id;  /* tokens embed it: every process must write the same ones */
+    int released, quit;
+    int created[SC_MAX_PROCS]; /* 1: its objects exist and their IPC handles are published; <0: failed */
+    int ready[SC_MAX_PROCS];   /* 1: it opened the others' objects and prepared its ops; <0: failed  */
+    unsigned char event_handle[SC_MAX_EVENTS][SC_IPC_HANDLE_BYTES];
+    unsigned char mem_handle[SC_MAX_BUFFERS][SC_IPC_HANDLE_BYTES];
+    struct mailbox mbox[SC_MAX_THREADS];
+    struct remote_op op[SC_MAX_OPS];
+    char error[SC_MAX_PROCS][256];
+};
+#define SC_SHARED_BYTES ((sizeof(struct shared) + 4095u) & ~(size_t)4095u)
+#define SC_PEER_GRACE_NS 5000000000ull /* a process that was told to quit, before it is killed */
+
+static struct pool shared_pools[2];
+static struct shared *shared_mem[2];
+static int shared_fd[2] = { -1, -1 };
 
 /* ---- one run ------------------------------------------------------------ */
 
@@ -110,6 +156,8 @@ struct worker {
     int busy;                     /* atomic: a job is posted or running */
     int started;
     int exited;                   /* its thread ended (thread_exit)  */
+    int remote;                   /* main: the thread runs in another process (its mailbox) */
+    int last_job, last_arg;       /* the job posted last */
 };
 
 struct run {
@@ -141,6 +189,14 @@ struct run {
     int faulted_at;                  /* the op index of an issued fault, or -1  */
     int released;                 /* atomic */
     int final_sync_rc;
+    /* several processes (sc_thread_process): each runs its own struct run */
+    struct shared *sh;               /* the region shared with them, else NULL     */
+    int proc;                        /* the process this run is (0: main)          */
+    pid_t pid[SC_MAX_PROCS];         /* main: the other processes                  */
+    int stream_proc[SC_MAX_STREAMS]; /* the process that creates each stream       */
+    int event_proc[SC_MAX_EVENTS];   /* ... each event; the others open its handle */
+    int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
+    int broken;                      /* main: another process failed or ended      */
     char blocker[160];            /* the call that forced an early release */
     uint64_t t0, t_release;
     struct sc_verdict v;
@@ -174,6 +230,16 @@ static const char *opname(const struct run *r, int i) { return r->p->ops[i].name
 
 static int load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static void store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
+/* Is op i issued by this process? */
+static int mine(const struct run *r, int i) { return sc_op_process(r->p, i) == r->proc; }
+/* Have the gates been released (by main, for every process)? */
+static int is_released(struct run *r) { return r->sh ? load(&r->sh->released) : load(&r->released); }
+/* Op i's state: another process's ops as they published it (main imports them on return). */
+static int op_state(struct run *r, int i)
+{
+    return r->proc && !mine(r, i) ? load(&r->sh->op[i].state) : load(&r->op[i].state);
+}
 
 /* ---- host functions the ops enqueue ------------------------------------- */
 
@@ -231,6 +297,47 @@ static int pool_ready(struct run *r, char *why, size_t n)
     pl->words = (uint64_t *)((char *)pl->gate + 64);
     pl->words_dev = (char *)pl->slots_dev + ((char *)pl->words - (char *)mem);
     pl->ready = 1;
+    return 0;
+}
+
+/*
+ * Several processes: the pool's pinned block is the shared region, registered
+ * (page-locked, device-mapped) in every process, so a kernel or host function
+ * of any process writes slots main observes, and main's release opens gates in
+ * every process.  Main makes the region once per backend (fd < 0); a child maps
+ * the one its parent made.
+ */
+static int shared_ready(struct run *r, int fd, char *why, size_t n)
+{
+    const sc_backend *b = r->b;
+    int k = b == &sc_driver_backend ? 0 : 1, rc;
+    struct pool *pl = &shared_pools[k];
+    r->pool = pl;
+    if (pl->ready) {
+        r->sh = shared_mem[k];
+        return 0;
+    }
+    struct shared *sh = fd < 0 ? sc_procs_region_create(SC_SHARED_BYTES, &shared_fd[k], why, n)
+                               : sc_procs_region_map(fd, SC_SHARED_BYTES);
+    if (!sh) {
+        if (fd >= 0)
+            snprintf(why, n, "cannot map the memory shared with main");
+        return -1;
+    }
+    char *dev;
+    if ((rc = b->host_register(sh, SC_SHARED_BYTES)) || (rc = b->host_dev_ptr((void **)&dev, sh)) ||
+        (rc = b->host_alloc(&pl->scratch, SC_COPY_BYTES))) {
+        snprintf(why, n, "cannot register the memory shared between the case's processes: %s", b->error_name(rc));
+        return -1;
+    }
+    pl->slots = sh->slots;
+    pl->slots_dev = dev + offsetof(struct shared, slots);
+    pl->gate = &sh->gate;
+    pl->gate_dev = dev + offsetof(struct shared, gate);
+    pl->words = sh->words;
+    pl->words_dev = dev + offsetof(struct shared, words);
+    pl->ready = 1;
+    shared_mem[k] = r->sh = sh;
     return 0;
 }
 
@@ -464,16 +571,160 @@ static int devices_used(const struct sc_prog *p)
     return n;
 }
 
+static int uses_event(enum sc_op_kind k)
+{
+    return k == SC_OP_RECORD || k == SC_OP_WAIT || k == SC_OP_WAIT_INVALID || k == SC_OP_EVENT_SYNC ||
+           k == SC_OP_EVENT_QUERY || k == SC_OP_EVENT_DESTROY || k == SC_OP_ELAPSED;
+}
+
+/* Which process creates each stream and event: the first to issue to the stream / record the event. */
+static void owners(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    for (int s = 0; s < p->nstreams; s++)
+        r->stream_proc[s] = -1;
+    for (int e = 0; e < p->nevents; e++)
+        r->event_proc[e] = -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < p->nops; i++) {
+            const struct sc_op_def *d = &p->ops[i];
+            int k = sc_op_process(p, i);
+            if (d->stream >= 0 && r->stream_proc[d->stream] < 0)
+                r->stream_proc[d->stream] = k;
+            if (uses_event(d->kind) && (pass || d->kind == SC_OP_RECORD) && r->event_proc[d->event] < 0)
+                r->event_proc[d->event] = k;
+        }
+    for (int s = 0; s < p->nstreams; s++)
+        r->stream_proc[s] = r->stream_proc[s] < 0 ? 0 : r->stream_proc[s];
+    for (int e = 0; e < p->nevents; e++)
+        r->event_proc[e] = r->event_proc[e] < 0 ? 0 : r->event_proc[e];
+}
+
+/* Does this process use event e / buffer m (issue an op that names it)? */
+static int uses(struct run *r, int e, int m)
+{
+    for (int i = 0; i < r->p->nops; i++) {
+        const struct sc_op_def *d = &r->p->ops[i];
+        if (mine(r, i) && ((e >= 0 && uses_event(d->kind) && (d->event == e || (d->kind == SC_OP_ELAPSED && d->event2 == e))) ||
+                           (m >= 0 && d->kind == SC_OP_FILL && d->buffer == m)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Waits until every process set its flag (created or ready); <0 when one failed, -2 when it skips. */
+static int await_peers(struct run *r, int *flags, const char *what, char *why, size_t n)
+{
+    const struct sc_prog *p = r->p;
+    uint64_t end = sc_now_ns() + r->cfg.deadline_ns;
+    for (;;) {
+        int all = 1;
+        for (int k = 0; k < p->nprocs; k++) {
+            int f = load(&flags[k]);
+            if (f < 0) {
+                snprintf(why, n, "process %s: %s", p->procs[k], r->sh->error[k]);
+                return f == -2 ? -2 : -1;
+            }
+            all &= f == 1;
+            char how[160];
+            if (r->proc == 0 && k > 0 && f != 1 && !sc_procs_alive(r->pid[k], how, sizeof how)) {
+                snprintf(why, n, "process %s %s before it %s", p->procs[k], how, what);
+                return -1;
+            }
+        }
+        if (all)
+            return 0;
+        if (r->proc > 0 && (sc_procs_orphaned() || load(&r->sh->quit))) {
+            snprintf(why, n, "main ended the case");
+            return -1;
+        }
+        if (sc_now_ns() > end) {
+            snprintf(why, n, "the case's processes did not all %s within %.0f ms", what, (double)r->cfg.deadline_ns / 1e6);
+            return -1;
+        }
+        sc_pause_ns(SC_POLL_NS);
+    }
+}
+
+/* Main: the region's control part is reset for a new case, then the other processes start. */
+static int start_peers(struct run *r, uint32_t case_id, char *why, size_t n)
+{
+    struct shared *sh = r->sh;
+    const struct sc_prog *p = r->p;
+    memset(sh->created, 0, sizeof sh->created);
+    memset(sh->ready, 0, sizeof sh->ready);
+    memset(sh->mbox, 0, sizeof sh->mbox);
+    memset(sh->op, 0, sizeof sh->op);
+    memset(sh->error, 0, sizeof sh->error);
+    sh->case_id = case_id;
+    store(&sh->quit, 0);
+    store(&sh->released, 0);
+    for (int k = 1; k < p->nprocs; k++)
+        if (sc_procs_spawn(r->cfg.argv, r->cfg.case_index, r->b == &sc_driver_backend ? 0 : 1, r->cfg.control, k,
+                           shared_fd[r->b == &sc_driver_backend ? 0 : 1], &r->pid[k], why, n))
+            return -1;
+    return 0;
+}
+
+/*
+ * Several processes: the owner of an interprocess event publishes its IPC
+ * handle, main allocates and publishes IPC memory; once every process did,
+ * each opens what it uses of the others'.
+ */
+static int exchange(struct run *r, char *why, size_t n)
+{
+    const sc_backend *b = r->b;
+    const struct sc_prog *p = r->p;
+    struct shared *sh = r->sh;
+    int rc, k = r->proc;
+    for (int e = 0; e < p->nevents; e++)
+        if (r->event_proc[e] == k && (p->events[e].flags & SC_EV_INTERPROCESS) &&
+            (rc = b->ipc_event_handle(r->events[e], sh->event_handle[e]))) {
+            snprintf(why, n, "cuIpcGetEventHandle of event %s: %s", p->events[e].name, b->error_name(rc));
+            return rc == SC_UNSUPPORTED ? -2 : -1;
+        }
+    for (int m = 0; m < p->nbuffers; m++)
+        if (k == 0 && p->buffer_ipc[m]) {
+            if ((rc = b->dev_alloc(&r->buf_ptr[m], SC_COPY_BYTES)) || (rc = b->memset_sync(r->buf_ptr[m], 0, SC_COPY_BYTES)) ||
+                (rc = b->ipc_mem_handle(r->buf_ptr[m], sh->mem_handle[m]))) {
+                snprintf(why, n, "exporting memory %s (cuIpcGetMemHandle): %s", p->buffers[m], b->error_name(rc));
+                return rc == SC_UNSUPPORTED ? -2 : -1;
+            }
+        }
+    store(&sh->created[k], 1);
+    if ((rc = await_peers(r, sh->created, "created its objects", why, n)))
+        return rc;
+    for (int e = 0; e < p->nevents; e++)
+        if (r->event_proc[e] != k && uses(r, e, -1) && (rc = b->ipc_event_open(&r->events[e], sh->event_handle[e]))) {
+            snprintf(why, n, "cuIpcOpenEventHandle of event %s: %s", p->events[e].name, b->error_name(rc));
+            return rc == SC_UNSUPPORTED ? -2 : -1;
+        }
+    for (int m = 0; m < p->nbuffers; m++)
+        if (k != 0 && p->buffer_ipc[m] && uses(r, -1, m)) {
+            if ((rc = b->ipc_mem_open(&r->buf_ptr[m], sh->mem_handle[m]))) {
+                snprintf(why, n, "cuIpcOpenMemHandle of memory %s: %s", p->buffers[m], b->error_name(rc));
+                return rc == SC_UNSUPPORTED ? -2 : -1;
+            }
+            r->buf_opened[m] = 1;
+        }
+    return 0;
+}
+
 /* Buffers filled, destinations cleared, handles created; the GPU is idle after. */
 static int prepare(struct run *r, char *why, size_t n)
 {
     const sc_backend *b = r->b;
     const struct sc_prog *p = r->p;
     int rc;
-    uint32_t case_id = ++run_counter;
+    uint32_t case_id = r->proc ? r->sh->case_id : ++run_counter;
 
-    memset(r->pool->slots, 0, sizeof(struct sc_slot) * SC_NSLOTS);
-    __atomic_store_n(r->pool->gate, 0u, __ATOMIC_SEQ_CST);
+    owners(r);
+    if (r->proc == 0) {
+        memset(r->pool->slots, 0, sizeof(struct sc_slot) * SC_NSLOTS);
+        __atomic_store_n(r->pool->gate, 0u, __ATOMIC_SEQ_CST);
+        if (r->sh && start_peers(r, case_id, why, n))
+            return -1;
+    }
     if ((rc = b->priority_range(&r->least, &r->greatest))) {
         snprintf(why, n, "cuCtxGetStreamPriorityRange failed: %s", b->error_name(rc));
         return -1;
@@ -482,7 +733,7 @@ static int prepare(struct run *r, char *why, size_t n)
     for (int s = 0, m = 0; s < p->nstreams; m += p->streams[s++].count) {
         r->first[s] = m;
         on_dev(r, p->streams[s].device);
-        for (int k = 0; k < p->streams[s].count; k++)
+        for (int k = 0; k < p->streams[s].count && r->stream_proc[s] == r->proc; k++)
             if ((rc = b->stream_create(&r->members[m + k], p->streams[s].kind == SC_NONBLOCKING,
                                        p->streams[s].prio != SC_PRIO_NONE, stream_prio(r, p->streams[s].prio)))) {
                 snprintf(why, n, "creating stream %s (member %d of %d) failed: %s", p->streams[s].name, k,
@@ -495,23 +746,25 @@ static int prepare(struct run *r, char *why, size_t n)
             r->event_device[p->ops[i].event] = sc_stream_device(p, p->ops[i].stream);
     for (int e = 0; e < p->nevents; e++) {
         on_dev(r, r->event_device[e]);
-        if ((rc = b->event_create(&r->events[e], p->events[e].flags))) {
+        if (r->event_proc[e] == r->proc && (rc = b->event_create(&r->events[e], p->events[e].flags))) {
             snprintf(why, n, "creating event %s failed: %s", p->events[e].name, b->error_name(rc));
             return -1;
         }
     }
     on_dev(r, 0);
-    for (int k = 0; k < p->npools; k++)
+    if (r->sh && (rc = exchange(r, why, n)))
+        return rc;
+    for (int k = 0; k < p->npools && r->proc == 0; k++)
         if ((rc = b->pool_create(&r->pools[k], p->pools[k].flags))) {
             snprintf(why, n, "creating memory pool %s failed: %s", p->pools[k].name, b->error_name(rc));
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
-    for (int g = 0; g < p->ngraphs; g++)
+    for (int g = 0; g < p->ngraphs && r->proc == 0; g++)
         if ((rc = b->graph_create(&r->graphs[g], p->graphs[g].kind == SC_GRAPH_GATE))) {
             snprintf(why, n, "building graph %s failed: %s", p->graphs[g].name, b->error_name(rc));
             return -1;
         }
-    for (int w = 0; w < p->nwords; w++) {
+    for (int w = 0; w < p->nwords && r->proc == 0; w++) {
         r->word_cond[w] = SC_WAIT_GEQ;
         for (int i = p->nops - 1; i >= 0; i--)
             if (p->ops[i].kind == SC_OP_WAIT_VALUE && p->ops[i].word == w)
@@ -535,6 +788,8 @@ static int prepare(struct run *r, char *why, size_t n)
                     d->kind == SC_OP_EVENT_SYNC || d->kind == SC_OP_EVENT_QUERY || d->kind == SC_OP_EVENT_DESTROY ||
                     d->kind == SC_OP_ELAPSED) ? r->events[d->event] : NULL;
         o->harg = (struct host_arg){ &r->pool->slots[i], o->token, r->pool->gate, r->cfg.deadline_ns };
+        if (!mine(r, i))
+            continue; /* another process issues it */
         if (has_probe(d->kind) && (rc = b->event_create(&o->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", b->error_name(rc));
             return -1;
@@ -574,6 +829,11 @@ static int prepare(struct run *r, char *why, size_t n)
     }
     if ((rc = sync_devices(r)))
         goto fail;
+    if (r->sh) {
+        store(&r->sh->ready[r->proc], 1);
+        if (r->proc == 0 && (rc = await_peers(r, r->sh->ready, "prepared its operations", why, n)))
+            return rc;
+    }
     return 0;
 fail:
     snprintf(why, n, "preparing buffers failed: %s", b->error_name(rc));
@@ -596,9 +856,13 @@ static int member_done(struct run *r, int i, int m)
         return __atomic_load_n(&r->pool->slots[slot].token, __ATOMIC_ACQUIRE) == token;
     if (k == SC_OP_WRITE_VALUE)
         return __atomic_load_n(&r->pool->words[o->def->word], __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
+    if (has_probe(k) && !mine(r, i))
+        return load(&r->sh->op[i].done); /* its own process queries the probe */
     if (has_probe(k)) {
         on_dev(r, o->device);
         int q = r->b->event_query(m ? o->more[m - 1].probe : o->probe);
+        if (q == 0 && r->sh && m == 0)
+            store(&r->sh->op[i].done, 1);
         return q == 0 ? 1 : q == SC_NOT_READY ? 0 : -1;
     }
     return 1; /* host calls: returned; waits: not observable */
@@ -609,7 +873,7 @@ static int count_done(struct run *r, int i)
 {
     struct op_rt *o = &r->op[i];
     int n = 0;
-    if (load(&o->state) != ST_RETURNED)
+    if (op_state(r, i) != ST_RETURNED)
         return 0; /* an event never recorded reads as complete: wait for the call */
     if (o->captured)
         return 0; /* recorded into a graph: it does not run */
@@ -655,7 +919,7 @@ static void sample(struct run *r)
         int subject = count_done(r, p->subject);
         s.subject_done = p->rel == SC_AFTER ? subject > 0 : subject == r->op[p->subject].nmem;
         s.object_done = probe(r, p->object) == 1;
-        s.released = load(&r->released);
+        s.released = is_released(r);
         if (p->rel == SC_AFTER && paired(r)) {
             /* two groups on one array: member k of the subject waits for member k of the object only */
             int early = 0;
@@ -681,7 +945,7 @@ static void sample(struct run *r)
             r->op[i].done = 1;
         } else if (d) {
             r->op[i].done = 1;
-            note(r, "observed %s complete%s", opname(r, i), load(&r->released) ? "" : " (gates closed)");
+            note(r, "observed %s complete%s", opname(r, i), is_released(r) ? "" : " (gates closed)");
         }
     }
 }
@@ -691,6 +955,8 @@ static void release(struct run *r, const char *why)
     if (load(&r->released))
         return;
     store(&r->released, 1); /* before the flag: a sample that reads 0 was taken while held */
+    if (r->sh)
+        store(&r->sh->released, 1);
     __atomic_store_n(r->pool->gate, 1u, __ATOMIC_SEQ_CST);
     r->t_release = sc_now_ns();
     note(r, "gates released: %s", why);
@@ -859,7 +1125,7 @@ static int issue_one(struct run *r, int i)
             /* a held gate seen running means the GPU is past everything before it: read that first */
             o->ret.gpu_reached = gate_running(r);
             rc = d->kind == SC_OP_STREAM_QUERY ? b->stream_query(o->stream) : b->event_query(o->event);
-            if (rc != SC_NOT_READY || !poll || load(&r->released))
+            if (rc != SC_NOT_READY || !poll || is_released(r))
                 break;
             sc_pause_ns(SC_POLL_NS);
         }
@@ -955,6 +1221,29 @@ static void end_captures(struct run *r, int worker)
             r->b->capture_end(r->members[r->first[s]]);
 }
 
+/* Several processes: op i's result, for the others (main imports it, children read its state). */
+static void publish(struct run *r, int i)
+{
+    const struct op_rt *o = &r->op[i];
+    struct remote_op *x = &r->sh->op[i];
+    x->rc = o->rc, x->result = o->result, x->captured = o->captured, x->value = o->value, x->ms = o->ms;
+    x->t_issue = o->t_issue, x->t_return = o->t_return, x->ret = o->ret, x->at_return = o->at_return;
+    x->clobbered = o->clobbered, x->bad_word = o->bad_word, x->bad_value = o->bad_value;
+    store(&x->state, load(&o->state)); /* last: a reader that sees the state sees the rest */
+}
+
+/* Main: what another process published of op i becomes main's own view of it. */
+static void import(struct run *r, int i)
+{
+    struct op_rt *o = &r->op[i];
+    const struct remote_op *x = &r->sh->op[i];
+    int state = load(&x->state);
+    o->rc = x->rc, o->result = x->result, o->captured = x->captured, o->value = x->value, o->ms = x->ms;
+    o->t_issue = x->t_issue, o->t_return = x->t_return, o->ret = x->ret, o->at_return = x->at_return;
+    o->clobbered = x->clobbered, o->bad_word = x->bad_word, o->bad_value = x->bad_value;
+    store(&o->state, state);
+}
+
 static void run_job(struct worker *w, int job, int i)
 {
     struct run *r = w->r;
@@ -965,13 +1254,15 @@ static void run_job(struct worker *w, int job, int i)
         on_dev(r, o->device);
         o->t_issue = sc_now_ns();
         store(&o->state, ST_ISSUED);
+        if (r->sh)
+            store(&r->sh->op[i].state, ST_ISSUED);
         o->result = issue(r, i);
         o->rc = is_query(o->def->kind) && o->result == SC_NOT_READY ? 0 : o->result;
         o->t_return = sc_now_ns();
         if (i == p->subject) {
             /* the object first, then the release flag: see verdict.h */
             o->ret.object_done = p->object >= 0 && probe(r, p->object) == 1;
-            o->ret.released = load(&r->released);
+            o->ret.released = is_released(r);
             o->ret.result = o->result;
             if (p->rel != SC_READY_WHILE)
                 o->ret.gpu_reached = 1;
@@ -979,9 +1270,13 @@ static void run_job(struct worker *w, int job, int i)
                 look_at_return(r, i);
         }
         store(&o->state, ST_RETURNED);
+        if (r->sh)
+            publish(r, i);
         break;
     case JOB_REQUERY:
         o->result = o->def->kind == SC_OP_STREAM_QUERY ? r->b->stream_query(o->stream) : r->b->event_query(o->event);
+        if (r->sh)
+            publish(r, i);
         break;
     case JOB_CTX_SYNC:
         r->final_sync_rc = sync_devices(r);
@@ -1018,6 +1313,16 @@ static void *worker_main(void *arg)
 
 static void post(struct worker *w, int job, int arg)
 {
+    w->last_job = job, w->last_arg = arg;
+    if (w->remote) { /* a thread of another process: its mailbox */
+        struct mailbox *mb = &w->r->sh->mbox[w->index];
+        if (w->r->broken)
+            return;
+        store(&mb->busy, 1);
+        store(&mb->arg, arg);
+        store(&mb->job, job);
+        return;
+    }
     store(&w->busy, 1);
     pthread_mutex_lock(&w->mu);
     w->job = job;
@@ -1030,12 +1335,62 @@ static void post(struct worker *w, int job, int arg)
  * Waits for the worker's job, observing meanwhile; a call that keeps its
  * thread longer than window_ns forces the release.  0: done; -1: it hung.
  */
+static int busy(struct run *r, struct worker *w)
+{
+    if (!w->remote)
+        return load(&w->busy);
+    return !r->broken && load(&r->sh->mbox[w->index].busy);
+}
+
+/* Main: ends the case's other processes (asked to quit, killed after a grace period). */
+static void stop_peers(struct run *r, uint64_t grace_ns)
+{
+    if (!r->sh || r->proc)
+        return;
+    for (int t = 0; t < r->p->nthreads; t++)
+        if (r->workers[t].remote && !r->broken && !r->workers[t].exited)
+            post(&r->workers[t], JOB_QUIT, 0);
+    store(&r->sh->quit, 1);
+    for (int k = 1; k < r->p->nprocs; k++)
+        if (r->pid[k] > 0) {
+            sc_procs_reap(r->pid[k], grace_ns);
+            r->pid[k] = 0;
+        }
+}
+
+/* Main: a thread of another process failed (its process ended, or a call hung): stop them all. */
+static void peer_failed(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void peer_failed(struct run *r, const char *fmt, ...)
+{
+    char why[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    sc_verdict_error(&r->v, "%s", why);
+    note(r, "%s", why);
+    release(r, "another process failed");
+    r->broken = 1;
+    stop_peers(r, 0);
+}
+
 static int await_for(struct run *r, struct worker *w, const char *what, uint64_t window_ns)
 {
     uint64_t start = sc_now_ns();
-    while (load(&w->busy)) {
+    char how[160];
+    while (busy(r, w)) {
         sample(r);
         uint64_t waited = sc_now_ns() - start;
+        int k = r->p->thread_proc[w->index];
+        if (w->remote && !sc_procs_alive(r->pid[k], how, sizeof how)) {
+            peer_failed(r, "process %s %s while %s was running in it", r->p->procs[k], how, what);
+            return 0;
+        }
+        if (w->remote && waited >= r->cfg.deadline_ns + SC_HANG_GRACE_NS) {
+            peer_failed(r, "%s did not return within the %.0f ms deadline in process %s, which was killed", what,
+                        (double)r->cfg.deadline_ns / 1e6, r->p->procs[k]);
+            return 0;
+        }
         if (!load(&r->released) && waited >= window_ns) {
             snprintf(r->blocker, sizeof r->blocker, "%s", what);
             release(r, "the issuing thread was blocked for the whole window");
@@ -1048,6 +1403,8 @@ static int await_for(struct run *r, struct worker *w, const char *what, uint64_t
         }
         sc_pause_ns(SC_POLL_NS);
     }
+    if (w->remote && !r->broken && (w->last_job == JOB_ISSUE || w->last_job == JOB_REQUERY))
+        import(r, w->last_arg);
     return 0;
 }
 
@@ -1123,6 +1480,8 @@ static void check_data(struct run *r)
             sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
         if (!is_transfer(k) && !is_memset(k) && k != SC_OP_FILL)
             continue;
+        if (!mine(r, i) && !(k == SC_OP_FILL && p->buffer_ipc[o->def->buffer]))
+            continue; /* another process's memory: main cannot read it back */
         if (k == SC_OP_FILL && r->buf_freed[o->def->buffer]) {
             if (judged)
                 sc_verdict_error(&r->v, "%s's buffer was freed: its data cannot be checked", opname(r, i));
@@ -1226,7 +1585,9 @@ static void describe_op(struct run *r, int i, char *out, size_t n)
         snprintf(out, n, "%s (%s on %s)", d->name, kind, sc_stream_name(r->p, d->stream));
     if (d->thread) {
         size_t len = strlen(out);
-        snprintf(out + len, n - len, " in %s", r->p->threads[d->thread]);
+        int k = r->p->thread_proc[d->thread];
+        snprintf(out + len, n - len, " in %s%s%s", r->p->threads[d->thread], k ? " of process " : "",
+                 k ? r->p->procs[k] : "");
     }
 }
 
@@ -1412,24 +1773,18 @@ static void judge_host_answer(struct run *r)
 
 /* ---- the whole case -------------------------------------------------------- */
 
-/* Returns 1 when a host thread hung in a CUDA call (the run is then abandoned). */
-static int cleanup(struct run *r)
+/* The handles this process created or opened, destroyed. */
+static void destroy_objects(struct run *r)
 {
     const sc_backend *b = r->b;
     const struct sc_prog *p = r->p;
-    int nworkers = p->nthreads;
-    if (r->has_capture)
-        for (int t = 0; t < nworkers; t++)
-            if (r->workers[t].started && !r->workers[t].exited) {
-                post(&r->workers[t], JOB_END_CAPTURES, 0);
-                if (await(r, &r->workers[t], "ending the stream captures"))
-                    return 1;
-            }
-    for (int t = 0; t < nworkers; t++)
-        if (r->workers[t].started) {
-            if (!r->workers[t].exited)
-                post(&r->workers[t], JOB_QUIT, 0);
-            pthread_join(r->workers[t].tid, NULL);
+    for (int m = 0; m < p->nbuffers; m++) /* IPC memory: closed by the importers before main frees it */
+        if (r->buf_ptr[m] && p->buffer_ipc[m]) {
+            if (r->buf_opened[m])
+                b->ipc_mem_close(r->buf_ptr[m]);
+            else if (r->proc == 0)
+                b->dev_free(r->buf_ptr[m]);
+            r->buf_ptr[m] = NULL;
         }
     if (r->faulted_at < 0) {
         int freed = 0;
@@ -1467,6 +1822,28 @@ static int cleanup(struct run *r)
     for (int i = 0; i < p->nops; i++)
         free(r->op[i].more);
     on_dev(r, 0);
+}
+
+/* Returns 1 when a host thread hung in a CUDA call (the run is then abandoned). */
+static int cleanup(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    int nworkers = p->nthreads;
+    if (r->has_capture)
+        for (int t = 0; t < nworkers; t++)
+            if (r->workers[t].started && !r->workers[t].exited) {
+                post(&r->workers[t], JOB_END_CAPTURES, 0);
+                if (await(r, &r->workers[t], "ending the stream captures"))
+                    return 1;
+            }
+    for (int t = 0; t < nworkers; t++)
+        if (r->workers[t].started) {
+            if (!r->workers[t].exited)
+                post(&r->workers[t], JOB_QUIT, 0);
+            pthread_join(r->workers[t].tid, NULL);
+        }
+    stop_peers(r, SC_PEER_GRACE_NS); /* before main frees what they opened */
+    destroy_objects(r);
     return 0;
 }
 
@@ -1500,7 +1877,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     }
     b->thread_attach();
     b->thread_capture_relaxed(); /* the observer's queries must not break a program's capture */
-    if (pool_ready(r, why, sizeof why)) {
+    if (p->nprocs > 1 ? shared_ready(r, -1, why, sizeof why) : pool_ready(r, why, sizeof why)) {
         sc_verdict_error(&r->v, "%s", why);
         goto cleanup;
     }
@@ -1516,6 +1893,8 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         struct worker *w = &r->workers[t];
         w->r = r;
         w->index = t;
+        if ((w->remote = p->thread_proc[t] != 0))
+            continue; /* a thread of another process, reached through its mailbox */
         pthread_mutex_init(&w->mu, NULL);
         pthread_cond_init(&w->cv, NULL);
         w->started = pthread_create(&w->tid, NULL, worker_main, w) == 0;
@@ -1545,6 +1924,8 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
             hung = 1;
             break;
         }
+        if (r->broken)
+            break;
         last_issue = o->t_issue;
         note(r, "issued %s: returned after %.3f ms%s%s", desc, (double)(o->t_return - o->t_issue) / 1e6,
              is_query(o->def->kind)
@@ -1631,6 +2012,15 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         hung = 1;
         goto out;
     }
+    for (int k = 1, t; k < p->nprocs && !r->broken; k++) { /* each process's own context */
+        for (t = 1; t < nworkers && p->thread_proc[t] != k; t++)
+            ;
+        post(&r->workers[t], JOB_CTX_SYNC, 0);
+        await(r, &r->workers[t], "the final context synchronize");
+        if (!r->broken && r->sh->mbox[t].rc)
+            sc_verdict_error(&r->v, "the final context synchronize of process %s failed: %s", p->procs[k],
+                             b->error_name(r->sh->mbox[t].rc));
+    }
     if (r->final_sync_rc && r->faulted_at < 0)
         sc_verdict_error(&r->v, "the final context synchronize failed: %s", b->error_name(r->final_sync_rc));
     else if (r->final_sync_rc)
@@ -1647,10 +2037,106 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
 cleanup:
     hung = cleanup(r);
 out:
+    if (hung)
+        stop_peers(r, 0);
     res->verdict = r->v;
     res->hung = hung;
     if (!hung) {
         pthread_mutex_destroy(&r->log_mu);
         free(r);
     }
+}
+
+/* ---- another process of the case ------------------------------------------------ */
+
+/* A host thread of this process: runs the jobs main posts to its mailbox. */
+static void *peer_worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct run *r = w->r;
+    struct mailbox *mb = &r->sh->mbox[w->index];
+    r->b->thread_attach();
+    for (;;) {
+        int job = load(&mb->job);
+        if (job == JOB_NONE) {
+            if (sc_procs_orphaned() || load(&r->sh->quit))
+                break;
+            sc_pause_ns(SC_POLL_NS);
+            continue;
+        }
+        if (job == JOB_QUIT)
+            break;
+        int i = load(&mb->arg);
+        run_job(w, job, i);
+        if (job == JOB_CTX_SYNC)
+            mb->rc = r->final_sync_rc;
+        store(&mb->job, JOB_NONE);
+        store(&mb->busy, 0);
+        if (job == JOB_ISSUE && r->p->ops[i].kind == SC_OP_THREAD_EXIT)
+            break;
+    }
+    store(&mb->job, JOB_NONE);
+    store(&mb->busy, 0);
+    store(&w->exited, 1);
+    return NULL;
+}
+
+int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg, int proc, int fd)
+{
+    static char timeline[4096]; /* this process's notes are not reported: main observes */
+    char why[512];
+    int rc, mine_threads = 0;
+    struct run *r = calloc(1, sizeof *r);
+    if (!r || proc <= 0 || proc >= p->nprocs)
+        return 2;
+    r->b = b;
+    r->p = p;
+    r->cfg = *cfg;
+    r->proc = proc;
+    r->timeline = timeline;
+    r->timeline_cap = sizeof timeline;
+    r->faulted_at = -1;
+    r->ndevices = devices_used(p);
+    r->multi = r->ndevices > 1;
+    r->next_slot = SC_MAX_OPS;
+    pthread_mutex_init(&r->log_mu, NULL);
+    sc_verdict_start(&r->v, p->rel);
+    b->thread_attach();
+    b->thread_capture_relaxed();
+    if (shared_ready(r, fd, why, sizeof why))
+        return 3; /* no region to report through: main sees the exit */
+    r->t0 = sc_now_ns();
+    if ((rc = prepare(r, why, sizeof why))) {
+        snprintf(r->sh->error[proc], sizeof r->sh->error[proc], "%.255s", why);
+        store(&r->sh->ready[proc], rc == -2 ? -2 : -1);
+        if (load(&r->sh->created[proc]) != 1)
+            store(&r->sh->created[proc], rc == -2 ? -2 : -1);
+        destroy_objects(r);
+        return 1;
+    }
+    for (int t = 1; t < p->nthreads; t++) {
+        struct worker *w = &r->workers[t];
+        if (p->thread_proc[t] != proc)
+            continue;
+        w->r = r;
+        w->index = t;
+        w->started = pthread_create(&w->tid, NULL, peer_worker_main, w) == 0;
+        mine_threads += w->started;
+    }
+    /* observe this process's probes for the others, until every thread of it ended */
+    for (int running = mine_threads; running > 0 && !sc_procs_orphaned();) {
+        running = 0;
+        for (int t = 1; t < p->nthreads; t++)
+            running += r->workers[t].started && !load(&r->workers[t].exited);
+        for (int i = 0; i < p->nops; i++)
+            if (mine(r, i) && has_probe(p->ops[i].kind) && !load(&r->sh->op[i].done) &&
+                load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc && !r->op[i].captured)
+                member_done(r, i, 0);
+        sc_pause_ns(SC_POLL_NS);
+    }
+    for (int t = 1; t < p->nthreads; t++)
+        if (r->workers[t].started)
+            pthread_join(r->workers[t].tid, NULL);
+    destroy_objects(r);
+    return 0;
 }

@@ -16,6 +16,10 @@
 struct sc_run_config {
     uint64_t window_ns;   /* how long gates stay closed with nothing decided */
     uint64_t deadline_ns; /* how long any one phase may take                */
+    /* which point this is, for a program whose threads run in several processes:
+     * main starts this program again (argv) for each of the others */
+    char *const *argv;
+    int case_index, control;
 };
 
 struct sc_result {
@@ -26,5 +30,12 @@ struct sc_result {
 
 void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg,
                     struct sc_result *res);
+
+/*
+ * One of a case's other processes (main started it: procs.h): builds its part
+ * of the program, then issues the ops main posts to its threads, until main
+ * ends the case.  Returns the process's exit status.
+ */
+int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg, int proc, int fd);
 
 #endif

@@ -195,6 +195,9 @@ sc_event  sc_event_create(sc_prog *p, const char *name);                        
 sc_event  sc_event_create_flags(sc_prog *p, const char *name, unsigned flags);  /* SC_EV_*       */
 sc_pool   sc_pool_create(sc_prog *p, const char *name, unsigned flags);         /* SC_POOL_*     */
 sc_buffer sc_buffer_create(sc_prog *p, const char *name);
+/* 4 MiB of device memory that main allocates and exports (cuIpcGetMemHandle);
+ * the other processes open it (cuIpcOpenMemHandle).  `fill` writes it. */
+sc_buffer sc_ipc_memory_create(sc_prog *p, const char *name);
 sc_graph  sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind);
 sc_word   sc_word_create(sc_prog *p, const char *name, int bits);               /* 32 or 64      */
 
@@ -269,6 +272,10 @@ sc_op sc_event_destroy(sc_prog *p, const char *name, sc_event e);
 
 /* Issue op from the named host thread instead of "main". */
 void sc_in_thread(sc_prog *p, sc_op op, const char *thread);
+/* The named host thread runs in another process of its own name (a child the
+ * runtime starts for the case, with its own context and default streams);
+ * declared before any op uses the thread. */
+void sc_thread_process(sc_prog *p, const char *thread, const char *process);
 
 /* -- the expectation ------------------------------------------------------ */
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object);
@@ -298,6 +305,7 @@ typedef struct sc_rule {
     unsigned apis;         /* SC_API_DRIVER | SC_API_RUNTIME: where it runs     */
     int devices;           /* GPUs the rule needs (0 or 1: one)                 */
     int isolate;           /* each point in a child process of its own (faults) */
+    int processes;         /* processes a case runs in (0 or 1: only this one)  */
     const sc_case *cases;
     int ncases;
 } sc_rule;

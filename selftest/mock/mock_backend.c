@@ -467,6 +467,15 @@ static int memcpy_peer(void *s, void *dst, int dd, const void *src, int sd, size
     return SC_UNSUPPORTED;
 }
 static int device_sync(int dev) { return dev == 0 ? ctx_sync() : SC_UNSUPPORTED; }
+/* Host memory is the mock's device memory: registering it changes nothing.
+ * Events and device memory live in one process, so IPC is not modelled. */
+static int host_register(void *h, size_t n) { (void)h, (void)n; return 0; }
+static int host_unregister(void *h) { (void)h; return 0; }
+static int ipc_event_handle(void *e, void *h) { (void)e, (void)h; return SC_UNSUPPORTED; }
+static int ipc_event_open(void **e, const void *h) { (void)e, (void)h; return SC_UNSUPPORTED; }
+static int ipc_mem_handle(void *d, void *h) { (void)d, (void)h; return SC_UNSUPPORTED; }
+static int ipc_mem_open(void **d, const void *h) { (void)d, (void)h; return SC_UNSUPPORTED; }
+static int ipc_mem_close(void *d) { (void)d; return SC_UNSUPPORTED; }
 static int code(enum sc_code c) { return c == SC_CODE_SUCCESS ? 0 : c == SC_CODE_NOT_READY ? SC_NOT_READY : c == SC_CODE_INVALID_VALUE ? 1 : -1; }
 
 static const char *error_name(int rc) { return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS"; }

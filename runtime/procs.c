@@ -1,0 +1,130 @@
+/* procs.c - the other processes of a case (see procs.h). */
+#define _GNU_SOURCE
+#include "procs.h"
+#include "clock.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static pid_t parent_pid;
+
+void *sc_procs_region_create(size_t bytes, int *fd, char *why, size_t whylen)
+{
+    *fd = memfd_create("streamcts-shared", 0); /* no MFD_CLOEXEC: the children inherit it */
+    if (*fd < 0 || ftruncate(*fd, (off_t)bytes) != 0) {
+        snprintf(why, whylen, "cannot create the memory shared with the case's processes: %s", strerror(errno));
+        return NULL;
+    }
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+    if (p == MAP_FAILED) {
+        snprintf(why, whylen, "cannot map the memory shared with the case's processes: %s", strerror(errno));
+        return NULL;
+    }
+    return p;
+}
+
+void *sc_procs_region_map(int fd, size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+int sc_procs_spawn(char *const argv[], int case_index, int api, int control, int proc, int fd, pid_t *pid,
+                   char *why, size_t whylen)
+{
+    char var[128], exe[4096];
+    size_t nenv = 0;
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) {
+        snprintf(why, whylen, "cannot find this program to start process %d: %s", proc, strerror(errno));
+        return -1;
+    }
+    exe[len] = '\0';
+    /* everything the child gets is built before fork: only exec follows it */
+    snprintf(var, sizeof var, "%s=%d %d %d %d %d", SC_PROCESS_ENV, case_index, api, control, proc, fd);
+    while (environ[nenv])
+        nenv++;
+    char **env = calloc(nenv + 2, sizeof *env);
+    if (!env) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    memcpy(env, environ, nenv * sizeof *env);
+    env[nenv] = var;
+    pid_t me = getpid();
+    fflush(NULL);
+    *pid = fork();
+    if (*pid == 0) {
+        /* the child ends with its parent, whatever kills the parent */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != me)
+            _exit(126);
+        execve(exe, argv, env);
+        _exit(127);
+    }
+    free(env);
+    if (*pid < 0) {
+        snprintf(why, whylen, "cannot fork process %d: %s", proc, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void describe(int status, char *why, size_t whylen)
+{
+    if (WIFSIGNALED(status))
+        snprintf(why, whylen, "died of signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(why, whylen, "exited with status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+int sc_procs_alive(pid_t pid, char *why, size_t whylen)
+{
+    int status = 0;
+    pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == 0)
+        return 1;
+    if (got == pid)
+        describe(status, why, whylen);
+    else
+        snprintf(why, whylen, "is gone (%s)", strerror(errno));
+    return 0;
+}
+
+int sc_procs_reap(pid_t pid, uint64_t grace_ns)
+{
+    int status = 0;
+    uint64_t end = sc_now_ns() + grace_ns;
+    for (;;) {
+        pid_t got = waitpid(pid, &status, WNOHANG);
+        if (got == pid || (got < 0 && errno != EINTR))
+            return status;
+        if (sc_now_ns() >= end)
+            break;
+        sc_pause_ns(1000000u);
+    }
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return status;
+}
+
+int sc_procs_child(int *case_index, int *api, int *control, int *proc, int *fd)
+{
+    const char *v = getenv(SC_PROCESS_ENV);
+    if (!v || sscanf(v, "%d %d %d %d %d", case_index, api, control, proc, fd) != 5)
+        return 0;
+    parent_pid = getppid();
+    unsetenv(SC_PROCESS_ENV); /* nothing this process starts is one of the case's processes */
+    return 1;
+}
+
+int sc_procs_orphaned(void) { return getppid() != parent_pid; }
