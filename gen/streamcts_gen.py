@@ -1294,6 +1294,8 @@ def render(rules, spec_files, spec_disp, out_disp):
             "obj": f"build/obj/{r.path}.o",
             "src": posixpath.join(out_disp, r.path + ".c"),
             "taps": [(f"tap/{r.path}{suffix}.t", lib) for suffix, lib in (LIBS[m] for m in r.modes)],
+            # a program of several processes again, under MPS (runtime/mps.h): its first compile mode
+            "mps": f"tap/{r.path}.mps.t" if r.processes > 1 else None,
         }
         for r in rules
     ]
@@ -1301,7 +1303,7 @@ def render(rules, spec_files, spec_disp, out_disp):
         outputs=[posixpath.join(out_disp, f) for f in ("rules.ninja", "catalog.tsv")] + [e["src"] for e in edges],
         inputs=spec_files + [spec_disp] + [posixpath.join(display_dir(GEN_DIR), f) for f in gen_files],
         edges=edges,
-        suite=[tap for e in edges for tap, _ in e["taps"]],
+        suite=[tap for e in edges for tap in [t for t, _ in e["taps"]] + ([e["mps"]] if e["mps"] else [])],
     )
 
     catalog = sorted(

@@ -16,6 +16,7 @@
 #include "streamcts.h"
 
 #define SC_NOT_READY 600      /* CUDA_ERROR_NOT_READY == cudaErrorNotReady      */
+#define SC_NOT_SUPPORTED 801  /* CUDA_ERROR_NOT_SUPPORTED == cudaErrorNotSupported */
 #define SC_UNSUPPORTED (-100) /* never a CUDA code: the point is skipped        */
 #define SC_IPC_HANDLE_BYTES 64 /* CU_IPC_HANDLE_SIZE                              */
 

@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "clock.h"
 #include "isolate.h"
+#include "mps.h"
 #include "procs.h"
 #include "prog.h"
 #include "run.h"
@@ -367,6 +368,8 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     int child_case, child_api, child_control;
     if ((rc = parse(rule, argc, argv, &o)))
         return rc;
+    if (sc_mps_requested(argv[0]) && !o.list)
+        return sc_mps_run(argv);
     if (sc_isolate_child(&child_case, &child_api, &child_control))
         return child_main(rule, &o, argv, child_case, child_api, child_control);
     int child_proc, child_fd;
@@ -383,6 +386,12 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     int state = sc_driver_backend.init(why, sizeof why);
     if (state == SC_MISSING) {
         sc_tap_skip_all(why);
+        return 0;
+    }
+    if (state == SC_BROKEN && sc_mps_dir()) { /* the capability is missing, not the driver broken */
+        char msg[700];
+        snprintf(msg, sizeof msg, "no MPS: its server is not usable here (%s); see %s/control.log", why, sc_mps_dir());
+        sc_tap_skip_all(msg);
         return 0;
     }
     if (state == SC_BROKEN) {
@@ -429,6 +438,9 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         sc_tap_diag("runtime API: not run, it has no counterpart of the driver calls this rule uses");
     if (rule->isolate)
         sc_tap_diag("each point runs in a child process of its own: the program faults its context");
+    if (sc_mps_dir())
+        sc_tap_diag("MPS: every process of every case is a client of a private MPS server (pipe directory %s)",
+                    sc_mps_dir());
     if (rule->processes > 1)
         sc_tap_diag("each run of a case starts its other %d process(es) anew: this program again, with %s set",
                     rule->processes - 1, SC_PROCESS_ENV);

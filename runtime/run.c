@@ -666,6 +666,9 @@ static int start_peers(struct run *r, uint32_t case_id, char *why, size_t n)
     return 0;
 }
 
+/* A capability the device or the API lacks (IPC is documented as restricted): the point is skipped. */
+static int missing(int rc) { return rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED ? -2 : -1; }
+
 /*
  * Several processes: the owner of an interprocess event publishes its IPC
  * handle, main allocates and publishes IPC memory; once every process did,
@@ -681,14 +684,14 @@ static int exchange(struct run *r, char *why, size_t n)
         if (r->event_proc[e] == k && (p->events[e].flags & SC_EV_INTERPROCESS) &&
             (rc = b->ipc_event_handle(r->events[e], sh->event_handle[e]))) {
             snprintf(why, n, "cuIpcGetEventHandle of event %s: %s", p->events[e].name, b->error_name(rc));
-            return rc == SC_UNSUPPORTED ? -2 : -1;
+            return missing(rc);
         }
     for (int m = 0; m < p->nbuffers; m++)
         if (k == 0 && p->buffer_ipc[m]) {
             if ((rc = b->dev_alloc(&r->buf_ptr[m], SC_COPY_BYTES)) || (rc = b->memset_sync(r->buf_ptr[m], 0, SC_COPY_BYTES)) ||
                 (rc = b->ipc_mem_handle(r->buf_ptr[m], sh->mem_handle[m]))) {
                 snprintf(why, n, "exporting memory %s (cuIpcGetMemHandle): %s", p->buffers[m], b->error_name(rc));
-                return rc == SC_UNSUPPORTED ? -2 : -1;
+                return missing(rc);
             }
         }
     store(&sh->created[k], 1);
@@ -697,13 +700,13 @@ static int exchange(struct run *r, char *why, size_t n)
     for (int e = 0; e < p->nevents; e++)
         if (r->event_proc[e] != k && uses(r, e, -1) && (rc = b->ipc_event_open(&r->events[e], sh->event_handle[e]))) {
             snprintf(why, n, "cuIpcOpenEventHandle of event %s: %s", p->events[e].name, b->error_name(rc));
-            return rc == SC_UNSUPPORTED ? -2 : -1;
+            return missing(rc);
         }
     for (int m = 0; m < p->nbuffers; m++)
         if (k != 0 && p->buffer_ipc[m] && uses(r, -1, m)) {
             if ((rc = b->ipc_mem_open(&r->buf_ptr[m], sh->mem_handle[m]))) {
                 snprintf(why, n, "cuIpcOpenMemHandle of memory %s: %s", p->buffers[m], b->error_name(rc));
-                return rc == SC_UNSUPPORTED ? -2 : -1;
+                return missing(rc);
             }
             r->buf_opened[m] = 1;
         }

@@ -1,0 +1,156 @@
+/* mps.c - running a program's cases under NVIDIA's Multi-Process Service (see mps.h). */
+#define _GNU_SOURCE
+#include "mps.h"
+#include "clock.h"
+#include "tap.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CONTROL "nvidia-cuda-mps-control"
+#define QUIT_GRACE_NS 20000000000ull /* the daemon shuts its server down before it exits */
+
+int sc_mps_requested(const char *argv0)
+{
+    size_t n = strlen(argv0), k = strlen(".mps.t");
+    return n > k && strcmp(argv0 + n - k, ".mps.t") == 0 && !getenv(SC_MPS_ENV);
+}
+
+const char *sc_mps_dir(void)
+{
+    const char *d = getenv(SC_MPS_ENV);
+    return d && *d ? d : NULL;
+}
+
+/* The control program on PATH (or where the driver installs it), or 0. */
+static int find_control(char *out, size_t n)
+{
+    const char *path = getenv("PATH");
+    char dirs[4096];
+    snprintf(dirs, sizeof dirs, "%s:/usr/bin:/usr/local/nvidia/bin:/usr/local/bin", path ? path : "");
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(out, n, "%s/%s", *d ? d : ".", CONTROL);
+        if (access(out, X_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Runs prog with argv; feeds `input` to its standard input when given; waits up to limit_ns. -1: killed. */
+static int run(const char *prog, char *const argv[], const char *input, uint64_t limit_ns)
+{
+    int fds[2] = { -1, -1 }, status = 0;
+    if (input && pipe(fds) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (input) {
+            dup2(fds[0], 0);
+            close(fds[0]);
+            close(fds[1]);
+        }
+        execv(prog, argv);
+        _exit(127);
+    }
+    if (input) {
+        close(fds[0]);
+        if (pid > 0 && write(fds[1], input, strlen(input)) < 0)
+            status = -1;
+        close(fds[1]);
+    }
+    if (pid < 0)
+        return -1;
+    for (uint64_t end = sc_now_ns() + limit_ns;;) {
+        pid_t got = waitpid(pid, &status, limit_ns ? WNOHANG : 0);
+        if (got == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        if (got < 0 && errno != EINTR)
+            return -1;
+        if (limit_ns && sc_now_ns() > end) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        sc_pause_ns(10000000u);
+    }
+}
+
+/* The last line of the daemon's control log, for a skip reason. */
+static void last_log_line(const char *dir, char *out, size_t n)
+{
+    char path[512], line[512];
+    snprintf(out, n, "no log");
+    snprintf(path, sizeof path, "%s/control.log", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f))
+        if (line[0] != '\n')
+            snprintf(out, n, "%.*s", (int)strcspn(line, "\n"), line);
+    fclose(f);
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[768];
+    while (d && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+int sc_mps_run(char **argv)
+{
+    char control[4096], why[512], log[300], dir[] = "/tmp/streamcts-mps-XXXXXX";
+    if (!find_control(control, sizeof control)) {
+        sc_tap_begin(stdout);
+        sc_tap_skip_all("no MPS: " CONTROL " is not on PATH (it ships with the NVIDIA driver; install it, "
+                        "or run the plain .t programs)");
+        return 0;
+    }
+    /* one MPS server per GPU: programs run in parallel (prove -j) take turns */
+    int lock = open("/tmp/streamcts-mps.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0666);
+    while (lock >= 0 && flock(lock, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    if (!mkdtemp(dir)) {
+        snprintf(why, sizeof why, "no MPS: cannot make its pipe directory under /tmp: %s", strerror(errno));
+        sc_tap_begin(stdout);
+        sc_tap_skip_all(why);
+        return 0;
+    }
+    setenv("CUDA_MPS_PIPE_DIRECTORY", dir, 1);
+    setenv("CUDA_MPS_LOG_DIRECTORY", dir, 1);
+    char *start[] = { control, "-d", NULL };
+    int rc = run(control, start, NULL, 30000000000ull);
+    if (rc != 0) {
+        last_log_line(dir, log, sizeof log);
+        snprintf(why, sizeof why, "no MPS: %.200s -d failed (exit %d; control.log: %.250s)", control, rc, log);
+        remove_dir(dir);
+        sc_tap_begin(stdout);
+        sc_tap_skip_all(why);
+        return 0;
+    }
+    setenv(SC_MPS_ENV, dir, 1);
+    rc = run("/proc/self/exe", argv, NULL, 0);
+    char *quit[] = { control, NULL };
+    if (run(control, quit, "quit\n", QUIT_GRACE_NS) != 0)
+        printf("# MPS: the control daemon did not quit within %.0f s (pipe directory %s)\n", QUIT_GRACE_NS / 1e9, dir);
+    else
+        remove_dir(dir);
+    fflush(stdout);
+    return rc;
+}
