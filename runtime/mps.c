@@ -113,6 +113,40 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
+/* Stops the daemon of directory dir (asked to quit; its server shuts down first) and removes the directory. */
+static int stop_daemon(const char *control, const char *dir)
+{
+    char *quit[] = { (char *)control, NULL };
+    setenv("CUDA_MPS_PIPE_DIRECTORY", dir, 1);
+    setenv("CUDA_MPS_LOG_DIRECTORY", dir, 1);
+    int rc = run(control, quit, "quit\n", QUIT_GRACE_NS);
+    if (rc == 0)
+        remove_dir(dir);
+    return rc;
+}
+
+/*
+ * A daemon whose program was killed (prove has no per-file timeout, but a
+ * lab's harness may) outlives it: `-d` detaches.  Whoever holds the lock next
+ * finds its directory and stops it, so one killed run never leaves an MPS
+ * server on the GPU for the next.
+ */
+static void stop_orphans(const char *control)
+{
+    DIR *d = opendir("/tmp");
+    struct dirent *e;
+    char dir[300];
+    while (d && (e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, "streamcts-mps-", 14) == 0) {
+            snprintf(dir, sizeof dir, "/tmp/%s", e->d_name);
+            if (stop_daemon(control, dir) == 0) /* the client's output is TAP: this goes to stderr */
+                fprintf(stderr, "MPS: stopped the control daemon a killed run left behind (%s)\n", dir);
+            remove_dir(dir);
+        }
+    if (d)
+        closedir(d);
+}
+
 int sc_mps_run(char **argv)
 {
     char control[4096], why[512], log[300], dir[] = "/tmp/streamcts-mps-XXXXXX";
@@ -126,9 +160,10 @@ int sc_mps_run(char **argv)
     int lock = open("/tmp/streamcts-mps.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0666);
     while (lock >= 0 && flock(lock, LOCK_EX) != 0 && errno == EINTR)
         ;
+    stop_orphans(control);
     if (!mkdtemp(dir)) {
-        snprintf(why, sizeof why, "no MPS: cannot make its pipe directory under /tmp: %s", strerror(errno));
         sc_tap_begin(stdout);
+        snprintf(why, sizeof why, "no MPS: cannot make its pipe directory under /tmp: %s", strerror(errno));
         sc_tap_skip_all(why);
         return 0;
     }
@@ -146,11 +181,8 @@ int sc_mps_run(char **argv)
     }
     setenv(SC_MPS_ENV, dir, 1);
     rc = run("/proc/self/exe", argv, NULL, 0);
-    char *quit[] = { control, NULL };
-    if (run(control, quit, "quit\n", QUIT_GRACE_NS) != 0)
+    if (stop_daemon(control, dir) != 0)
         printf("# MPS: the control daemon did not quit within %.0f s (pipe directory %s)\n", QUIT_GRACE_NS / 1e9, dir);
-    else
-        remove_dir(dir);
     fflush(stdout);
     return rc;
 }

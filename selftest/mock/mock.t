@@ -47,4 +47,22 @@ if [ $rc -eq 1 ] && [ -n "$plan" ] && [ "$plan" = "$points" ] && grep -q 'did no
     ok "a hung call is reported and the $plan planned points are all accounted for"
 else nok "a hung call was not reported cleanly (exit $rc, plan $plan, points $points)" "$out"; fi
 
+# MPS (runtime/mps.c) with a stand-in control program: the program named *.mps.t starts
+# the daemon, runs its cases as a client, stops the daemon, and reclaims one a killed run left
+fake=$(mktemp -d); mkdir -p /tmp/streamcts-mps-left-by-a-killed-run
+printf '#!/bin/sh\necho "$*" >>"%s/calls"; [ "$1" = -d ] && exit "${FAKE_MPS_START:-0}"; cat >/dev/null; exit 0\n' "$fake" >"$fake/nvidia-cuda-mps-control"
+chmod +x "$fake/nvidia-cuda-mps-control"
+ln -s "$PWD/$dir/process.legacy_stream.not_held_by_other_process.prog" "$fake/legacy.mps.t"
+out=$(PATH="$fake:$PATH" "$fake/legacy.mps.t" --case '*.kernel.kernel' 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q '^# MPS: every process' <<<"$out" && [ "$(grep -c '^ok' <<<"$out")" = 4 ] &&
+    [ "$(grep -c '^TAP version' <<<"$out")" = 1 ] && [ ! -d /tmp/streamcts-mps-left-by-a-killed-run ] &&
+    [ "$(grep -c '^-d' "$fake/calls")" = 1 ] && [ "$(grep -c '^$' "$fake/calls")" = 2 ]; then
+    ok "*.mps.t runs its cases under the daemon it starts, stops it, and stops one a killed run left"
+else nok "the MPS wrapper misbehaved (exit $rc)" "$out$(cat "$fake/calls")"; fi
+out=$(FAKE_MPS_START=3 PATH="$fake:$PATH" "$fake/legacy.mps.t" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q '^1\.\.0 # SKIP no MPS: .*-d failed (exit 3' <<<"$out"; then
+    ok "a daemon that cannot start makes the program skip with the reason"
+else nok "a failed daemon start was not a skip (exit $rc)" "$out"; fi
+rm -rf "$fake"
+
 echo "1..$n"
