@@ -88,6 +88,7 @@ struct shared {
 };
 #define SC_SHARED_BYTES ((sizeof(struct shared) + 4095u) & ~(size_t)4095u)
 #define SC_PEER_GRACE_NS 5000000000ull /* a process that was told to quit, before it is killed */
+#define SC_START_DEADLINES 4u          /* a process's start-up (cuInit, its context): deadlines it may take */
 
 static struct pool shared_pools[2];
 static struct shared *shared_mem[2];
@@ -612,11 +613,14 @@ static int uses(struct run *r, int e, int m)
     return 0;
 }
 
-/* Waits until every process set its flag (created or ready); <0 when one failed, -2 when it skips. */
-static int await_peers(struct run *r, int *flags, const char *what, char *why, size_t n)
+/*
+ * Waits until every process set its flag (created or ready), up to limit_ns;
+ * <0 when one failed, -2 when it skips.  `what` completes "process p1 had not ...".
+ */
+static int await_peers(struct run *r, int *flags, const char *what, uint64_t limit_ns, char *why, size_t n)
 {
     const struct sc_prog *p = r->p;
-    uint64_t end = sc_now_ns() + r->cfg.deadline_ns;
+    uint64_t start = sc_now_ns(), end = start + limit_ns;
     for (;;) {
         int all = 1;
         for (int k = 0; k < p->nprocs; k++) {
@@ -639,7 +643,10 @@ static int await_peers(struct run *r, int *flags, const char *what, char *why, s
             return -1;
         }
         if (sc_now_ns() > end) {
-            snprintf(why, n, "the case's processes did not all %s within %.0f ms", what, (double)r->cfg.deadline_ns / 1e6);
+            int k = 0;
+            while (k < p->nprocs - 1 && load(&flags[k]) == 1)
+                k++;
+            snprintf(why, n, "process %s had not %s after %.0f ms", p->procs[k], what, (double)(sc_now_ns() - start) / 1e6);
             return -1;
         }
         sc_pause_ns(SC_POLL_NS);
@@ -695,7 +702,10 @@ static int exchange(struct run *r, char *why, size_t n)
             }
         }
     store(&sh->created[k], 1);
-    if ((rc = await_peers(r, sh->created, "created its objects", why, n)))
+    /* a process starts with cuInit and its context: seen to take over 10 s on an H100 under load with
+     * CUDA_DEVICE_MAX_CONNECTIONS=32, and not what the case checks */
+    if ((rc = await_peers(r, sh->created, "started and created its objects", SC_START_DEADLINES * r->cfg.deadline_ns,
+                          why, n)))
         return rc;
     for (int e = 0; e < p->nevents; e++)
         if (r->event_proc[e] != k && uses(r, e, -1) && (rc = b->ipc_event_open(&r->events[e], sh->event_handle[e]))) {
@@ -834,7 +844,7 @@ static int prepare(struct run *r, char *why, size_t n)
         goto fail;
     if (r->sh) {
         store(&r->sh->ready[r->proc], 1);
-        if (r->proc == 0 && (rc = await_peers(r, r->sh->ready, "prepared its operations", why, n)))
+        if (r->proc == 0 && (rc = await_peers(r, r->sh->ready, "prepared its operations", r->cfg.deadline_ns, why, n)))
             return rc;
     }
     return 0;
