@@ -91,7 +91,7 @@ COMPARISONS = ("equals", "differs from")  # the binary relations of two getters:
 UNARY_RELATIONS = {"complete on return": "SC_COMPLETE_ON_RETURN", "keeps its data": "SC_KEEPS_DATA"}
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
-    "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context",
+    "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",
 )
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")

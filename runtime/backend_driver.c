@@ -609,7 +609,7 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_IMPLICIT: return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
     case SC_CODE_CAPTURE_WRONG_THREAD: return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
     case SC_CODE_INVALID_CONTEXT: return CUDA_ERROR_INVALID_CONTEXT;
-    case SC_CODE_SKIPPED: break;
+    case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;
 }

@@ -496,6 +496,7 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_CAPTURE_INVALIDATED: return "capture_invalidated";
     case SC_CODE_CAPTURE_IMPLICIT: return "capture_implicit";
     case SC_CODE_CAPTURE_WRONG_THREAD: return "capture_wrong_thread";
+    case SC_CODE_AN_ERROR: return "an_error";
     case SC_CODE_SKIPPED: return "skipped";
     case SC_CODE_INVALID_CONTEXT: return "invalid_context";
     }

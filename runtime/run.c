@@ -1632,7 +1632,11 @@ static void judge_answer(struct run *r, int got, const char *what)
     const struct sc_prog *p = r->p;
     int want = r->b->code(p->code);
     const char *subject = opname(r, p->subject);
-    if (got == want)
+    if (p->code == SC_CODE_AN_ERROR && got != 0)
+        sc_verdict_decide(&r->v, SC_PASS, "%s answered %s: it failed, as the rule requires", subject, what);
+    else if (p->code == SC_CODE_AN_ERROR)
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s answered %s, not an error", subject, what);
+    else if (got == want)
         sc_verdict_decide(&r->v, SC_PASS, "%s answered %s, as the rule requires", subject, what);
     else
         sc_verdict_decide(&r->v, SC_VIOLATED, "%s answered %s, not %s (%s)", subject, what, sc_code_name(p->code),

@@ -157,6 +157,7 @@ enum sc_code {
     SC_CODE_CAPTURE_WRONG_THREAD,  /* ..._STREAM_CAPTURE_WRONG_THREAD */
     SC_CODE_SKIPPED,               /* a host function that never ran */
     SC_CODE_INVALID_CONTEXT,       /* CUDA_ERROR_INVALID_CONTEXT: no current context */
+    SC_CODE_AN_ERROR,              /* any error: the documentation says the call fails, not with what */
 };
 
 /* Values a getter can give. */
