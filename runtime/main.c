@@ -313,24 +313,40 @@ static void run_isolated(char *const argv[], int case_index, int api, int contro
     sc_verdict_error(&res->verdict, "%s", why);
 }
 
-/* One of a case's other processes (procs.h): issue what main posts, then exit. */
-static int process_main(const sc_rule *rule, const struct options *o, char **argv, int case_index, int api,
-                        int control, int proc, int fd)
+/*
+ * One of a case's other processes (procs.h): runs what main starts, one run
+ * after another, until main ends them; exits after a run that did not finish
+ * cleanly (main starts another for the next).
+ */
+static int process_main(const sc_rule *rule, const struct options *o, char **argv, int api, int proc, int fd)
 {
     static struct sc_prog prog;
     const sc_backend *b = api == 0 ? &sc_driver_backend : &sc_runtime_backend;
     char why[512];
-    struct sc_run_config cfg = { (uint64_t)o->window_ms * 1000000u, (uint64_t)o->deadline_ms * 1000000u, argv,
-                                 case_index, control };
-    if (case_index < 0 || case_index >= rule->ncases || (api != 0 && api != 1))
+    struct sc_run_config cfg = { (uint64_t)o->window_ms * 1000000u, (uint64_t)o->deadline_ms * 1000000u, argv, 0, 0 };
+    int rc = 0, case_index = 0, control = 0;
+    if (api != 0 && api != 1)
         return 2;
     if (sc_driver_backend.init(why, sizeof why) != SC_READY || (b != &sc_driver_backend && b->init(why, sizeof why) != SC_READY)) {
         fprintf(stderr, "%s: process %d cannot use the device: %s\n", rule->id, proc, why);
         return 3; /* main reports the exit */
     }
-    sc_prog_init(&prog);
-    (control ? rule->cases[case_index].control : rule->cases[case_index].build)(&prog);
-    int rc = sc_run_child(b, &prog, &cfg, proc, fd);
+    int next;
+    while ((next = sc_peer_next(b, fd, &case_index, &control, why, sizeof why)) == 0) {
+        if (case_index < 0 || case_index >= rule->ncases) {
+            rc = 2;
+            break;
+        }
+        cfg.case_index = case_index, cfg.control = control;
+        sc_prog_init(&prog);
+        (control ? rule->cases[case_index].control : rule->cases[case_index].build)(&prog);
+        if ((rc = sc_run_child(b, &prog, &cfg, proc, fd)))
+            break;
+    }
+    if (next < 0) {
+        fprintf(stderr, "%s: process %d: %s\n", rule->id, proc, why);
+        rc = 3;
+    }
     fflush(NULL);
     _exit(rc);
 }
@@ -373,8 +389,8 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     if (sc_isolate_child(&child_case, &child_api, &child_control))
         return child_main(rule, &o, argv, child_case, child_api, child_control);
     int child_proc, child_fd;
-    if (sc_procs_child(&child_case, &child_api, &child_control, &child_proc, &child_fd))
-        return process_main(rule, &o, argv, child_case, child_api, child_control, child_proc, child_fd);
+    if (sc_procs_child(&child_api, &child_proc, &child_fd))
+        return process_main(rule, &o, argv, child_api, child_proc, child_fd);
     if (o.list) {
         for (int i = 0; i < rule->ncases; i++)
             if (selected(&o, rule->cases[i].id))
@@ -442,7 +458,8 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         sc_tap_diag("MPS: every process of every case is a client of a private MPS server (pipe directory %s)",
                     sc_mps_dir());
     if (rule->processes > 1)
-        sc_tap_diag("each run of a case starts its other %d process(es) anew: this program again, with %s set",
+        sc_tap_diag("a case's other %d process(es) are this program again, with %s set: started once per API, "
+                    "they take one run after another; one that fails is replaced",
                     rule->processes - 1, SC_PROCESS_ENV);
     sc_tap_plan(n, names);
     sc_watchdog_start();
@@ -499,6 +516,11 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
             }
             sc_watchdog_disarm();
         }
+    }
+    if (rule->processes > 1) {
+        unsigned started, runs;
+        sc_run_end_peers(&started, &runs);
+        sc_tap_diag("other processes: %u started for %u runs", started, runs);
     }
     return sc_tap_failures() ? 1 : 0;
 

@@ -37,8 +37,7 @@ void *sc_procs_region_map(int fd, size_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
-int sc_procs_spawn(char *const argv[], int case_index, int api, int control, int proc, int fd, pid_t *pid,
-                   char *why, size_t whylen)
+int sc_procs_spawn(char *const argv[], int api, int proc, int fd, pid_t *pid, char *why, size_t whylen)
 {
     char var[128], exe[4096];
     size_t nenv = 0;
@@ -49,7 +48,7 @@ int sc_procs_spawn(char *const argv[], int case_index, int api, int control, int
     }
     exe[len] = '\0';
     /* everything the child gets is built before fork: only exec follows it */
-    snprintf(var, sizeof var, "%s=%d %d %d %d %d", SC_PROCESS_ENV, case_index, api, control, proc, fd);
+    snprintf(var, sizeof var, "%s=%d %d %d", SC_PROCESS_ENV, api, proc, fd);
     while (environ[nenv])
         nenv++;
     char **env = calloc(nenv + 2, sizeof *env);
@@ -117,10 +116,10 @@ int sc_procs_reap(pid_t pid, uint64_t grace_ns)
     return status;
 }
 
-int sc_procs_child(int *case_index, int *api, int *control, int *proc, int *fd)
+int sc_procs_child(int *api, int *proc, int *fd)
 {
     const char *v = getenv(SC_PROCESS_ENV);
-    if (!v || sscanf(v, "%d %d %d %d %d", case_index, api, control, proc, fd) != 5)
+    if (!v || sscanf(v, "%d %d %d", api, proc, fd) != 3)
         return 0;
     parent_pid = getppid();
     unsetenv(SC_PROCESS_ENV); /* nothing this process starts is one of the case's processes */

@@ -3,11 +3,13 @@
  *
  * A case whose host threads run in several processes is driven by the
  * program's own process ("main"): it re-executes its program once per other
- * process with STREAMCTS_PROCESS set, and shares one anonymous memory region
- * (a memfd the child inherits) with them.  run.c lays the region out (slots,
- * the gate flag, mailboxes, published results); this file only makes the
- * region and the children, and tells when a child ended and why.  A child
- * dies with its parent (PR_SET_PDEATHSIG), so nothing outlives a killed run.
+ * process and API with STREAMCTS_PROCESS set, and shares one anonymous memory
+ * region (a memfd the child inherits) with them.  The children outlive a run:
+ * run.c lays the region out (slots, the gate flag, mailboxes, published
+ * results, which run to start) and tells them each run; this file only makes
+ * the region and the children, and tells when a child ended and why.  A
+ * child dies with its parent (PR_SET_PDEATHSIG), so nothing outlives a
+ * killed run.
  */
 #ifndef SC_PROCS_H
 #define SC_PROCS_H
@@ -15,23 +17,22 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SC_PROCESS_ENV "STREAMCTS_PROCESS" /* "CASE API CONTROL PROC FD" */
+#define SC_PROCESS_ENV "STREAMCTS_PROCESS" /* "API PROC FD" */
 
 /* Parent: a zeroed shared region of bytes; its fd is inherited by children.  NULL on failure. */
 void *sc_procs_region_create(size_t bytes, int *fd, char *why, size_t whylen);
 /* Child: maps the region its parent made.  NULL on failure. */
 void *sc_procs_region_map(int fd, size_t bytes);
 
-/* Parent: starts this program again (argv) as process proc of the point; 0, or -1 with why. */
-int sc_procs_spawn(char *const argv[], int case_index, int api, int control, int proc, int fd, pid_t *pid,
-                   char *why, size_t whylen);
+/* Parent: starts this program again (argv) as process proc, for the API's runs; 0, or -1 with why. */
+int sc_procs_spawn(char *const argv[], int api, int proc, int fd, pid_t *pid, char *why, size_t whylen);
 /* Parent: 1 while the child runs; 0 once it ended, with why saying how. */
 int sc_procs_alive(pid_t pid, char *why, size_t whylen);
 /* Parent: waits up to grace_ns for the child to exit, then kills it; returns its wait status. */
 int sc_procs_reap(pid_t pid, uint64_t grace_ns);
 
-/* Child: 1 and the point when this process is one of a case's other processes, else 0. */
-int sc_procs_child(int *case_index, int *api, int *control, int *proc, int *fd);
+/* Child: 1, its API, process and region, when this process is one of a case's other processes, else 0. */
+int sc_procs_child(int *api, int *proc, int *fd);
 /* Child: has the parent gone (the child was re-parented)? */
 int sc_procs_orphaned(void);
 

@@ -85,14 +85,27 @@ struct shared {
     struct mailbox mbox[SC_MAX_THREADS];
     struct remote_op op[SC_MAX_OPS];
     char error[SC_MAX_PROCS][256];
+    /* the processes outlive a run: main starts each run, they report finishing it */
+    uint32_t run_gen;                /* main: bumped for each run; a waiting process starts it   */
+    int case_index, control;         /* ... the run's program                                    */
+    uint32_t finished[SC_MAX_PROCS]; /* the run a process finished: its objects gone, its context idle */
+    int retire;                      /* main: the program ends, the processes exit               */
 };
 #define SC_SHARED_BYTES ((sizeof(struct shared) + 4095u) & ~(size_t)4095u)
 #define SC_PEER_GRACE_NS 5000000000ull /* a process that was told to quit, before it is killed */
 #define SC_START_DEADLINES 4u          /* a process's start-up (cuInit, its context): deadlines it may take */
 
+#define SC_PEER_IDLE_NS 200000u     /* a waiting process's pause between looks at run_gen */
+
 static struct pool shared_pools[2];
 static struct shared *shared_mem[2];
 static int shared_fd[2] = { -1, -1 };
+/* main, per API: the other processes (0: none running), the runs started, processes started */
+static pid_t peer_pid[2][SC_MAX_PROCS];
+static uint32_t run_gen[2];
+static unsigned peers_started[2];
+/* a process other than main: the run it was told to start */
+static uint32_t peer_gen;
 
 /* ---- one run ------------------------------------------------------------ */
 
@@ -193,7 +206,8 @@ struct run {
     /* several processes (sc_thread_process): each runs its own struct run */
     struct shared *sh;               /* the region shared with them, else NULL     */
     int proc;                        /* the process this run is (0: main)          */
-    pid_t pid[SC_MAX_PROCS];         /* main: the other processes                  */
+    pid_t *pid;                      /* main: the other processes (peer_pid)       */
+    uint32_t gen;                    /* main: this run's run_gen                   */
     int stream_proc[SC_MAX_STREAMS]; /* the process that creates each stream       */
     int event_proc[SC_MAX_EVENTS];   /* ... each event; the others open its handle */
     int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
@@ -308,28 +322,24 @@ static int pool_ready(struct run *r, char *why, size_t n)
  * every process.  Main makes the region once per backend (fd < 0); a child maps
  * the one its parent made.
  */
-static int shared_ready(struct run *r, int fd, char *why, size_t n)
+static struct shared *shared_region(const sc_backend *b, int fd, char *why, size_t n)
 {
-    const sc_backend *b = r->b;
     int k = b == &sc_driver_backend ? 0 : 1, rc;
     struct pool *pl = &shared_pools[k];
-    r->pool = pl;
-    if (pl->ready) {
-        r->sh = shared_mem[k];
-        return 0;
-    }
+    if (pl->ready)
+        return shared_mem[k];
     struct shared *sh = fd < 0 ? sc_procs_region_create(SC_SHARED_BYTES, &shared_fd[k], why, n)
                                : sc_procs_region_map(fd, SC_SHARED_BYTES);
     if (!sh) {
         if (fd >= 0)
             snprintf(why, n, "cannot map the memory shared with main");
-        return -1;
+        return NULL;
     }
     char *dev;
     if ((rc = b->host_register(sh, SC_SHARED_BYTES)) || (rc = b->host_dev_ptr((void **)&dev, sh)) ||
         (rc = b->host_alloc(&pl->scratch, SC_COPY_BYTES))) {
         snprintf(why, n, "cannot register the memory shared between the case's processes: %s", b->error_name(rc));
-        return -1;
+        return NULL;
     }
     pl->slots = sh->slots;
     pl->slots_dev = dev + offsetof(struct shared, slots);
@@ -338,8 +348,15 @@ static int shared_ready(struct run *r, int fd, char *why, size_t n)
     pl->words = sh->words;
     pl->words_dev = dev + offsetof(struct shared, words);
     pl->ready = 1;
-    shared_mem[k] = r->sh = sh;
-    return 0;
+    return shared_mem[k] = sh;
+}
+
+static int shared_ready(struct run *r, int fd, char *why, size_t n)
+{
+    int k = r->b == &sc_driver_backend ? 0 : 1;
+    r->pool = &shared_pools[k];
+    r->pid = peer_pid[k];
+    return (r->sh = shared_region(r->b, fd, why, n)) ? 0 : -1;
 }
 
 /* Makes dev the calling thread's current device, when the program uses several. */
@@ -653,23 +670,41 @@ static int await_peers(struct run *r, int *flags, const char *what, uint64_t lim
     }
 }
 
-/* Main: the region's control part is reset for a new case, then the other processes start. */
+/*
+ * Main: the region's control part is reset for a new run, which the other
+ * processes, waiting since their last run, then start; one that is not
+ * running (the first run, or it ended) is started for it.
+ */
 static int start_peers(struct run *r, uint32_t case_id, char *why, size_t n)
 {
     struct shared *sh = r->sh;
     const struct sc_prog *p = r->p;
+    int api = r->b == &sc_driver_backend ? 0 : 1;
+    char how[160];
+    for (int k = 1; k < p->nprocs; k++)
+        if (r->pid[k] > 0 && !sc_procs_alive(r->pid[k], how, sizeof how))
+            r->pid[k] = 0; /* it ended after its last run: a new one takes its place */
     memset(sh->created, 0, sizeof sh->created);
     memset(sh->ready, 0, sizeof sh->ready);
     memset(sh->mbox, 0, sizeof sh->mbox);
     memset(sh->op, 0, sizeof sh->op);
     memset(sh->error, 0, sizeof sh->error);
     sh->case_id = case_id;
+    sh->case_index = r->cfg.case_index;
+    sh->control = r->cfg.control;
     store(&sh->quit, 0);
     store(&sh->released, 0);
+    store(&sh->retire, 0);
+    r->gen = ++run_gen[api];
+    __atomic_store_n(&sh->run_gen, r->gen, __ATOMIC_RELEASE); /* last: a process that sees it sees the rest */
     for (int k = 1; k < p->nprocs; k++)
-        if (sc_procs_spawn(r->cfg.argv, r->cfg.case_index, r->b == &sc_driver_backend ? 0 : 1, r->cfg.control, k,
-                           shared_fd[r->b == &sc_driver_backend ? 0 : 1], &r->pid[k], why, n))
-            return -1;
+        if (r->pid[k] <= 0) {
+            if (sc_procs_spawn(r->cfg.argv, api, k, shared_fd[api], &r->pid[k], why, n)) {
+                r->pid[k] = 0;
+                return -1;
+            }
+            peers_started[api]++;
+        }
     return 0;
 }
 
@@ -1355,7 +1390,12 @@ static int busy(struct run *r, struct worker *w)
     return !r->broken && load(&r->sh->mbox[w->index].busy);
 }
 
-/* Main: ends the case's other processes (asked to quit, killed after a grace period). */
+/*
+ * Main: ends the run in the other processes.  Each destroys its objects,
+ * waits for its context to be idle and reports the run finished, then waits
+ * for the next; one that has not within grace_ns (at once when grace_ns is 0)
+ * is killed, and the next run starts another.
+ */
 static void stop_peers(struct run *r, uint64_t grace_ns)
 {
     if (!r->sh || r->proc)
@@ -1364,10 +1404,17 @@ static void stop_peers(struct run *r, uint64_t grace_ns)
         if (r->workers[t].remote && !r->broken && !r->workers[t].exited)
             post(&r->workers[t], JOB_QUIT, 0);
     store(&r->sh->quit, 1);
+    uint64_t end = sc_now_ns() + grace_ns;
+    char how[160];
     for (int k = 1; k < r->p->nprocs; k++)
-        if (r->pid[k] > 0) {
-            sc_procs_reap(r->pid[k], grace_ns);
-            r->pid[k] = 0;
+        while (r->pid[k] > 0 && __atomic_load_n(&r->sh->finished[k], __ATOMIC_ACQUIRE) != r->gen) {
+            if (!sc_procs_alive(r->pid[k], how, sizeof how))
+                r->pid[k] = 0;
+            else if (sc_now_ns() >= end) {
+                sc_procs_reap(r->pid[k], 0);
+                r->pid[k] = 0;
+            } else
+                sc_pause_ns(SC_POLL_NS);
         }
 }
 
@@ -2098,6 +2145,25 @@ static void *peer_worker_main(void *arg)
     return NULL;
 }
 
+int sc_peer_next(const sc_backend *b, int fd, int *case_index, int *control, char *why, size_t n)
+{
+    struct shared *sh = shared_region(b, fd, why, n);
+    if (!sh)
+        return -1;
+    for (;;) {
+        uint32_t g = __atomic_load_n(&sh->run_gen, __ATOMIC_ACQUIRE);
+        if (g != peer_gen) {
+            peer_gen = g;
+            *case_index = sh->case_index;
+            *control = sh->control;
+            return 0;
+        }
+        if (load(&sh->retire) || sc_procs_orphaned())
+            return 1;
+        sc_pause_ns(SC_PEER_IDLE_NS);
+    }
+}
+
 int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg, int proc, int fd)
 {
     static char timeline[4096]; /* this process's notes are not reported: main observes */
@@ -2129,7 +2195,7 @@ int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_r
         if (load(&r->sh->created[proc]) != 1)
             store(&r->sh->created[proc], rc == -2 ? -2 : -1);
         destroy_objects(r);
-        return 1;
+        return 1; /* this process ends: the next run starts another */
     }
     for (int t = 1; t < p->nthreads; t++) {
         struct worker *w = &r->workers[t];
@@ -2155,5 +2221,28 @@ int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_r
         if (r->workers[t].started)
             pthread_join(r->workers[t].tid, NULL);
     destroy_objects(r);
-    return 0;
+    /* the next run starts on an idle context: nothing of this one may still write a slot */
+    rc = sc_procs_orphaned() || r->faulted_at >= 0 || sync_devices(r) ? 1 : 0;
+    if (rc == 0)
+        __atomic_store_n(&r->sh->finished[proc], peer_gen, __ATOMIC_RELEASE);
+    pthread_mutex_destroy(&r->log_mu);
+    free(r);
+    return rc;
+}
+
+void sc_run_end_peers(unsigned *started, unsigned *runs)
+{
+    *started = *runs = 0;
+    for (int api = 0; api < 2; api++) {
+        *started += peers_started[api];
+        *runs += run_gen[api];
+        if (!shared_mem[api])
+            continue;
+        store(&shared_mem[api]->retire, 1);
+        for (int k = 1; k < SC_MAX_PROCS; k++)
+            if (peer_pid[api][k] > 0) {
+                sc_procs_reap(peer_pid[api][k], SC_PEER_GRACE_NS);
+                peer_pid[api][k] = 0;
+            }
+    }
 }

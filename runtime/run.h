@@ -17,7 +17,8 @@ struct sc_run_config {
     uint64_t window_ns;   /* how long gates stay closed with nothing decided */
     uint64_t deadline_ns; /* how long any one phase may take                */
     /* which point this is, for a program whose threads run in several processes:
-     * main starts this program again (argv) for each of the others */
+     * main starts this program again (argv) for each of the others, and tells
+     * them, through the region they share, which case and part each run is */
     char *const *argv;
     int case_index, control;
 };
@@ -32,10 +33,19 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
                     struct sc_result *res);
 
 /*
- * One of a case's other processes (main started it: procs.h): builds its part
- * of the program, then issues the ops main posts to its threads, until main
- * ends the case.  Returns the process's exit status.
+ * One of a case's other processes (main started it: procs.h) waits for main's
+ * next run: 0 with the case and part to build, 1 once main ends the
+ * processes (or is gone), -1 without the shared region.
+ */
+int sc_peer_next(const sc_backend *b, int fd, int *case_index, int *control, char *why, size_t n);
+/*
+ * ... then runs it: builds its part of the program and issues the ops main
+ * posts to its threads until main ends the run.  0: it reported the run
+ * finished and can take the next; else the process must exit (main starts
+ * another for the next run).
  */
 int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg, int proc, int fd);
+/* Main, at the end: ends the other processes; how many were started, for how many runs. */
+void sc_run_end_peers(unsigned *started, unsigned *runs);
 
 #endif

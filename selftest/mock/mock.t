@@ -47,6 +47,19 @@ if [ $rc -eq 1 ] && [ -n "$plan" ] && [ "$plan" = "$points" ] && grep -q 'did no
     ok "a hung call is reported and the $plan planned points are all accounted for"
 else nok "a hung call was not reported cleanly (exit $rc, plan $plan, points $points)" "$out"; fi
 
+# a case's other processes outlive a run: one per API serves every run; one that dies is replaced
+out=$("$dir/process.legacy_stream.not_held_by_other_process.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -qE '^# other processes: 2 started for [0-9]{2,} runs$' <<<"$out"; then
+    ok "the other process of a case is started once per API and serves every run"
+else nok "the other processes were not reused (exit $rc)" "$(grep '^# other' <<<"$out")"; fi
+out=$(STREAMCTS_MOCK_BREAK=peer_dies "$dir/process.threads.shared_stream_fifo.prog" --api driver 2>&1); rc=$?
+rm -f /tmp/streamcts-mock-peer-died-*
+if [ $rc -eq 1 ] && [ "$(grep -c '^not ok' <<<"$out")" = 1 ] && [ "$(grep -c '^ok' <<<"$out")" = 3 ] &&
+    grep -q '^not ok 1 .*\.kernel\.driver$' <<<"$out" && grep -q 'message: "process p1 exited with status 7 while' <<<"$out" &&
+    grep -q '^# other processes: 2 started' <<<"$out"; then
+    ok "a process that dies in a run fails that point only; the next run gets a new one"
+else nok "a dying process was not reported and replaced (exit $rc)" "$out"; fi
+
 # MPS (runtime/mps.c) with a stand-in control program: the program named *.mps.t starts
 # the daemon, runs its cases as a client, stops the daemon, and reclaims one a killed run left
 fake=$(mktemp -d); mkdir -p /tmp/streamcts-mps-left-by-a-killed-run

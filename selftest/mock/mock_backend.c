@@ -14,16 +14,21 @@
  *   host_func  host functions run when enqueued, not in stream order
  *   sync       stream synchronize returns at once
  *   hang       stream synchronize never returns
+ *   peer_dies  the first kernel launched in another process of a case (a
+ *              program started by this same program) kills that process,
+ *              once per run of the parent
  * It provides both backends ("driver" and "runtime" behave the same).
  */
 #define _GNU_SOURCE
 #include "backend.h"
 #include "clock.h"
 #include "slot.h"
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
 const char sc_compile_mode[] = "per-thread";
@@ -296,8 +301,26 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
     enqueue(s, ITEM_FN, run_gate, g, NULL, 0);
     return 0;
 }
+/* peer_dies: is this a process its parent program started (one of a case's others)? */
+static int dies_here(void)
+{
+    char self[4096], parent[4096], path[64], mark[96];
+    ssize_t a = readlink("/proc/self/exe", self, sizeof self - 1);
+    snprintf(path, sizeof path, "/proc/%d/exe", (int)getppid());
+    ssize_t b = readlink(path, parent, sizeof parent - 1);
+    if (a <= 0 || a != b || memcmp(self, parent, (size_t)a))
+        return 0;
+    snprintf(mark, sizeof mark, "/tmp/streamcts-mock-peer-died-%d", (int)getppid());
+    int fd = open(mark, O_CREAT | O_EXCL | O_WRONLY, 0600); /* once per parent */
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
 static int launch_mark(void *s, void *slot, uint32_t token)
 {
+    if (breaks("peer_dies") && dies_here())
+        _exit(7);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
     enqueue(s, ITEM_FN, run_mark, g, NULL, 0);
