@@ -5,8 +5,8 @@
  * cuEventDestroy of an event whose captured work is pending returns at once;
  * the work still completes.
  *
- * level:   MUST
- * source:  CUDA Driver API, Event Management, cuEventDestroy ("the function will return immediately and the resources associated with hEvent will be released automatically once the device has completed hEvent")
+ * level:   DE-FACTO
+ * source:  CUDA Driver API, Event Management, cuEventDestroy ("the function will return immediately and the resources associated with hEvent will be released automatically once the device has completed hEvent") + 2. API synchronization behavior ("Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources")
  *
  * spec row:
  *   mode:    both
@@ -55,9 +55,9 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "event.destroy.pending_returns_at_once",
-    .level = SC_MUST,
+    .level = SC_DE_FACTO,
     .text = "cuEventDestroy of an event whose captured work is pending returns at once; the work still completes.",
-    .source = "CUDA Driver API, Event Management, cuEventDestroy (\"the function will return immediately and the resources associated with hEvent will be released automatically once the device has completed hEvent\")",
+    .source = "CUDA Driver API, Event Management, cuEventDestroy (\"the function will return immediately and the resources associated with hEvent will be released automatically once the device has completed hEvent\") + 2. API synchronization behavior (\"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\")",
     .axes = "",
     .program = "gate on s; A: kernel on s; record E on s; X: event_destroy E",
     .expect = "X returns before A",

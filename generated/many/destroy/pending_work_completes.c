@@ -5,8 +5,8 @@
  * Destroying many streams with pending work returns at once, and all their
  * work still completes.
  *
- * level:   MUST
- * source:  CUDA Driver API, Stream Management, cuStreamDestroy ("the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream")
+ * level:   DE-FACTO
+ * source:  CUDA Driver API, Stream Management, cuStreamDestroy ("the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream") + 2. API synchronization behavior ("Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources")
  *
  * spec row:
  *   mode:    both
@@ -151,9 +151,9 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "many.destroy.pending_work_completes",
-    .level = SC_MUST,
+    .level = SC_DE_FACTO,
     .text = "Destroying many streams with pending work returns at once, and all their work still completes.",
-    .source = "CUDA Driver API, Stream Management, cuStreamDestroy (\"the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream\")",
+    .source = "CUDA Driver API, Stream Management, cuStreamDestroy (\"the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream\") + 2. API synchronization behavior (\"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\")",
     .axes = "n",
     .program = "gate on s; A: kernel on s; X: stream_destroy s",
     .expect = "X returns before A",

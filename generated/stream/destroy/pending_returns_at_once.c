@@ -5,8 +5,8 @@
  * cuStreamDestroy of a stream with pending work returns at once; the work
  * still completes.
  *
- * level:   MUST
- * source:  CUDA Driver API, Stream Management, cuStreamDestroy ("the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream")
+ * level:   DE-FACTO
+ * source:  CUDA Driver API, Stream Management, cuStreamDestroy ("the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream") + 2. API synchronization behavior ("Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources")
  *
  * spec row:
  *   mode:    both
@@ -76,9 +76,9 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "stream.destroy.pending_returns_at_once",
-    .level = SC_MUST,
+    .level = SC_DE_FACTO,
     .text = "cuStreamDestroy of a stream with pending work returns at once; the work still completes.",
-    .source = "CUDA Driver API, Stream Management, cuStreamDestroy (\"the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream\")",
+    .source = "CUDA Driver API, Stream Management, cuStreamDestroy (\"the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream\") + 2. API synchronization behavior (\"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\")",
     .axes = "kind",
     .program = "gate on s; A: kernel on s; X: stream_destroy s",
     .expect = "X returns before A",
