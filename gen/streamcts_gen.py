@@ -13,6 +13,7 @@ Run it through gen/run, which finds a Python 3 with Jinja2.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import os
 import posixpath
@@ -1279,13 +1280,19 @@ def templates():
     return sorted(f for f in os.listdir(TEMPLATE_DIR) if f.endswith(".j2"))
 
 
+def with_digest(text):
+    """The program names itself: @DIGEST@ becomes the start of the text's sha256 (sc_rule.digest)."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return text.replace('"@DIGEST@"', f'"{digest}"', 1)
+
+
 def render(rules, spec_files, spec_disp, out_disp):
     """{path relative to the out dir: bytes} of everything the generator owns."""
     env = make_env()
     out = {}
     program = env.get_template("program.c.j2")
     for rule in rules:
-        out[rule.path + ".c"] = program.render(rule=rule, levels=LEVELS)
+        out[rule.path + ".c"] = with_digest(program.render(rule=rule, levels=LEVELS))
 
     gen_files = ["streamcts_gen.py", "run"] + ["templates/" + t for t in templates()]
     edges = [

@@ -111,6 +111,9 @@ static const char *level_name(enum sc_level l)
     return l == SC_MUST ? "MUST" : l == SC_DE_FACTO ? "DE-FACTO" : "SHOULD";
 }
 
+/* What the runtime and kernels the program links are (build/rt/digest.c, runtime/digest.sh). */
+extern const char sc_runtime_digest[];
+
 /* The suite's revision: STREAMCTS_REVISION, else read from the .git above the program. */
 static void revision(char *out, size_t n)
 {
@@ -176,6 +179,8 @@ static void header(const sc_rule *rule, const struct options *o)
                 ENV("CUDA_DEVICE_MAX_CONNECTIONS"), ENV("CUDA_LAUNCH_BLOCKING"), ENV("CUDA_VISIBLE_DEVICES"));
     sc_tap_diag("window %u ms, deadline %u ms, repeat %u, attempts %u; revision %s", o->window_ms, o->deadline_ms,
                 o->repeat, o->attempts, rev);
+    sc_tap_diag("build: program %s (sha256 of its generated C), runtime and kernels %s (sha256 of their sources)",
+                rule->digest ? rule->digest : "unknown", sc_runtime_digest);
 #undef ENV
 }
 

@@ -307,6 +307,8 @@ typedef struct sc_rule {
     int devices;           /* GPUs the rule needs (0 or 1: one)                 */
     int isolate;           /* each point in a child process of its own (faults) */
     int processes;         /* processes a case runs in (0 or 1: only this one)  */
+    const char *digest;    /* the first 16 hex digits of the sha256 of this program's
+                            * generated C file, with this value written as @DIGEST@ */
     const sc_case *cases;
     int ncases;
 } sc_rule;

@@ -228,6 +228,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "cd88309989a7a5fe",
     .cases = cases,
     .ncases = 7,
 };

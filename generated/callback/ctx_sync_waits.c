@@ -63,6 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "341985c0f22b5344",
     .cases = cases,
     .ncases = 1,
 };

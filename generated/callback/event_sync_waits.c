@@ -68,6 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "d53053bd9f16b9d0",
     .cases = cases,
     .ncases = 1,
 };

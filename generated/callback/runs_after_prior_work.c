@@ -255,6 +255,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "1ba0022ebedff3a1",
     .cases = cases,
     .ncases = 8,
 };

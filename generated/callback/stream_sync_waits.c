@@ -64,6 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "9e11bddf5d13b37b",
     .cases = cases,
     .ncases = 1,
 };

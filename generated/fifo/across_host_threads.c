@@ -237,6 +237,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "4207236cf33c2008",
     .cases = cases,
     .ncases = 6,
 };

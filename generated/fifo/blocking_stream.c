@@ -2233,6 +2233,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "0aadd0836ddaad82",
     .cases = cases,
     .ncases = 80,
 };

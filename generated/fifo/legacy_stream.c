@@ -645,6 +645,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "f0295919c15cdc91",
     .cases = cases,
     .ncases = 24,
 };

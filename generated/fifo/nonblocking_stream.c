@@ -692,6 +692,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "40e43e21d4bbb59a",
     .cases = cases,
     .ncases = 24,
 };

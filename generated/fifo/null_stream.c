@@ -337,6 +337,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "1a5fe4e18bca5516",
     .cases = cases,
     .ncases = 12,
 };

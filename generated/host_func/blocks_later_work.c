@@ -214,6 +214,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "7b44182c4ed78827",
     .cases = cases,
     .ncases = 7,
 };

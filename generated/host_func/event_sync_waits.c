@@ -68,6 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "cb2c421dee21c2da",
     .cases = cases,
     .ncases = 1,
 };

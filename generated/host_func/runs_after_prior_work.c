@@ -255,6 +255,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "81d0868ed8a881ca",
     .cases = cases,
     .ncases = 8,
 };

@@ -13,6 +13,7 @@ Everything runs in temporary directories; the real generated/ is never used.
 """
 import contextlib
 import difflib
+import hashlib
 import io
 import os
 import re
@@ -177,6 +178,17 @@ class Golden(TempDirCase):
         for rel, data in tree(EXPECTED).items():
             if rel.endswith(".c"):
                 self.assertTrue(data.startswith(gen.MARKER.encode()), rel)
+
+    def test_programs_name_their_digest(self):
+        """.digest is the sha256 of the file with the digest written as @DIGEST@: anyone can check it."""
+        for rel, data in tree(EXPECTED).items():
+            if not rel.endswith(".c"):
+                continue
+            text = data.decode()
+            m = re.search(r'\.digest = "([0-9a-f]{16})"', text)
+            self.assertTrue(m, rel)
+            blank = text.replace(m.group(0), '.digest = "@DIGEST@"', 1)
+            self.assertEqual(hashlib.sha256(blank.encode()).hexdigest()[:16], m.group(1), rel)
 
     @unittest.skipUnless(shutil.which("gcc"), "no gcc")
     def test_expected_programs_compile(self):

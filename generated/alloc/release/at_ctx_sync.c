@@ -69,6 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "8d4cf2cbeaae28c0",
     .cases = cases,
     .ncases = 1,
 };

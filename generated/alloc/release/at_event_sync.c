@@ -73,6 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "7e1889045c60a562",
     .cases = cases,
     .ncases = 1,
 };

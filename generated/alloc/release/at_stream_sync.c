@@ -69,6 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "1318e50e7267c86f",
     .cases = cases,
     .ncases = 1,
 };

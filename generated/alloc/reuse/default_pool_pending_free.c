@@ -73,6 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "8f3919316f456045",
     .cases = cases,
     .ncases = 1,
 };

@@ -75,6 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "c1b9d9222f6ef79b",
     .cases = cases,
     .ncases = 1,
 };

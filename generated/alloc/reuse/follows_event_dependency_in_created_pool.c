@@ -80,6 +80,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "c15fb00855b47057",
     .cases = cases,
     .ncases = 1,
 };

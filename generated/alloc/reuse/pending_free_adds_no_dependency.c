@@ -74,6 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "23c501214c5a92b6",
     .cases = cases,
     .ncases = 1,
 };

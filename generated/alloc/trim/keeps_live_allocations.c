@@ -72,6 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "f13cfb669ba5f1de",
     .cases = cases,
     .ncases = 1,
 };

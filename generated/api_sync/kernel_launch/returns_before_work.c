@@ -86,6 +86,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "3c89d3b9ccc71116",
     .cases = cases,
     .ncases = 2,
 };

@@ -237,6 +237,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "78385be675515752",
     .cases = cases,
     .ncases = 8,
 };

@@ -58,6 +58,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "0640b0b9b5a2bad0",
     .cases = cases,
     .ncases = 1,
 };

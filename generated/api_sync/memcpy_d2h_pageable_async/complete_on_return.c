@@ -112,6 +112,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "3ed05da90d366465",
     .cases = cases,
     .ncases = 3,
 };

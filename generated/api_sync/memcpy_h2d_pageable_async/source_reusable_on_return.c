@@ -112,6 +112,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "6786ce128a380384",
     .cases = cases,
     .ncases = 3,
 };

@@ -125,6 +125,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "5e32e00f088f0c34",
     .cases = cases,
     .ncases = 4,
 };

@@ -237,6 +237,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "541e78d65997ee76",
     .cases = cases,
     .ncases = 8,
 };

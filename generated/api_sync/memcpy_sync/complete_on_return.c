@@ -257,6 +257,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "35d580dc9f9b204a",
     .cases = cases,
     .ncases = 10,
 };

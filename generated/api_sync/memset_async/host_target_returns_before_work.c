@@ -87,6 +87,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "94781344746895b9",
     .cases = cases,
     .ncases = 2,
 };

@@ -58,6 +58,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "5823e7441f625259",
     .cases = cases,
     .ncases = 1,
 };

@@ -81,6 +81,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "af8c2888130afb26",
     .cases = cases,
     .ncases = 2,
 };

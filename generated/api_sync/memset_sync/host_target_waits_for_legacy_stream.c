@@ -87,6 +87,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "0a6c4ce5ef8e3834",
     .cases = cases,
     .ncases = 2,
 };

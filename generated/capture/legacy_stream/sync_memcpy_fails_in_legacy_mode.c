@@ -83,6 +83,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "0b6c45a560cb5961",
     .cases = cases,
     .ncases = 2,
 };

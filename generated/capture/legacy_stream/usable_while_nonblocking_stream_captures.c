@@ -105,6 +105,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "ef9d7a7d0eac43de",
     .cases = cases,
     .ncases = 3,
 };

@@ -154,6 +154,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "708e5f9516840491",
     .cases = cases,
     .ncases = 5,
 };

@@ -62,6 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "72c6129b59c4a5f9",
     .cases = cases,
     .ncases = 1,
 };

@@ -61,6 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "dea7a3ad94c324ad",
     .cases = cases,
     .ncases = 1,
 };

@@ -61,6 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "feb2e30a6f2736d3",
     .cases = cases,
     .ncases = 1,
 };

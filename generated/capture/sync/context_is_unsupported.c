@@ -59,6 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "ec6192f23bdbcd09",
     .cases = cases,
     .ncases = 1,
 };

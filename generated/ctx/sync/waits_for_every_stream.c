@@ -361,6 +361,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "2c5b75f5d68c0b26",
     .cases = cases,
     .ncases = 12,
 };

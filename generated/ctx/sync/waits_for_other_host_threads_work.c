@@ -99,6 +99,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "ada636ae1e60058b",
     .cases = cases,
     .ncases = 2,
 };

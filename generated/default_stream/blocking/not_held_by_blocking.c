@@ -228,6 +228,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "79e22d019a455e3a",
     .cases = cases,
     .ncases = 7,
 };

@@ -189,6 +189,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "a55d37344603c69d",
     .cases = cases,
     .ncases = 6,
 };

@@ -2073,6 +2073,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "57c5854ccf5fda51",
     .cases = cases,
     .ncases = 80,
 };

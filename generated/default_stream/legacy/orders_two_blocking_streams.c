@@ -182,6 +182,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "7def0a2102aa8421",
     .cases = cases,
     .ncases = 5,
 };

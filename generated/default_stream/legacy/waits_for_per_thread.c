@@ -493,6 +493,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "9bd7be000c7451f7",
     .cases = cases,
     .ncases = 18,
 };

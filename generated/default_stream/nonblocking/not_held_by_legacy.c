@@ -2073,6 +2073,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "fa17189637f4eeac",
     .cases = cases,
     .ncases = 80,
 };

@@ -203,6 +203,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "a30b5962d7d5f150",
     .cases = cases,
     .ncases = 6,
 };

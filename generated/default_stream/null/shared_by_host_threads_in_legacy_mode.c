@@ -225,6 +225,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "4544f662f1057e99",
     .cases = cases,
     .ncases = 6,
 };

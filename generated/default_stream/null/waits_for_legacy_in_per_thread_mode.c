@@ -189,6 +189,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "8d454a820540ef21",
     .cases = cases,
     .ncases = 6,
 };

@@ -203,6 +203,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "951d8e2c27fee7ee",
     .cases = cases,
     .ncases = 6,
 };

@@ -493,6 +493,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "b1fc66e0e8eb51ef",
     .cases = cases,
     .ncases = 18,
 };

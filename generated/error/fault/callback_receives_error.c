@@ -60,6 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
+    .digest = "cd39ecba14609cdc",
     .cases = cases,
     .ncases = 1,
 };

@@ -60,6 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
+    .digest = "3d2e23a6dfcf3db0",
     .cases = cases,
     .ncases = 1,
 };

@@ -64,6 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
+    .digest = "7444366440cc4dd1",
     .cases = cases,
     .ncases = 1,
 };

@@ -59,6 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
+    .digest = "aa4f3f7c298a4411",
     .cases = cases,
     .ncases = 1,
 };

@@ -147,6 +147,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
+    .digest = "6284ce664fac5a46",
     .cases = cases,
     .ncases = 4,
 };

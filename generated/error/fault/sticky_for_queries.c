@@ -91,6 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
+    .digest = "8f6a90287d25625c",
     .cases = cases,
     .ncases = 2,
 };

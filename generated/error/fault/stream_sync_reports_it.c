@@ -60,6 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
+    .digest = "576a01385bb3f632",
     .cases = cases,
     .ncases = 1,
 };

@@ -54,6 +54,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "0f6de449d456cb8a",
     .cases = cases,
     .ncases = 1,
 };

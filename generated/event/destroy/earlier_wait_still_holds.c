@@ -139,6 +139,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "7b611d5a67b88c72",
     .cases = cases,
     .ncases = 3,
 };

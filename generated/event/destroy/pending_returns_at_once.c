@@ -66,6 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "c65d5cade8c880b0",
     .cases = cases,
     .ncases = 1,
 };

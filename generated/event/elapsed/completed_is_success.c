@@ -71,6 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "511f250232d45380",
     .cases = cases,
     .ncases = 1,
 };

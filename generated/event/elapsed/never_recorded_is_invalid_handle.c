@@ -68,6 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "9424b1d40bac07e2",
     .cases = cases,
     .ncases = 1,
 };

@@ -75,6 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "925a4b283ca7d056",
     .cases = cases,
     .ncases = 1,
 };

@@ -54,6 +54,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "ab3c253d25df613f",
     .cases = cases,
     .ncases = 1,
 };

@@ -101,6 +101,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "1c436b4a29fdaf63",
     .cases = cases,
     .ncases = 2,
 };

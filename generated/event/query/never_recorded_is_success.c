@@ -65,6 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "bd63a0bdfc9e4783",
     .cases = cases,
     .ncases = 1,
 };

@@ -197,6 +197,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "d683ee338d7d416f",
     .cases = cases,
     .ncases = 5,
 };

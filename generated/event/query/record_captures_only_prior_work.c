@@ -124,6 +124,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "a712593c8ac8b737",
     .cases = cases,
     .ncases = 3,
 };

@@ -70,6 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "a30715e971f3a3fc",
     .cases = cases,
     .ncases = 1,
 };

@@ -169,6 +169,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "8c26bc7717438bd2",
     .cases = cases,
     .ncases = 4,
 };

@@ -127,6 +127,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "4f37a82121444ff3",
     .cases = cases,
     .ncases = 3,
 };

@@ -192,6 +192,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "19adc28cb68f9fa2",
     .cases = cases,
     .ncases = 5,
 };

@@ -124,6 +124,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "eaf36fad36b9a2d0",
     .cases = cases,
     .ncases = 3,
 };

@@ -201,6 +201,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "69a5ba234ebb3da8",
     .cases = cases,
     .ncases = 4,
 };

@@ -148,6 +148,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "fbb486b151726b1e",
     .cases = cases,
     .ncases = 3,
 };

@@ -187,6 +187,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "130caf2bd1ee0e20",
     .cases = cases,
     .ncases = 5,
 };

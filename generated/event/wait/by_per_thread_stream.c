@@ -187,6 +187,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "125b02b2fc1b5890",
     .cases = cases,
     .ncases = 5,
 };

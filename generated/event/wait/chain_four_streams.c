@@ -133,6 +133,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "50bc60540c39aaf4",
     .cases = cases,
     .ncases = 2,
 };

@@ -247,6 +247,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "721cf69b10b8d5f3",
     .cases = cases,
     .ncases = 5,
 };

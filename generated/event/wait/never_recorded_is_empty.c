@@ -196,6 +196,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "2bd5fddd9502b54a",
     .cases = cases,
     .ncases = 5,
 };

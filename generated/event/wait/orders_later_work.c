@@ -2291,6 +2291,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "142f90a2ce40933e",
     .cases = cases,
     .ncases = 70,
 };

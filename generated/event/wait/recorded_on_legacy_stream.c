@@ -187,6 +187,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "3c2363746ab1a0c1",
     .cases = cases,
     .ncases = 5,
 };

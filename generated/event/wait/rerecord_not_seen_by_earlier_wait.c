@@ -148,6 +148,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "7cea7204582e33bc",
     .cases = cases,
     .ncases = 3,
 };

@@ -65,6 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "5e8fd68ecdc3fcbd",
     .cases = cases,
     .ncases = 1,
 };

@@ -117,6 +117,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "a2c20bd22f9e0942",
     .cases = cases,
     .ncases = 3,
 };

@@ -64,6 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "917837ba3f3bb674",
     .cases = cases,
     .ncases = 1,
 };

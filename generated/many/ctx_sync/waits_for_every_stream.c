@@ -172,6 +172,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "bd7da0e139159bdc",
     .cases = cases,
     .ncases = 5,
 };

@@ -162,6 +162,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "ef525692c808d959",
     .cases = cases,
     .ncases = 5,
 };

@@ -197,6 +197,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "561649fbe5ecae58",
     .cases = cases,
     .ncases = 5,
 };

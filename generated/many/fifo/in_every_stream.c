@@ -162,6 +162,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "dd78a9e5730a5146",
     .cases = cases,
     .ncases = 5,
 };

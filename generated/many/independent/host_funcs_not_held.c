@@ -172,6 +172,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "4e107f1633b2de08",
     .cases = cases,
     .ncases = 5,
 };

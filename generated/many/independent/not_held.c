@@ -172,6 +172,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "7a128c69cc20c073",
     .cases = cases,
     .ncases = 5,
 };

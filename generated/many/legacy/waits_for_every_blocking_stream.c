@@ -152,6 +152,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "7b8b5235ba4b731a",
     .cases = cases,
     .ncases = 5,
 };

@@ -171,6 +171,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "302ecbd901b5b0ad",
     .cases = cases,
     .ncases = 5,
 };

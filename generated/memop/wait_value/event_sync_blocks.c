@@ -66,6 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "809df33e06b51ee2",
     .cases = cases,
     .ncases = 1,
 };

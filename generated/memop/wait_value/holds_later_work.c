@@ -164,6 +164,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "68a2660f539515a3",
     .cases = cases,
     .ncases = 5,
 };

@@ -60,6 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "aec631414b73af52",
     .cases = cases,
     .ncases = 1,
 };

@@ -62,6 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "ea3808b65774abf9",
     .cases = cases,
     .ncases = 1,
 };

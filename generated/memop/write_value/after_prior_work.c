@@ -269,6 +269,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "19e0095c68a30d7e",
     .cases = cases,
     .ncases = 8,
 };

@@ -60,6 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "0435a278400976f1",
     .cases = cases,
     .ncases = 1,
 };

@@ -71,6 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "6da5183551b07ab5",
     .cases = cases,
     .ncases = 1,
 };

@@ -165,6 +165,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "093e4df7a2549d28",
     .cases = cases,
     .ncases = 4,
 };

@@ -165,6 +165,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "e7530cac829b24c2",
     .cases = cases,
     .ncases = 4,
 };

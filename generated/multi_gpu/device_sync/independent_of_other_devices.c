@@ -61,6 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "ee503a72a5f05e89",
     .cases = cases,
     .ncases = 1,
 };

@@ -61,6 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "7252e877c21fcd93",
     .cases = cases,
     .ncases = 1,
 };

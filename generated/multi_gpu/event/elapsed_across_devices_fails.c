@@ -72,6 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "f9f13cd3e25606c7",
     .cases = cases,
     .ncases = 1,
 };

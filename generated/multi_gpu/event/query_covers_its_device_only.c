@@ -68,6 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "e8ad5e113dfb30b6",
     .cases = cases,
     .ncases = 1,
 };

@@ -66,6 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "7344b38e1cf72740",
     .cases = cases,
     .ncases = 1,
 };

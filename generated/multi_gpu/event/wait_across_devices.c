@@ -133,6 +133,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "30c9884cb81e46e3",
     .cases = cases,
     .ncases = 3,
 };

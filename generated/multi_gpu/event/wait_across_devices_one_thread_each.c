@@ -78,6 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "f47b6f9626cdc174",
     .cases = cases,
     .ncases = 1,
 };

@@ -62,6 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "c0e4880aff179b90",
     .cases = cases,
     .ncases = 1,
 };

@@ -62,6 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "8023683f5a1720ca",
     .cases = cases,
     .ncases = 1,
 };

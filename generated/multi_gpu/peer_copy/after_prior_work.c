@@ -63,6 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "71a37b9fb54ad5b2",
     .cases = cases,
     .ncases = 1,
 };

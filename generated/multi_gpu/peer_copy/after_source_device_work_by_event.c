@@ -69,6 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "e0faa50775b1be4b",
     .cases = cases,
     .ncases = 1,
 };

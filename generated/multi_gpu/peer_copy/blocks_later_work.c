@@ -91,6 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "e999d50ea540fd03",
     .cases = cases,
     .ncases = 2,
 };

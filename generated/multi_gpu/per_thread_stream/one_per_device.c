@@ -55,6 +55,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "32703f439143e35c",
     .cases = cases,
     .ncases = 1,
 };

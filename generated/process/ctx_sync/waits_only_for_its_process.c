@@ -94,6 +94,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "cc748b75090a90f4",
     .cases = cases,
     .ncases = 2,
 };

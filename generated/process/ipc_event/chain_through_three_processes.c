@@ -152,6 +152,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 3,
+    .digest = "288116a13f29b319",
     .cases = cases,
     .ncases = 2,
 };

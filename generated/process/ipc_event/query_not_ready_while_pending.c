@@ -110,6 +110,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "14cc32bd79bd1a07",
     .cases = cases,
     .ncases = 2,
 };

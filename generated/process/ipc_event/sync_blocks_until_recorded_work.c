@@ -108,6 +108,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "4ec5334daa329c75",
     .cases = cases,
     .ncases = 2,
 };

@@ -278,6 +278,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "49538c161e4df0dd",
     .cases = cases,
     .ncases = 6,
 };

@@ -260,6 +260,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "877ac3932241d76f",
     .cases = cases,
     .ncases = 6,
 };

@@ -77,6 +77,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "55e0ad64b2f8705b",
     .cases = cases,
     .ncases = 1,
 };

@@ -80,6 +80,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "024f599dc21d3f67",
     .cases = cases,
     .ncases = 1,
 };

@@ -182,6 +182,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "8015fa95835e700c",
     .cases = cases,
     .ncases = 6,
 };

@@ -86,6 +86,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "d01b73075be476f4",
     .cases = cases,
     .ncases = 2,
 };

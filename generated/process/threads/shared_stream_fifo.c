@@ -112,6 +112,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "5c0154b60e607ff4",
     .cases = cases,
     .ncases = 2,
 };

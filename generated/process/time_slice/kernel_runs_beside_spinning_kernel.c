@@ -98,6 +98,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
+    .digest = "4e6e795f1afe0c4d",
     .cases = cases,
     .ncases = 2,
 };

@@ -87,6 +87,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "6ef620e21be6bcb8",
     .cases = cases,
     .ncases = 2,
 };

@@ -139,6 +139,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "cc8cebf21738e2c8",
     .cases = cases,
     .ncases = 3,
 };

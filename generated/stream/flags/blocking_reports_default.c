@@ -58,6 +58,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "a9ad35875d792431",
     .cases = cases,
     .ncases = 1,
 };

@@ -78,6 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "8aa63d87862b3a1d",
     .cases = cases,
     .ncases = 2,
 };

@@ -87,6 +87,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "f2dc5bb37475f338",
     .cases = cases,
     .ncases = 2,
 };

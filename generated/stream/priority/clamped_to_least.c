@@ -57,6 +57,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "cbd22430c9f4376a",
     .cases = cases,
     .ncases = 1,
 };

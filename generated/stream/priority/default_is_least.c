@@ -79,6 +79,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "50d79b0cca6b889e",
     .cases = cases,
     .ncases = 2,
 };

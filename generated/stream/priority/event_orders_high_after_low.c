@@ -133,6 +133,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "b267e0bb676906c8",
     .cases = cases,
     .ncases = 3,
 };

@@ -144,6 +144,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "5208dcf7617e524b",
     .cases = cases,
     .ncases = 4,
 };

@@ -64,6 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "68566d471dd09390",
     .cases = cases,
     .ncases = 1,
 };

@@ -78,6 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "396c165be2a0599e",
     .cases = cases,
     .ncases = 2,
 };

@@ -112,6 +112,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "4d20f38997fd1a5d",
     .cases = cases,
     .ncases = 3,
 };

@@ -91,6 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "831187fdaaaed7e4",
     .cases = cases,
     .ncases = 2,
 };

@@ -91,6 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "4ee3ef2f26c43b4d",
     .cases = cases,
     .ncases = 2,
 };

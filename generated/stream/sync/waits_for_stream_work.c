@@ -473,6 +473,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "0e57a61e97779223",
     .cases = cases,
     .ncases = 16,
 };

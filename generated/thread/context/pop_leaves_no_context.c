@@ -62,6 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "e13d2d50a0bbc82e",
     .cases = cases,
     .ncases = 1,
 };

@@ -78,6 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "757a292184e4be86",
     .cases = cases,
     .ncases = 1,
 };

@@ -78,6 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "a0e72d88593807fc",
     .cases = cases,
     .ncases = 1,
 };

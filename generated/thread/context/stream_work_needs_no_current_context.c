@@ -146,6 +146,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "8a4d1754c369ad0f",
     .cases = cases,
     .ncases = 4,
 };

@@ -62,6 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "19227067ed356f7c",
     .cases = cases,
     .ncases = 1,
 };

@@ -65,6 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "c859a583db46a6ad",
     .cases = cases,
     .ncases = 1,
 };

@@ -117,6 +117,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "ea06045a9155038b",
     .cases = cases,
     .ncases = 2,
 };

@@ -107,6 +107,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "c858f03498c18272",
     .cases = cases,
     .ncases = 2,
 };

@@ -59,6 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "6df8b9b7627b69fc",
     .cases = cases,
     .ncases = 1,
 };

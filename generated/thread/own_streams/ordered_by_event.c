@@ -160,6 +160,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "f5a659dcfe8a9094",
     .cases = cases,
     .ncases = 3,
 };

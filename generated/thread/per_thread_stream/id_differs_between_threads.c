@@ -60,6 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "47a9cc18618826f1",
     .cases = cases,
     .ncases = 1,
 };

@@ -64,6 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "2af8ad4bc13fa132",
     .cases = cases,
     .ncases = 1,
 };

@@ -143,6 +143,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "8a733bef3cc0644a",
     .cases = cases,
     .ncases = 2,
 };

@@ -67,6 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "162132d321bfa722",
     .cases = cases,
     .ncases = 1,
 };

@@ -66,6 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "cebea712f9a99ce8",
     .cases = cases,
     .ncases = 1,
 };

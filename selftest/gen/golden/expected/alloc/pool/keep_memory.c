@@ -72,6 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "156310fe7fb4a370",
     .cases = cases,
     .ncases = 1,
 };

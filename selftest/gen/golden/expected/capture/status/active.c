@@ -115,6 +115,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "55fbc06fe1952be7",
     .cases = cases,
     .ncases = 3,
 };

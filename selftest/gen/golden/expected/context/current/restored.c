@@ -69,6 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "98b1c55b8398a37f",
     .cases = cases,
     .ncases = 1,
 };

@@ -62,6 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "cfc54f0beff6569c",
     .cases = cases,
     .ncases = 1,
 };

@@ -165,6 +165,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "fa35deae13204db1",
     .cases = cases,
     .ncases = 4,
 };

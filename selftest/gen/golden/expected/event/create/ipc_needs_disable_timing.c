@@ -53,6 +53,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "6cbab9d1363505c4",
     .cases = cases,
     .ncases = 1,
 };

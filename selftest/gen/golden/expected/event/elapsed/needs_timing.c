@@ -99,6 +99,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "7cc50e2ebbab37cb",
     .cases = cases,
     .ncases = 2,
 };

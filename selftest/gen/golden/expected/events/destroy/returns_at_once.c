@@ -70,6 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "587be0f16aa78650",
     .cases = cases,
     .ncases = 1,
 };

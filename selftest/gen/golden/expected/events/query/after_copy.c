@@ -197,6 +197,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "7fbd7dc0708fb3f1",
     .cases = cases,
     .ncases = 5,
 };

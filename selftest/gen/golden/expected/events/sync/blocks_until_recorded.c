@@ -69,6 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "c5d201860570d868",
     .cases = cases,
     .ncases = 1,
 };

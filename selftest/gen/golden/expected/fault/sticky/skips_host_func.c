@@ -61,6 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
+    .digest = "d56521e72901639d",
     .cases = cases,
     .ncases = 1,
 };

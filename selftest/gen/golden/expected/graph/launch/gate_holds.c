@@ -67,6 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "e6a4dc532fc9142a",
     .cases = cases,
     .ncases = 1,
 };

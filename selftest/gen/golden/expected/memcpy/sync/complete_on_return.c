@@ -111,6 +111,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "89582d06880f58a8",
     .cases = cases,
     .ncases = 3,
 };

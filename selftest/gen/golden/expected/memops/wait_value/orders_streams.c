@@ -100,6 +100,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
+    .digest = "4e70bbcc48b64ace",
     .cases = cases,
     .ncases = 2,
 };

@@ -57,6 +57,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 4,
     .isolate = 0,
+    .digest = "bc105f06ba8668ca",
     .cases = cases,
     .ncases = 1,
 };

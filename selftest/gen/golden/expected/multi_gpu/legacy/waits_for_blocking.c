@@ -62,6 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "0d163d009050d805",
     .cases = cases,
     .ncases = 1,
 };

@@ -58,6 +58,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 3,
     .isolate = 0,
+    .digest = "03606ee27d23f214",
     .cases = cases,
     .ncases = 1,
 };

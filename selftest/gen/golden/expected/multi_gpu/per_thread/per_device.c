@@ -57,6 +57,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "b8ce40ee0118f87b",
     .cases = cases,
     .ncases = 1,
 };

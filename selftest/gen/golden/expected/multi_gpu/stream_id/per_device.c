@@ -74,6 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
+    .digest = "5ad9e5c8602ffbfa",
     .cases = cases,
     .ncases = 2,
 };

@@ -82,6 +82,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "3332e393a10c125e",
     .cases = cases,
     .ncases = 2,
 };

@@ -59,6 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "fb49ac73f55af397",
     .cases = cases,
     .ncases = 1,
 };

@@ -136,6 +136,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 2,
     .isolate = 0,
+    .digest = "b0d1dab0aaef9b3b",
     .cases = cases,
     .ncases = 3,
 };

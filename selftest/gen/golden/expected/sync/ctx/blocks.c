@@ -63,6 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "8f6b7ffd50971695",
     .cases = cases,
     .ncases = 1,
 };

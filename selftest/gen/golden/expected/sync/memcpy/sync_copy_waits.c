@@ -167,6 +167,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "dafa6e8b9c456dea",
     .cases = cases,
     .ncases = 5,
 };

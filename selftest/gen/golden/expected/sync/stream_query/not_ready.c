@@ -63,6 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "9dbe3c3ff91959fe",
     .cases = cases,
     .ncases = 1,
 };

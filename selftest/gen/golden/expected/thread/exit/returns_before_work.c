@@ -69,6 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
+    .digest = "3fbf65cf043f97bc",
     .cases = cases,
     .ncases = 1,
 };
