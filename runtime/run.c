@@ -2147,6 +2147,7 @@ static void *peer_worker_main(void *arg)
 
 int sc_peer_next(const sc_backend *b, int fd, int *case_index, int *control, char *why, size_t n)
 {
+    b->thread_attach(); /* registering the region needs the context current */
     struct shared *sh = shared_region(b, fd, why, n);
     if (!sh)
         return -1;
