@@ -16,6 +16,8 @@
 
 #define CONTROL "nvidia-cuda-mps-control"
 #define QUIT_GRACE_NS 20000000000ull /* the daemon shuts its server down before it exits */
+#define LOCK "/tmp/streamcts-mps.lock"
+#define LOCK_WAIT_MS 1800000ull      /* other programs' MPS runs before this one's (STREAMCTS_MPS_LOCK_MS) */
 
 int sc_mps_requested(const char *argv0)
 {
@@ -147,6 +149,39 @@ static void stop_orphans(const char *control)
         closedir(d);
 }
 
+/*
+ * One MPS server per GPU: programs run in parallel (prove -j) take turns.  The
+ * wait has a deadline like every other: a holder that never ends (a program
+ * stuck in the kernel driver) fails the programs behind it, not hangs them.
+ * The lock is held until this process exits.  0, or -1 with why.
+ */
+static int take_lock(char *why, size_t n)
+{
+    const char *env = getenv("STREAMCTS_MPS_LOCK_MS");
+    uint64_t limit_ms = env && *env ? strtoull(env, NULL, 10) : LOCK_WAIT_MS;
+    int fd = open(LOCK, O_CREAT | O_RDWR | O_CLOEXEC, 0666);
+    if (fd < 0)
+        fd = open(LOCK, O_RDONLY | O_CLOEXEC); /* another user's lock file: flock needs no write access */
+    if (fd < 0) {
+        snprintf(why, n, "cannot open the MPS lock %s: %s", LOCK, strerror(errno));
+        return -1;
+    }
+    uint64_t end = sc_now_ns() + limit_ms * 1000000ull;
+    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            snprintf(why, n, "cannot take the MPS lock %s: %s", LOCK, strerror(errno));
+            return -1;
+        }
+        if (sc_now_ns() >= end) {
+            snprintf(why, n, "another program held the MPS lock %s for %.1f s (STREAMCTS_MPS_LOCK_MS): "
+                     "one MPS server runs at a time", LOCK, (double)limit_ms / 1e3);
+            return -1;
+        }
+        sc_pause_ns(20000000u);
+    }
+    return 0;
+}
+
 int sc_mps_run(char **argv)
 {
     char control[4096], why[512], log[300], dir[] = "/tmp/streamcts-mps-XXXXXX";
@@ -156,10 +191,15 @@ int sc_mps_run(char **argv)
                         "or run the plain .t programs)");
         return 0;
     }
-    /* one MPS server per GPU: programs run in parallel (prove -j) take turns */
-    int lock = open("/tmp/streamcts-mps.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0666);
-    while (lock >= 0 && flock(lock, LOCK_EX) != 0 && errno == EINTR)
-        ;
+    if (take_lock(why, sizeof why)) {
+        const char *name = "MPS lock";
+        struct sc_yaml y = { 0 };
+        sc_tap_begin(stdout);
+        sc_yaml_add(&y, "message", why);
+        sc_tap_plan(1, &name);
+        sc_tap_point(0, NULL, &y);
+        return 1;
+    }
     stop_orphans(control);
     if (!mkdtemp(dir)) {
         sc_tap_begin(stdout);

@@ -77,6 +77,14 @@ out=$(FAKE_MPS_START=3 PATH="$fake:$PATH" "$fake/legacy.mps.t" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q '^1\.\.0 # SKIP no MPS: .*-d failed (exit 3' <<<"$out"; then
     ok "a daemon that cannot start makes the program skip with the reason"
 else nok "a failed daemon start was not a skip (exit $rc)" "$out"; fi
+flock /tmp/streamcts-mps.lock sleep 2 & holder=$!  # holds the lock for 2 s
+sleep 0.5
+out=$(STREAMCTS_MPS_LOCK_MS=300 PATH="$fake:$PATH" "$fake/legacy.mps.t" 2>&1); rc=$?
+wait $holder  # the lock is free again for whatever runs next
+if [ $rc -eq 1 ] && grep -q '^not ok 1 - MPS lock$' <<<"$out" &&
+    grep -q 'message: "another program held the MPS lock /tmp/streamcts-mps.lock for 0.3 s' <<<"$out"; then
+    ok "an MPS lock held past its deadline fails the program with the reason, never hangs it"
+else nok "a held MPS lock was not reported (exit $rc)" "$out"; fi
 rm -rf "$fake"
 
 echo "1..$n"
