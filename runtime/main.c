@@ -111,6 +111,8 @@ static const char *level_name(enum sc_level l)
     return l == SC_MUST ? "MUST" : l == SC_DE_FACTO ? "DE-FACTO" : "SHOULD";
 }
 
+#define SC_INIT_DEADLINES 4u /* the device's initialisation may take this many deadlines */
+
 /* What the runtime and kernels the program links are (build/rt/digest.c, runtime/digest.sh). */
 extern const char sc_runtime_digest[];
 
@@ -403,6 +405,13 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         return 0;
     }
     sc_tap_begin(stdout);
+    /* cuInit, the contexts, loading and warming the kernels: seen to take over 10 s under load
+     * (CUDA_DEVICE_MAX_CONNECTIONS=32, prove -j8), never without limit */
+    sc_watchdog_start();
+    sc_tap_unplanned("device initialisation");
+    sc_watchdog_arm(SC_INIT_DEADLINES * (uint64_t)o.deadline_ms * 1000000u,
+                    "watchdog: initialising the device (cuInit, its context, the suite's kernels) did not end "
+                    "within 4 deadlines; the driver or the device is stuck"); /* SC_INIT_DEADLINES */
 
     int state = sc_driver_backend.init(why, sizeof why);
     if (state == SC_MISSING) {
@@ -433,6 +442,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     char rt_why[512];
     int rt_state = sc_runtime_backend.init(rt_why, sizeof rt_why);
     sc_driver_backend.thread_attach();
+    sc_watchdog_disarm();
 
     /* the plan: every selected case, per API, and its control */
     int n = 0;
@@ -467,7 +477,6 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
                     "they take one run after another; one that fails is replaced",
                     rule->processes - 1, SC_PROCESS_ENV);
     sc_tap_plan(n, names);
-    sc_watchdog_start();
 
     struct sc_run_config cfg = { (uint64_t)o.window_ms * 1000000u, (uint64_t)o.deadline_ms * 1000000u, argv, 0, 0 };
     /* a program has three phases bounded by the deadline, plus the window */
@@ -508,7 +517,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
                 }
                 continue;
             }
-            sc_watchdog_arm(limit);
+            sc_watchdog_arm(limit, "watchdog: the point exceeded its hard time limit; a CUDA call or the device is stuck");
             run_repeated(b, c->build, 0, &cfg, o.repeat, o.attempts, SC_PASS, &res, &tally);
             report(rule, c, b, 0, &res, &tally, &o, argv[0]);
             if (res.hung)

@@ -11,6 +11,7 @@ static FILE *out;
 static int fd = 1;
 static char **names;
 static int planned, next = 1, failures;
+static const char *unplanned; /* the one point to report if abandoned before the plan */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 void sc_yaml_add(struct sc_yaml *y, const char *key, const char *value)
@@ -165,14 +166,20 @@ void sc_tap_abandon(const char *reason)
     /* no lock: the holder may be the thread that hung or crashed */
     if (out)
         fflush(out);
+    if (planned == 0 && unplanned) { /* stuck before the plan (in cuInit, say): one point says so */
+        put("1..1\n");
+        planned = 1;
+    }
     for (; next <= planned; next++) {
         put("not ok ");
         put_int(next);
         put(" - ");
-        put(names && names[next - 1] ? names[next - 1] : "");
+        put(names && names[next - 1] ? names[next - 1] : !names && unplanned ? unplanned : "");
         put("\n  ---\n  message: \"not completed: ");
         put(reason);
         put("\"\n  ...\n");
         failures++;
     }
 }
+
+void sc_tap_unplanned(const char *name) { unplanned = name; }

@@ -39,5 +39,7 @@ int sc_tap_next(void);                            /* number of next point  */
  * Uses only write(2): callable from a signal handler or the watchdog.
  */
 void sc_tap_abandon(const char *reason);
+/* Before the plan: what sc_tap_abandon reports as the one point (plan 1..1) if abandoned now. */
+void sc_tap_unplanned(const char *name);
 
 #endif

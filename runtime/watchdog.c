@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 static uint64_t deadline; /* atomic; 0: disarmed */
+static const char *why;   /* what the armed limit is for */
 
 static void *watch(void *arg)
 {
@@ -16,7 +17,7 @@ static void *watch(void *arg)
     for (;;) {
         uint64_t d = __atomic_load_n(&deadline, __ATOMIC_ACQUIRE);
         if (d && sc_now_ns() > d) {
-            sc_tap_abandon("watchdog: the point exceeded its hard time limit; a CUDA call or the device is stuck");
+            sc_tap_abandon(__atomic_load_n(&why, __ATOMIC_ACQUIRE));
             _exit(1);
         }
         sc_pause_ns(50000000u);
@@ -52,5 +53,9 @@ void sc_watchdog_start(void)
         pthread_detach(tid);
 }
 
-void sc_watchdog_arm(uint64_t limit_ns) { __atomic_store_n(&deadline, sc_now_ns() + limit_ns, __ATOMIC_RELEASE); }
+void sc_watchdog_arm(uint64_t limit_ns, const char *reason)
+{
+    __atomic_store_n(&why, reason, __ATOMIC_RELEASE);
+    __atomic_store_n(&deadline, sc_now_ns() + limit_ns, __ATOMIC_RELEASE);
+}
 void sc_watchdog_disarm(void) { __atomic_store_n(&deadline, 0, __ATOMIC_RELEASE); }

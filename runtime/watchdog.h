@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 void sc_watchdog_start(void);
-/* The point under way must finish within limit_ns. */
-void sc_watchdog_arm(uint64_t limit_ns);
+/* The step under way (a point, the device's initialisation) must finish within limit_ns; reason: why not. */
+void sc_watchdog_arm(uint64_t limit_ns, const char *reason);
 void sc_watchdog_disarm(void);
 
 #endif

@@ -47,6 +47,13 @@ if [ $rc -eq 1 ] && [ -n "$plan" ] && [ "$plan" = "$points" ] && grep -q 'did no
     ok "a hung call is reported and the $plan planned points are all accounted for"
 else nok "a hung call was not reported cleanly (exit $rc, plan $plan, points $points)" "$out"; fi
 
+# a device whose initialisation never returns: one point says so, within 4 deadlines
+out=$(STREAMCTS_MOCK_BREAK=init_hang timeout 60 "$dir/stream.sync.waits_for_stream_work.prog" --deadline-ms 100 2>&1); rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c '^1\.\.1$' <<<"$out")" = 1 ] && grep -q '^not ok 1 - device initialisation$' <<<"$out" &&
+    grep -q 'message: "not completed: watchdog: initialising the device' <<<"$out"; then
+    ok "a stuck initialisation is reported as one not-ok point, not waited for"
+else nok "a stuck initialisation was not reported (exit $rc)" "$out"; fi
+
 # a case's other processes outlive a run: one per API serves every run; one that dies is replaced
 out=$("$dir/process.legacy_stream.not_held_by_other_process.prog" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -qE '^# other processes: 2 started for [0-9]{2,} runs$' <<<"$out"; then

@@ -14,6 +14,7 @@
  *   host_func  host functions run when enqueued, not in stream order
  *   sync       stream synchronize returns at once
  *   hang       stream synchronize never returns
+ *   init_hang  initialisation never returns (a stuck cuInit)
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
@@ -204,6 +205,8 @@ static int init(char *why, size_t whylen)
     if (!legacy) {
         broken = getenv("STREAMCTS_MOCK_BREAK");
         pthread_mutex_unlock(&registry);
+        while (breaks("init_hang"))
+            sc_pause_ns(1000000000u);
         legacy = new_stream(KIND_LEGACY);
         return SC_READY;
     }
