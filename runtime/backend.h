@@ -20,7 +20,9 @@
 #define SC_UNSUPPORTED (-100) /* never a CUDA code: the point is skipped        */
 #define SC_IPC_HANDLE_BYTES 64 /* CU_IPC_HANDLE_SIZE                              */
 
-enum { SC_READY = 0, SC_MISSING = 1, SC_BROKEN = 2 };
+/* init's answers; SC_BUSY: the device has no room for another context now (creating it answered
+ * CUDA_ERROR_OUT_OF_MEMORY while other processes hold theirs), not remembered: init may be called again */
+enum { SC_READY = 0, SC_MISSING = 1, SC_BROKEN = 2, SC_BUSY = 3 };
 
 /* cuStreamIsCapturing's answer, normalised. */
 enum { SC_CAPTURE_NONE = 0, SC_CAPTURE_ACTIVE, SC_CAPTURE_INVALIDATED };
@@ -31,7 +33,7 @@ extern const char sc_compile_mode[]; /* "legacy" or "per-thread" */
 typedef struct sc_backend {
     const char *name; /* "driver" or "runtime" */
 
-    /* SC_READY, or SC_MISSING (no driver or device: skip) or SC_BROKEN; why says which. */
+    /* SC_READY, or SC_MISSING (no driver or device: skip), SC_BROKEN or SC_BUSY; why says which. */
     int (*init)(char *why, size_t whylen);
     int (*thread_attach)(void); /* make device 0 current in this thread */
     int (*device_count)(int *n);

@@ -62,8 +62,13 @@ static int open_device(int d, char *why, size_t n)
         pthread_mutex_unlock(&mu);
         return drv.cuCtxSetCurrent(g->ctx);
     }
-    if ((rc = drv.cuDeviceGet(&g->dev, d)) || (rc = drv.cuDevicePrimaryCtxRetain(&g->ctx, g->dev)) ||
-        (rc = drv.cuCtxSetCurrent(g->ctx))) {
+    if ((rc = drv.cuDeviceGet(&g->dev, d)) || (rc = drv.cuDevicePrimaryCtxRetain(&g->ctx, g->dev))) {
+        g->ctx = NULL; /* none was made: init may try again (SC_BUSY) */
+        drv.cuGetErrorName(rc, &name);
+        snprintf(why, n, "cannot open device %d: %s%s", d, name,
+                 rc == CUDA_ERROR_OUT_OF_MEMORY ? " (cuDevicePrimaryCtxRetain: the device has no room for another context)"
+                                                : "");
+    } else if ((rc = drv.cuCtxSetCurrent(g->ctx))) {
         drv.cuGetErrorName(rc, &name);
         snprintf(why, n, "cannot open device %d: %s", d, name);
     } else if ((rc = drv.cuModuleLoadData(&module, sc_fatbin)) ||
@@ -107,9 +112,15 @@ static int init(char *why, size_t whylen)
                      rc == CUDA_ERROR_NO_DEVICE ? "no CUDA device" : "no usable CUDA driver", name);
             if (rc == CUDA_ERROR_NO_DEVICE || rc == CUDA_ERROR_STUB_LIBRARY)
                 state = SC_MISSING;
-        } else if (open_device(0, reason, sizeof reason) == CUDA_SUCCESS) {
+        } else if ((rc = open_device(0, reason, sizeof reason)) == CUDA_SUCCESS) {
             state = SC_READY;
             reason[0] = '\0';
+        } else if (rc == CUDA_ERROR_OUT_OF_MEMORY && !gpus[0].ctx) {
+            /* no context was made: other processes hold the device's room for contexts (an H100 at
+             * CUDA_DEVICE_MAX_CONNECTIONS=32 held 7); the caller may wait and call again */
+            state = -1;
+            snprintf(why, whylen, "%s", reason);
+            return SC_BUSY;
         }
     }
     snprintf(why, whylen, "%s", reason);

@@ -112,6 +112,36 @@ static const char *level_name(enum sc_level l)
 }
 
 #define SC_INIT_DEADLINES 12u /* the device's initialisation may take this many deadlines */
+#define SC_ROOM_DEADLINES 3u  /* ... of which waiting for room for a context (SC_BUSY) at most this many */
+#define SC_ROOM_RETRY_NS 50000000u
+
+static uint64_t room_waited_ns; /* how long this process waited for room for its context */
+
+/*
+ * The driver API's initialisation, waited for while the device has no room
+ * for another context: other programs of a parallel run hold theirs (an H100
+ * at CUDA_DEVICE_MAX_CONNECTIONS=32 held 7 processes' contexts, then answered
+ * CUDA_ERROR_OUT_OF_MEMORY while 77 GiB were free).  That is the machine's
+ * load, not the rule under test, so it is waited out, for a bounded time.
+ */
+static int init_driver(const struct options *o, char *why, size_t n)
+{
+    uint64_t start = sc_now_ns(), limit = SC_ROOM_DEADLINES * (uint64_t)o->deadline_ms * 1000000u;
+    int state;
+    while ((state = sc_driver_backend.init(why, n)) == SC_BUSY && sc_now_ns() - start < limit)
+        sc_pause_ns(SC_ROOM_RETRY_NS);
+    if (state != SC_READY && state != SC_BUSY)
+        return state;
+    uint64_t waited = sc_now_ns() - start;
+    if (state == SC_BUSY) {
+        size_t len = strlen(why);
+        snprintf(why + len, n - len, "; still so after %.1f s of waiting", (double)waited / 1e9);
+        return SC_BROKEN;
+    }
+    if (waited >= SC_ROOM_RETRY_NS)
+        room_waited_ns = waited;
+    return state;
+}
 
 /* What the runtime and kernels the program links are (build/rt/digest.c, runtime/digest.sh). */
 extern const char sc_runtime_digest[];
@@ -334,9 +364,10 @@ static int process_main(const sc_rule *rule, const struct options *o, char **arg
     int rc = 0, case_index = 0, control = 0;
     if (api != 0 && api != 1)
         return 2;
-    if (sc_driver_backend.init(why, sizeof why) != SC_READY || (b != &sc_driver_backend && b->init(why, sizeof why) != SC_READY)) {
+    if (init_driver(o, why, sizeof why) != SC_READY || (b != &sc_driver_backend && b->init(why, sizeof why) != SC_READY)) {
         fprintf(stderr, "%s: process %d cannot use the device: %s\n", rule->id, proc, why);
-        return 3; /* main reports the exit */
+        sc_peer_start_failed(fd, proc, why); /* main reports it as the point's reason */
+        return 3;
     }
     int next;
     while ((next = sc_peer_next(b, fd, &case_index, &control, why, sizeof why)) == 0) {
@@ -369,7 +400,7 @@ static int child_main(const sc_rule *rule, const struct options *o, char **argv,
                                  case_index, control };
     if (case_index < 0 || case_index >= rule->ncases || (api != 0 && api != 1))
         return 2;
-    if (sc_driver_backend.init(why, sizeof why) != SC_READY || (b != &sc_driver_backend && b->init(why, sizeof why) != SC_READY)) {
+    if (init_driver(o, why, sizeof why) != SC_READY || (b != &sc_driver_backend && b->init(why, sizeof why) != SC_READY)) {
         sc_verdict_start(&reply.res.verdict, SC_AFTER);
         sc_verdict_error(&reply.res.verdict, "the child process cannot use the device: %s", why);
     } else {
@@ -416,7 +447,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     sc_tap_unplanned("device initialisation");
     sc_watchdog_arm(SC_INIT_DEADLINES * (uint64_t)o.deadline_ms * 1000000u, init_why);
 
-    int state = sc_driver_backend.init(why, sizeof why);
+    int state = init_driver(&o, why, sizeof why);
     if (state == SC_MISSING) {
         sc_tap_skip_all(why);
         return 0;
@@ -447,14 +478,15 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     sc_driver_backend.thread_attach();
     sc_watchdog_disarm();
 
-    /* the plan: every selected case, per API, and its control */
+    /* the plan: per API (a case's other processes, if any, serve one API: run.c), every selected case
+     * and its control */
     int n = 0;
     const char **names = calloc((size_t)rule->ncases * 4 + 1, sizeof *names);
-    for (int i = 0; i < rule->ncases; i++) {
-        if (!selected(&o, rule->cases[i].id))
+    for (int a = 0; a < 2; a++) {
+        if (!api_selected(&o, backends[a]->name) || !api_of_rule(rule, a))
             continue;
-        for (int a = 0; a < 2; a++) {
-            if (!api_selected(&o, backends[a]->name) || !api_of_rule(rule, a))
+        for (int i = 0; i < rule->ncases; i++) {
+            if (!selected(&o, rule->cases[i].id))
                 continue;
             for (int ctl = 0; ctl <= o.controls; ctl++) {
                 char *name = malloc(strlen(rule->cases[i].id) + 32);
@@ -477,8 +509,12 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
                     sc_mps_dir());
     if (rule->processes > 1)
         sc_tap_diag("a case's other %d process(es) are this program again, with %s set: started once per API, "
-                    "they take one run after another; one that fails is replaced",
+                    "they take one run after another; one that fails is replaced; the driver API's end before "
+                    "the runtime API's start",
                     rule->processes - 1, SC_PROCESS_ENV);
+    if (room_waited_ns)
+        sc_tap_diag("the device had no room for this program's context: initialisation waited %.1f s for it "
+                    "(CUDA_ERROR_OUT_OF_MEMORY while other processes held theirs)", (double)room_waited_ns / 1e9);
     sc_tap_plan(n, names);
 
     struct sc_run_config cfg = { (uint64_t)o.window_ms * 1000000u, (uint64_t)o.deadline_ms * 1000000u, argv, 0, 0 };
@@ -487,16 +523,18 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     uint64_t phases = rule->processes > 1 ? 8 : 4;
     uint64_t limit = (uint64_t)o.repeat * o.attempts * (cfg.window_ns + phases * cfg.deadline_ns) + 10000000000ull;
     static struct sc_result res;
-    for (int i = 0; i < rule->ncases; i++) {
-        const sc_case *c = &rule->cases[i];
-        if (!selected(&o, c->id))
+    for (int a = 0; a < 2; a++) {
+        const sc_backend *b = backends[a];
+        if (!api_selected(&o, b->name) || !api_of_rule(rule, a))
             continue;
-        cfg.case_index = i;
-        for (int a = 0; a < 2; a++) {
-            const sc_backend *b = backends[a];
+        if (a == 1)
+            sc_run_retire_peers(0); /* the driver API's processes are done: their contexts are freed first */
+        for (int i = 0; i < rule->ncases; i++) {
+            const sc_case *c = &rule->cases[i];
             struct tally tally;
-            if (!api_selected(&o, b->name) || !api_of_rule(rule, a))
+            if (!selected(&o, c->id))
                 continue;
+            cfg.case_index = i;
             if (b == &sc_runtime_backend && rt_state != SC_READY) {
                 /* the driver works but cudart does not: never a silent pass */
                 char msg[600];

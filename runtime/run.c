@@ -2231,19 +2231,33 @@ int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_r
     return rc;
 }
 
+void sc_peer_start_failed(int fd, int proc, const char *why)
+{
+    struct shared *sh = proc > 0 && proc < SC_MAX_PROCS ? sc_procs_region_map(fd, SC_SHARED_BYTES) : NULL;
+    if (!sh)
+        return; /* main still sees the exit */
+    snprintf(sh->error[proc], sizeof sh->error[proc], "%.255s", why);
+    store(&sh->created[proc], -1);
+}
+
+void sc_run_retire_peers(int api)
+{
+    if (!shared_mem[api])
+        return;
+    store(&shared_mem[api]->retire, 1);
+    for (int k = 1; k < SC_MAX_PROCS; k++)
+        if (peer_pid[api][k] > 0) {
+            sc_procs_reap(peer_pid[api][k], SC_PEER_GRACE_NS);
+            peer_pid[api][k] = 0;
+        }
+}
+
 void sc_run_end_peers(unsigned *started, unsigned *runs)
 {
     *started = *runs = 0;
     for (int api = 0; api < 2; api++) {
         *started += peers_started[api];
         *runs += run_gen[api];
-        if (!shared_mem[api])
-            continue;
-        store(&shared_mem[api]->retire, 1);
-        for (int k = 1; k < SC_MAX_PROCS; k++)
-            if (peer_pid[api][k] > 0) {
-                sc_procs_reap(peer_pid[api][k], SC_PEER_GRACE_NS);
-                peer_pid[api][k] = 0;
-            }
+        sc_run_retire_peers(api);
     }
 }

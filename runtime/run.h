@@ -45,6 +45,10 @@ int sc_peer_next(const sc_backend *b, int fd, int *case_index, int *control, cha
  * another for the next run).
  */
 int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg, int proc, int fd);
+/* ... or, when it cannot use the device at all, tells main why, through the region, and exits. */
+void sc_peer_start_failed(int fd, int proc, const char *why);
+/* Main: ends an API's other processes once its runs are over, so a program holds one API's at a time. */
+void sc_run_retire_peers(int api);
 /* Main, at the end: ends the other processes; how many were started, for how many runs. */
 void sc_run_end_peers(unsigned *started, unsigned *runs);
 

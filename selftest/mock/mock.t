@@ -54,6 +54,30 @@ if [ $rc -eq 1 ] && [ "$(grep -c '^1\.\.1$' <<<"$out")" = 1 ] && grep -q '^not o
     ok "a stuck initialisation is reported as one not-ok point, not waited for"
 else nok "a stuck initialisation was not reported (exit $rc)" "$out"; fi
 
+# a device without room for another context (CUDA_ERROR_OUT_OF_MEMORY while other programs hold
+# theirs) is waited for, main and the case's other processes alike, for a bounded time
+out=$(STREAMCTS_MOCK_BREAK=ctx_full timeout 60 "$dir/process.legacy_stream.not_held_by_other_process.prog" --deadline-ms 1000 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q '^# the device had no room for this program.s context: initialisation waited 0\.[5-9] s' <<<"$out" &&
+    [ "$(grep -c '^ok' <<<"$out")" = 24 ]; then
+    ok "a device with no room for a context yet is waited for, and the wait is reported"
+else nok "a full device was not waited for (exit $rc)" "$out"; fi
+out=$(STREAMCTS_MOCK_BREAK=ctx_never timeout 60 "$dir/stream.sync.waits_for_stream_work.prog" --deadline-ms 100 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q '^not ok 1 - device initialisation$' <<<"$out" &&
+    grep -q 'message: "cannot open device 0: CUDA_ERROR_OUT_OF_MEMORY .*still so after 0\.3 s of waiting"' <<<"$out"; then
+    ok "a device that never has room for a context fails initialisation after 3 deadlines, with the reason"
+else nok "a device without room was not reported (exit $rc)" "$out"; fi
+out=$(STREAMCTS_MOCK_BREAK=peer_ctx_never timeout 60 "$dir/process.threads.shared_stream_fifo.prog" --deadline-ms 100 --api driver 2>&1); rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c '^not ok' <<<"$out")" = 4 ] &&
+    [ "$(grep -c 'message: "process p1: cannot open device 0: CUDA_ERROR_OUT_OF_MEMORY' <<<"$out")" = 4 ]; then
+    ok "another process that cannot open the device gives main its reason, point by point"
+else nok "the other process's reason did not reach the points (exit $rc)" "$out"; fi
+
+# points run API by API: a program's driver points all come before its runtime points
+out=$("$dir/stream.sync.waits_for_stream_work.prog" 2>&1)
+order=$(grep -E '^(not )?ok [0-9]' <<<"$out" | sed -E 's/.*\.(driver|runtime)(\.control)?( #.*)?$/\1/' | uniq | tr '\n' ' ')
+if [ "$order" = "driver runtime " ]; then ok "points run API by API"
+else nok "points are not grouped by API: $order" "$out"; fi
+
 # a case's other processes outlive a run: one per API serves every run; one that dies is replaced
 out=$("$dir/process.legacy_stream.not_held_by_other_process.prog" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -qE '^# other processes: 2 started for [0-9]{2,} runs$' <<<"$out"; then

@@ -15,6 +15,10 @@
  *   sync       stream synchronize returns at once
  *   hang       stream synchronize never returns
  *   init_hang  initialisation never returns (a stuck cuInit)
+ *   ctx_full   the device has no room for another context (SC_BUSY) during
+ *              each process's first 500 ms
+ *   ctx_never  ... ever
+ *   peer_ctx_never  ... ever, in a case's other processes only
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
@@ -72,6 +76,7 @@ static __thread struct mstream *per_thread;
 static const char *broken;
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
+static int started_by_itself(void);
 
 static uint64_t done_of(struct mstream *s)
 {
@@ -200,13 +205,20 @@ static uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct
 
 static int init(char *why, size_t whylen)
 {
-    (void)why, (void)whylen;
+    static uint64_t first;
     pthread_mutex_lock(&registry);
     if (!legacy) {
         broken = getenv("STREAMCTS_MOCK_BREAK");
         pthread_mutex_unlock(&registry);
         while (breaks("init_hang"))
             sc_pause_ns(1000000000u);
+        if (!first)
+            first = sc_now_ns();
+        if (breaks("ctx_never") || (breaks("peer_ctx_never") && started_by_itself()) ||
+            (breaks("ctx_full") && sc_now_ns() - first < 500000000u)) {
+            snprintf(why, whylen, "cannot open device 0: CUDA_ERROR_OUT_OF_MEMORY (the mock has no room for another context)");
+            return SC_BUSY;
+        }
         legacy = new_stream(KIND_LEGACY);
         return SC_READY;
     }
@@ -304,14 +316,20 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
     enqueue(s, ITEM_FN, run_gate, g, NULL, 0);
     return 0;
 }
-/* peer_dies: is this a process its parent program started (one of a case's others)? */
-static int dies_here(void)
+/* Is this a process its parent program started (one of a case's others)? */
+static int started_by_itself(void)
 {
-    char self[4096], parent[4096], path[64], mark[96];
+    char self[4096], parent[4096], path[64];
     ssize_t a = readlink("/proc/self/exe", self, sizeof self - 1);
     snprintf(path, sizeof path, "/proc/%d/exe", (int)getppid());
     ssize_t b = readlink(path, parent, sizeof parent - 1);
-    if (a <= 0 || a != b || memcmp(self, parent, (size_t)a))
+    return a > 0 && a == b && !memcmp(self, parent, (size_t)a);
+}
+/* peer_dies: one of a case's other processes, the first time for this parent */
+static int dies_here(void)
+{
+    char mark[96];
+    if (!started_by_itself())
         return 0;
     snprintf(mark, sizeof mark, "/tmp/streamcts-mock-peer-died-%d", (int)getppid());
     int fd = open(mark, O_CREAT | O_EXCL | O_WRONLY, 0600); /* once per parent */
