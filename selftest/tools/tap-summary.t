@@ -1,0 +1,69 @@
+#!/bin/bash
+# tools/tap-summary against two logs of `prove -r -v -j2 --timer`, and against a
+# log this machine's prove writes now.
+#   h100-excerpt.tap: five programs of the suite's runs on an H100 (driver 580.159.04,
+#     commit c7de0d9): at CUDA_DEVICE_MAX_CONNECTIONS=1, SHOULD points not kept, a
+#     vacuous control, undecidable points and an MPS program; at 8, a program skipped
+#     on one GPU.
+#   mock-run.tap: two mock programs (selftest/mock) under prove: one with a broken
+#     cuStreamWaitEvent (a MUST failure), one killed (SIGKILL) after its plan.
+cd "$(dirname "$0")/../.." || exit 1
+dir=selftest/tools
+echo "TAP version 13"
+echo "1..5"
+
+out=$(tools/tap-summary $dir/h100-excerpt.tap $dir/mock-run.tap); rc=$?
+if [ "$out" = "$(cat $dir/summary.golden)" ] && [ $rc -eq 1 ]; then
+    echo "ok 1 - the summary of both logs matches summary.golden, and says failure"
+else
+    echo "not ok 1 - the summary differs from summary.golden (exit $rc)"
+    diff <(printf '%s\n' "$out") $dir/summary.golden | head -20 | sed 's/^/# /'
+fi
+
+row=$(tools/tap-summary --row 8 $dir/h100-excerpt.tap); rc=$?
+if [ "$(echo $row)" = "8 30 0 2 1 4 0" ] && [ $rc -eq 0 ]; then
+    echo "ok 2 - a log without failures or lost points is one row of totals, exit 0"
+else echo "not ok 2 - --row gave '$row' (exit $rc)"; fi
+
+row=$(tools/tap-summary --row 8 $dir/mock-run.tap); rc=$?
+if [ "$(echo $row)" = "8 2 1 0 0 0 64" ] && [ $rc -eq 1 ]; then
+    echo "ok 3 - the 64 points a killed program planned but never reported are counted as lost"
+else echo "not ok 3 - --row gave '$row' (exit $rc)"; fi
+
+# prove as installed here: one program passes, one crashes before its plan, one is killed after it
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+m=$PWD/build/selftest/mock
+mkdir -p "$tmp/tap/stream/sync" "$tmp/tap/event/wait"
+cp "$m/event.wait.orders_later_work.prog" "$tmp/tap/event/wait/orders_later_work.t"
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$tmp/tap/event/wait/crashes_at_start.t"
+printf '#!/bin/sh\nSTREAMCTS_MOCK_BREAK=hang exec timeout -s KILL 3 %s --deadline-ms 5000 --api driver --case "*.kernel.*"\n' \
+    "$m/stream.sync.waits_for_stream_work.prog" >"$tmp/tap/stream/sync/waits_for_stream_work.t"
+chmod +x "$tmp"/tap/*/*/*.t
+(cd "$tmp" && STREAMCTS_WINDOW_MS=5 STREAMCTS_CASE='*.kernel.memset' prove -r -v -j2 --timer tap/ >log 2>&1)
+out=$(tools/tap-summary "$tmp/log"); rc=$?
+if [ $rc -eq 1 ] && grep -qE '^event +2 +0 +4 +0 ' <<<"$out" &&
+    grep -q '^  tap/event/wait/crashes_at_start.t: no plan' <<<"$out" &&
+    grep -q '^  tap/stream/sync/waits_for_stream_work.t: planned 4, reported 0 (prove: Non-zero wait status: 9' <<<"$out"; then
+    echo "ok 4 - a live prove log: a program that crashed before its plan and one killed after it are both reported"
+else
+    echo "not ok 4 - the live log was not summarised as expected (exit $rc)"
+    printf '%s\n' "$out" | head -20 | sed 's/^/# /'
+fi
+
+# connections-matrix over a stand-in prove that replays the logs: 1 and 8 connections
+# the H100 excerpt, 32 the mock run (a MUST failure, lost points, prove exits 1)
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\ncase $CUDA_DEVICE_MAX_CONNECTIONS in\n32) cat "%s"; exit 1 ;;\n*) cat "%s" ;;\nesac\n' \
+    "$PWD/$dir/mock-run.tap" "$PWD/$dir/h100-excerpt.tap" >"$tmp/bin/prove"
+chmod +x "$tmp/bin/prove"
+out=$(PATH="$tmp/bin:$PATH" STREAMCTS_MATRIX_DIR="$tmp/matrix" tools/connections-matrix -j2 2>&1); rc=$?
+rows=$(grep -E '^(1|8|32) ' <<<"$out" | tr -s ' ')
+if [ $rc -eq 1 ] && [ "$rows" = "$(printf '1 30 0 2 1 4 0\n8 30 0 2 1 4 0\n32 2 1 0 0 0 64')" ] &&
+    [ "$(grep -c '^-- CUDA_DEVICE_MAX_CONNECTIONS=[0-9]*, per family:$' <<<"$out")" = 3 ] &&
+    grep -q '^  tap/stream/sync/waits_for_stream_work.t: planned 64, reported 0' <<<"$out" &&
+    [ -s "$tmp/matrix/connections-32.tap" ]; then
+    echo "ok 5 - connections-matrix gives one row per setting and each setting's families, and fails on lost points"
+else
+    echo "not ok 5 - connections-matrix output (exit $rc)"
+    printf '%s\n' "$out" | head -30 | sed 's/^/# /'
+fi
