@@ -1,18 +1,19 @@
 #!/bin/bash
-# tools/tap-summary against two logs of `prove -r -v -j2 --timer`, and against a
+# tools/tap-summary against two logs of `prove -r -v -jN --timer`, and against a
 # log this machine's prove writes now.
 #   h100-excerpt.tap: five programs of the suite's runs on an H100 (driver 580.159.04,
 #     commit c7de0d9): at CUDA_DEVICE_MAX_CONNECTIONS=1, SHOULD points not kept, a
 #     vacuous control, undecidable points and an MPS program; at 8, a program skipped
-#     on one GPU.
+#     on one GPU.  An excerpt: it has no Result line, like the log of a prove that
+#     was stopped.
 #   mock-run.tap: two mock programs (selftest/mock) under prove: one with a broken
 #     cuStreamWaitEvent (a MUST failure), one killed (SIGKILL) after its plan.
 cd "$(dirname "$0")/../.." || exit 1
 dir=selftest/tools
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 
-out=$(tools/tap-summary $dir/h100-excerpt.tap $dir/mock-run.tap); rc=$?
+out=$(tools/tap-summary $dir/h100-excerpt.tap $dir/mock-run.tap 2>/dev/null); rc=$?
 if [ "$out" = "$(cat $dir/summary.golden)" ] && [ $rc -eq 1 ]; then
     echo "ok 1 - the summary of both logs matches summary.golden, and says failure"
 else
@@ -20,9 +21,9 @@ else
     diff <(printf '%s\n' "$out") $dir/summary.golden | head -20 | sed 's/^/# /'
 fi
 
-row=$(tools/tap-summary --row 8 $dir/h100-excerpt.tap); rc=$?
-if [ "$(echo $row)" = "8 30 0 2 1 4 0" ] && [ $rc -eq 0 ]; then
-    echo "ok 2 - a log without failures or lost points is one row of totals, exit 0"
+row=$(tools/tap-summary --row 8 $dir/h100-excerpt.tap 2>/dev/null); rc=$?
+if [ "$(echo $row)" = "8 30 0 2 1 4 0" ] && [ $rc -eq 1 ]; then
+    echo "ok 2 - a log that prove did not finish is one row of its totals, and says failure"
 else echo "not ok 2 - --row gave '$row' (exit $rc)"; fi
 
 row=$(tools/tap-summary --row 8 $dir/mock-run.tap); rc=$?
@@ -30,9 +31,19 @@ if [ "$(echo $row)" = "8 2 1 0 0 0 64" ] && [ $rc -eq 1 ]; then
     echo "ok 3 - the 64 points a killed program planned but never reported are counted as lost"
 else echo "not ok 3 - --row gave '$row' (exit $rc)"; fi
 
-# prove as installed here: one program passes, one crashes before its plan, one is killed after it
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 m=$PWD/build/selftest/mock
+
+# prove as installed here, one program that keeps every promise: a whole log, exit 0
+mkdir -p "$tmp/clean/tap/event/wait"
+cp "$m/event.wait.orders_later_work.prog" "$tmp/clean/tap/event/wait/orders_later_work.t"
+(cd "$tmp/clean" && STREAMCTS_WINDOW_MS=5 STREAMCTS_CASE='*.kernel.memset' prove -r -v --timer tap/ >log 2>&1)
+row=$(tools/tap-summary --row 8 "$tmp/clean/log"); rc=$?
+if [ "$(echo $row)" = "8 4 0 0 0 0 0" ] && [ $rc -eq 0 ]; then
+    echo "ok 4 - a whole log of a passing run is one row of totals, exit 0"
+else echo "not ok 4 - --row gave '$row' (exit $rc)"; fi
+
+# prove as installed here: one program passes, one crashes before its plan, one is killed after it
 mkdir -p "$tmp/tap/stream/sync" "$tmp/tap/event/wait"
 cp "$m/event.wait.orders_later_work.prog" "$tmp/tap/event/wait/orders_later_work.t"
 printf '#!/bin/sh\nkill -SEGV $$\n' >"$tmp/tap/event/wait/crashes_at_start.t"
@@ -44,9 +55,9 @@ out=$(tools/tap-summary "$tmp/log"); rc=$?
 if [ $rc -eq 1 ] && grep -qE '^event +2 +0 +4 +0 ' <<<"$out" &&
     grep -q '^  tap/event/wait/crashes_at_start.t: no plan' <<<"$out" &&
     grep -q '^  tap/stream/sync/waits_for_stream_work.t: planned 4, reported 0 (prove: Non-zero wait status: 9' <<<"$out"; then
-    echo "ok 4 - a live prove log: a program that crashed before its plan and one killed after it are both reported"
+    echo "ok 5 - a live prove log: a program that crashed before its plan and one killed after it are both reported"
 else
-    echo "not ok 4 - the live log was not summarised as expected (exit $rc)"
+    echo "not ok 5 - the live log was not summarised as expected (exit $rc)"
     printf '%s\n' "$out" | head -20 | sed 's/^/# /'
 fi
 
@@ -62,8 +73,8 @@ if [ $rc -eq 1 ] && [ "$rows" = "$(printf '1 30 0 2 1 4 0\n8 30 0 2 1 4 0\n32 2 
     [ "$(grep -c '^-- CUDA_DEVICE_MAX_CONNECTIONS=[0-9]*, per family:$' <<<"$out")" = 3 ] &&
     grep -q '^  tap/stream/sync/waits_for_stream_work.t: planned 64, reported 0' <<<"$out" &&
     [ -s "$tmp/matrix/connections-32.tap" ]; then
-    echo "ok 5 - connections-matrix gives one row per setting and each setting's families, and fails on lost points"
+    echo "ok 6 - connections-matrix gives one row per setting and each setting's families, and fails on lost points"
 else
-    echo "not ok 5 - connections-matrix output (exit $rc)"
+    echo "not ok 6 - connections-matrix output (exit $rc)"
     printf '%s\n' "$out" | head -30 | sed 's/^/# /'
 fi
