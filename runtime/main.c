@@ -120,7 +120,7 @@ static uint64_t room_waited_ns; /* how long this process waited for room for its
 /*
  * The driver API's initialisation, waited for while the device has no room
  * for another context: other programs of a parallel run hold theirs (an H100
- * at CUDA_DEVICE_MAX_CONNECTIONS=32 held 7 processes' contexts, then answered
+ * at CUDA_DEVICE_MAX_CONNECTIONS=32 held 7 to 11 processes' contexts, then answered
  * CUDA_ERROR_OUT_OF_MEMORY while 77 GiB were free).  That is the machine's
  * load, not the rule under test, so it is waited out, for a bounded time.
  */
@@ -331,7 +331,12 @@ static void run_repeated(const sc_backend *b, sc_build_fn build, int control, st
 struct child_reply {
     struct sc_result res;
     struct tally tally;
+    uint64_t room_waited_ns; /* the child waited this long for room for its context */
 };
+
+/* Isolated children that waited for room for their context, and how long in all (reported at the end). */
+static unsigned isolated_room_waits;
+static uint64_t isolated_room_wait_ns;
 
 /* Runs one point (case, API, control) in a child process of its own. */
 static void run_isolated(char *const argv[], int case_index, int api, int control, uint64_t limit_ns,
@@ -342,6 +347,8 @@ static void run_isolated(char *const argv[], int case_index, int api, int contro
     if (sc_isolate_run(argv, case_index, api, control, limit_ns, &reply, sizeof reply, why, sizeof why) == 0) {
         *res = reply.res;
         *t = reply.tally;
+        if (reply.room_waited_ns)
+            isolated_room_waits++, isolated_room_wait_ns += reply.room_waited_ns;
         return;
     }
     memset(res, 0, sizeof *res);
@@ -370,6 +377,8 @@ static int process_main(const sc_rule *rule, const struct options *o, char **arg
         sc_peer_start_failed(fd, proc, why); /* main reports it as the point's reason */
         return 3;
     }
+    if (room_waited_ns)
+        sc_peer_waited_for_room(b, fd, room_waited_ns);
     int next;
     while ((next = sc_peer_next(b, fd, &case_index, &control, why, sizeof why)) == 0) {
         if (case_index < 0 || case_index >= rule->ncases) {
@@ -409,6 +418,7 @@ static int child_main(const sc_rule *rule, const struct options *o, char **argv,
         run_repeated(b, control ? c->control : c->build, control, &cfg, control ? 1 : o->repeat, o->attempts,
                      control ? SC_VIOLATED : SC_PASS, &reply.res, &reply.tally);
     }
+    reply.room_waited_ns = room_waited_ns;
     fflush(NULL);
     _exit(sc_isolate_reply(&reply, sizeof reply) == 0 ? 0 : 1);
 }
@@ -575,10 +585,18 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         }
     }
     if (rule->processes > 1) {
-        unsigned started, runs;
-        sc_run_end_peers(&started, &runs);
-        sc_tap_diag("other processes: %u started for %u runs", started, runs);
+        struct sc_peer_tally t;
+        sc_run_end_peers(&t);
+        if (t.room_waits)
+            sc_tap_diag("other processes: %u started for %u runs; %u of them waited %.1f s in all for room for "
+                        "their context",
+                        t.started, t.runs, t.room_waits, (double)t.room_wait_ns / 1e9);
+        else
+            sc_tap_diag("other processes: %u started for %u runs", t.started, t.runs);
     }
+    if (isolated_room_waits)
+        sc_tap_diag("isolated points: %u child processes waited %.1f s in all for room for their context",
+                    isolated_room_waits, (double)isolated_room_wait_ns / 1e9);
     return sc_tap_failures() ? 1 : 0;
 
 hung:

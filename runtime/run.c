@@ -90,6 +90,8 @@ struct shared {
     int case_index, control;         /* ... the run's program                                    */
     uint32_t finished[SC_MAX_PROCS]; /* the run a process finished: its objects gone, its context idle */
     int retire;                      /* main: the program ends, the processes exit               */
+    uint32_t room_waits;             /* processes that waited for room for their context ...     */
+    uint64_t room_wait_ns;           /* ... and how long in all                                  */
 };
 #define SC_SHARED_BYTES ((sizeof(struct shared) + 4095u) & ~(size_t)4095u)
 #define SC_PEER_GRACE_NS 5000000000ull /* a process that was told to quit, before it is killed */
@@ -2252,12 +2254,27 @@ void sc_run_retire_peers(int api)
         }
 }
 
-void sc_run_end_peers(unsigned *started, unsigned *runs)
+void sc_peer_waited_for_room(const sc_backend *b, int fd, uint64_t ns)
 {
-    *started = *runs = 0;
+    char why[256];
+    b->thread_attach(); /* registering the region needs the context current */
+    struct shared *sh = shared_region(b, fd, why, sizeof why);
+    if (!sh)
+        return; /* sc_peer_next reports the missing region */
+    __atomic_add_fetch(&sh->room_wait_ns, ns, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&sh->room_waits, 1u, __ATOMIC_RELEASE);
+}
+
+void sc_run_end_peers(struct sc_peer_tally *t)
+{
+    memset(t, 0, sizeof *t);
     for (int api = 0; api < 2; api++) {
-        *started += peers_started[api];
-        *runs += run_gen[api];
+        t->started += peers_started[api];
+        t->runs += run_gen[api];
         sc_run_retire_peers(api);
+        if (shared_mem[api]) {
+            t->room_waits += __atomic_load_n(&shared_mem[api]->room_waits, __ATOMIC_ACQUIRE);
+            t->room_wait_ns += __atomic_load_n(&shared_mem[api]->room_wait_ns, __ATOMIC_RELAXED);
+        }
     }
 }

@@ -49,7 +49,14 @@ int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_r
 void sc_peer_start_failed(int fd, int proc, const char *why);
 /* Main: ends an API's other processes once its runs are over, so a program holds one API's at a time. */
 void sc_run_retire_peers(int api);
-/* Main, at the end: ends the other processes; how many were started, for how many runs. */
-void sc_run_end_peers(unsigned *started, unsigned *runs);
+/* ... and, after a start that had to wait for room for its context, tells main how long (main adds them up). */
+void sc_peer_waited_for_room(const sc_backend *b, int fd, uint64_t ns);
+/* Main, at the end: ends the other processes; how many were started, for how many runs, and
+ * how many of them waited for room for their context, how long in all. */
+struct sc_peer_tally {
+    unsigned started, runs, room_waits;
+    uint64_t room_wait_ns;
+};
+void sc_run_end_peers(struct sc_peer_tally *t);
 
 #endif

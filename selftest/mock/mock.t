@@ -58,9 +58,14 @@ else nok "a stuck initialisation was not reported (exit $rc)" "$out"; fi
 # theirs) is waited for, main and the case's other processes alike, for a bounded time
 out=$(STREAMCTS_MOCK_BREAK=ctx_full timeout 60 "$dir/process.legacy_stream.not_held_by_other_process.prog" --deadline-ms 1000 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q '^# the device had no room for this program.s context at first: initialisation took 0\.[5-9] s' <<<"$out" &&
+    grep -qE '^# other processes: 2 started for 24 runs; 2 of them waited (0\.9|1\.[0-9]) s in all for room for their context$' <<<"$out" &&
     [ "$(grep -c '^ok' <<<"$out")" = 24 ]; then
-    ok "a device with no room for a context yet is waited for, and the wait is reported"
+    ok "a device with no room for a context yet is waited for, by main and the other processes, and the waits are reported"
 else nok "a full device was not waited for (exit $rc)" "$out"; fi
+out=$(STREAMCTS_MOCK_BREAK=ctx_full timeout 60 "$dir/error.fault.stream_sync_reports_it.prog" --deadline-ms 1000 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -qE '^# isolated points: 4 child processes waited ([2-9]|1[0-9])\.[0-9] s in all for room for their context$' <<<"$out"; then
+    ok "isolated points wait for room for their child's context, and the waits are reported"
+else nok "isolated children's waits for room were not reported (exit $rc)" "$out"; fi
 out=$(STREAMCTS_MOCK_BREAK=ctx_never timeout 60 "$dir/stream.sync.waits_for_stream_work.prog" --deadline-ms 100 2>&1); rc=$?
 if [ $rc -eq 1 ] && grep -q '^not ok 1 - device initialisation$' <<<"$out" &&
     grep -q 'message: "cannot open device 0: CUDA_ERROR_OUT_OF_MEMORY .*still so after 0\.3 s of waiting"' <<<"$out"; then
