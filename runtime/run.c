@@ -215,6 +215,8 @@ struct run {
     int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
     int broken;                      /* main: another process failed or ended      */
     char blocker[160];            /* the call that forced an early release */
+    int early;                    /* the gates were released early: blocker blocked for a window */
+    int open_at_early;            /* ... while the verdict was still open */
     uint64_t t0, t_release;
     struct sc_verdict v;
     pthread_mutex_t log_mu;
@@ -1455,6 +1457,8 @@ static int await_for(struct run *r, struct worker *w, const char *what, uint64_t
         }
         if (!load(&r->released) && waited >= window_ns) {
             snprintf(r->blocker, sizeof r->blocker, "%s", what);
+            r->early = 1;
+            r->open_at_early = !sc_verdict_decided(&r->v);
             release(r, "the issuing thread was blocked for the whole window");
         }
         if (waited >= r->cfg.deadline_ns + SC_HANG_GRACE_NS) {
@@ -2099,6 +2103,8 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     sc_verdict_finish(&r->v, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "",
                       (unsigned)(cfg->window_ns / 1000000u));
     count_group(r);
+    if (r->early && r->open_at_early) /* what the release may have undone is never a violation */
+        sc_verdict_premise_lost(&r->v, r->blocker);
 
 cleanup:
     hung = cleanup(r);

@@ -189,6 +189,48 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
     }
 }
 
+/*
+ * Which violations an early release can produce on a legal driver:
+ * - B after A, not held by, blocks until, returns before, (not) ready while,
+ *   complete on return: none.  Each is seen directly: B completed while A had
+ *   not; B's own call kept B pending for a whole window while A was held (a
+ *   call after B that blocked for a window found B pending all that time);
+ *   the call returned, or answered, while A was pending; the data was
+ *   incomplete at the return.  A call before the subject that blocked for a
+ *   window already made these undecidable when the subject was to be issued.
+ * - answers, gives, keeps its data, equals, differs: the answer, the value or
+ *   the bytes depend on what was still pending, which the release changed,
+ *   wherever the call that blocked stood.
+ */
+void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
+{
+    char seen[sizeof v->why];
+    if (v->outcome != SC_VIOLATED)
+        return;
+    switch (v->rel) {
+    case SC_AFTER:
+    case SC_NOT_HELD:
+    case SC_BLOCKS_UNTIL:
+    case SC_RETURNS_BEFORE:
+    case SC_NOT_READY_WHILE:
+    case SC_READY_WHILE:
+    case SC_COMPLETE_ON_RETURN:
+        return;
+    case SC_ANSWERS:
+    case SC_GIVES:
+    case SC_KEEPS_DATA:
+    case SC_EQUALS:
+    case SC_DIFFERS:
+        break;
+    }
+    snprintf(seen, sizeof seen, "%s", v->why);
+    v->outcome = SC_UNDECIDED;
+    snprintf(v->why, sizeof v->why,
+             "cannot decide: %.120s blocked its issuing thread for the whole window, so the gates were released "
+             "early and the work the rule presumes pending may have completed; then: %.200s",
+             blocker, seen);
+}
+
 int sc_verdict_decided(const struct sc_verdict *v)
 {
     return v->outcome != SC_OPEN || (v->rel == SC_NOT_READY_WHILE && v->query_ok);

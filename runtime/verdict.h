@@ -67,6 +67,13 @@ void sc_verdict_skip(struct sc_verdict *v, const char *fmt, ...) __attribute__((
 /* Something went wrong that makes the case undecidable. */
 void sc_verdict_error(struct sc_verdict *v, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/*
+ * Once everything is judged, if the gates had to be released early (the call
+ * `blocker` blocked its issuing thread for a whole window, which any CUDA call
+ * may legally do) while the verdict was open: a violation of a relation whose
+ * premise, work held pending, the release can undo becomes undecidable.
+ */
+void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker);
 /* May the gates be released now? */
 int sc_verdict_decided(const struct sc_verdict *v);
 

@@ -22,6 +22,11 @@
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
+ * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
+ * fail:
+ *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
+ *                  its stream to drain (CUDA_LAUNCH_BLOCKING=1 in spirit: any
+ *                  call may block for a while)
  * It provides both backends ("driver" and "runtime" behave the same).
  */
 #define _GNU_SOURCE
@@ -68,14 +73,16 @@ struct mstream {
 struct mevent {
     struct mstream *stream; /* NULL: never recorded */
     uint64_t target;
+    uint64_t ns;            /* when the last record completed */
 };
 
 static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: whole enqueue is atomic */
 static struct mstream *blocking_list, *all_list, *legacy;
 static __thread struct mstream *per_thread;
-static const char *broken;
+static const char *broken, *quirk;
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
+static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
 static int started_by_itself(void);
 
 static uint64_t done_of(struct mstream *s)
@@ -190,6 +197,11 @@ static uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct
 {
     struct mstream *s = resolve(h);
     uint64_t pos;
+    if (quirks("enqueue_waits")) { /* legal: the call blocks a while, for the stream to drain */
+        uint64_t until = sc_now_ns() + 50000000u, drained = enq_of(s);
+        while (done_of(s) < drained && sc_now_ns() < until)
+            sc_pause_ns(100000);
+    }
     pthread_mutex_lock(&registry);
     if (s == legacy && !breaks("legacy"))
         for (struct mstream *b = blocking_list; b; b = b->next_blocking)
@@ -209,6 +221,7 @@ static int init(char *why, size_t whylen)
     pthread_mutex_lock(&registry);
     if (!legacy) {
         broken = getenv("STREAMCTS_MOCK_BREAK");
+        quirk = getenv("STREAMCTS_MOCK_QUIRK");
         pthread_mutex_unlock(&registry);
         while (breaks("init_hang"))
             sc_pause_ns(1000000000u);
@@ -413,10 +426,11 @@ static int host_func(void *s, void (*fn)(void *), void *arg)
 }
 static void run_callback(void *arg) { sc_callback_body(arg, 0); }
 static int callback(void *s, void *arg) { return host_func(s, run_callback, arg); }
+static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
 static int event_record(void *e, void *s)
 {
     struct mevent *ev = e;
-    uint64_t pos = enqueue(s, ITEM_FN, NULL, NULL, NULL, 0);
+    uint64_t pos = enqueue(s, ITEM_FN, run_record, ev, NULL, 0);
     ev->stream = resolve(s);
     ev->target = pos;
     return 0;
@@ -472,10 +486,16 @@ static int ctx_sync(void)
         wait_done(all[i], target[i]);
     return 0;
 }
+#define MOCK_INVALID_HANDLE 4
 static int event_elapsed(float *ms, void *start, void *end)
 {
-    (void)ms, (void)start, (void)end;
-    return SC_UNSUPPORTED;
+    struct mevent *a = start, *b = end;
+    if (!a->stream || !b->stream)
+        return MOCK_INVALID_HANDLE; /* documented: either event never recorded */
+    if (event_query(a) || event_query(b))
+        return SC_NOT_READY;
+    *ms = (float)((double)(b->ns - a->ns) / 1e6);
+    return 0;
 }
 
 /* Not modelled: stream memory operations, pools, graphs, capture. */
@@ -520,9 +540,19 @@ static int ipc_event_open(void **e, const void *h) { (void)e, (void)h; return SC
 static int ipc_mem_handle(void *d, void *h) { (void)d, (void)h; return SC_UNSUPPORTED; }
 static int ipc_mem_open(void **d, const void *h) { (void)d, (void)h; return SC_UNSUPPORTED; }
 static int ipc_mem_close(void *d) { (void)d; return SC_UNSUPPORTED; }
-static int code(enum sc_code c) { return c == SC_CODE_SUCCESS ? 0 : c == SC_CODE_NOT_READY ? SC_NOT_READY : c == SC_CODE_INVALID_VALUE ? 1 : -1; }
+static int code(enum sc_code c)
+{
+    return c == SC_CODE_SUCCESS          ? 0
+           : c == SC_CODE_NOT_READY      ? SC_NOT_READY
+           : c == SC_CODE_INVALID_VALUE  ? 1
+           : c == SC_CODE_INVALID_HANDLE ? MOCK_INVALID_HANDLE
+                                         : -1;
+}
 
-static const char *error_name(int rc) { return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS"; }
+static const char *error_name(int rc)
+{
+    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
+}
 
 int sc_driver_describe(struct sc_device_info *info)
 {

@@ -154,6 +154,46 @@ static void verdicts(void)
           "error after a violation keeps both", v.why);
 }
 
+/* An early release (a call blocked for a whole window) undoes the premise of some relations only. */
+static void premise(void)
+{
+    static const struct {
+        enum sc_relation rel;
+        const char *name;
+        int undecidable; /* a violation after the early release is not one */
+    } rows[] = {
+        { SC_AFTER, "after", 0 },
+        { SC_NOT_HELD, "not held by", 0 },
+        { SC_BLOCKS_UNTIL, "blocks until", 0 },
+        { SC_RETURNS_BEFORE, "returns before", 0 },
+        { SC_NOT_READY_WHILE, "not ready while", 0 },
+        { SC_READY_WHILE, "ready while", 0 },
+        { SC_COMPLETE_ON_RETURN, "complete on return", 0 },
+        { SC_ANSWERS, "answers", 1 },
+        { SC_GIVES, "gives", 1 },
+        { SC_KEEPS_DATA, "keeps its data", 1 },
+        { SC_EQUALS, "equals", 1 },
+        { SC_DIFFERS, "differs", 1 },
+    };
+    struct sc_verdict v;
+    char name[120];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        sc_verdict_start(&v, rows[i].rel);
+        sc_verdict_decide(&v, SC_VIOLATED, "X answered success (0), not not_ready");
+        sc_verdict_premise_lost(&v, "A (kernel on s)");
+        snprintf(name, sizeof name, "early release: a violation of '%s' is %s", rows[i].name,
+                 rows[i].undecidable ? "undecidable" : "kept");
+        check(rows[i].undecidable ? v.outcome == SC_UNDECIDED && strstr(v.why, "A (kernel on s) blocked") &&
+                                        strstr(v.why, "then: X answered success")
+                                  : v.outcome == SC_VIOLATED,
+              name, v.why);
+    }
+    sc_verdict_start(&v, SC_ANSWERS);
+    sc_verdict_decide(&v, SC_PASS, "X answered not-ready");
+    sc_verdict_premise_lost(&v, "A (kernel on s)");
+    check(v.outcome == SC_PASS, "early release: a pass stays a pass", v.why);
+}
+
 static void yaml(void)
 {
     char out[128];
@@ -210,6 +250,7 @@ int main(void)
 {
     printf("TAP version 13\n");
     verdicts();
+    premise();
     yaml();
     writer();
     printf("1..%d\n", n);
