@@ -1228,7 +1228,8 @@ static int issue_one(struct run *r, int i)
         break;
     case SC_OP_KIND_END: break;
     }
-    if (d->kind == SC_OP_FAULT && rc == 0)
+    /* a launch that waits for its kernel (CUDA_LAUNCH_BLOCKING=1) may answer the fault itself */
+    if (d->kind == SC_OP_FAULT && (rc == 0 || rc == b->code(SC_CODE_ILLEGAL_ADDRESS)))
         r->faulted_at = i;
     if (rc == 0 && has_probe(d->kind))
         rc = b->event_record(o->probe, o->stream);
@@ -1674,10 +1675,10 @@ static int pending(struct run *r, int i)
 
 /* ---- judging the relations of the subject alone ---------------------------- */
 
-/* A failed call that is not an error: the subject's answer, or anything after a fault. */
+/* A failed call that is not an error: the subject's answer, the fault's own launch, or anything after it. */
 static int failure_expected(const struct run *r, int i)
 {
-    return (i == r->p->subject && r->p->rel == SC_ANSWERS) || after_fault(r, i);
+    return (i == r->p->subject && r->p->rel == SC_ANSWERS) || r->faulted_at == i || after_fault(r, i);
 }
 
 static void judge_answer(struct run *r, int got, const char *what)

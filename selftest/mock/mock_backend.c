@@ -27,6 +27,10 @@
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
  *                  its stream to drain (CUDA_LAUNCH_BLOCKING=1 in spirit: any
  *                  call may block for a while)
+ *   fault_at_launch  a faulting kernel's launch waits for it and answers its
+ *                  error itself, as under CUDA_LAUNCH_BLOCKING=1
+ * A faulting kernel makes the context's error sticky: every synchronize and
+ * query answers it from then on.
  * It provides both backends ("driver" and "runtime" behave the same).
  */
 #define _GNU_SOURCE
@@ -80,6 +84,10 @@ static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: wh
 static struct mstream *blocking_list, *all_list, *legacy;
 static __thread struct mstream *per_thread;
 static const char *broken, *quirk;
+
+static int sticky; /* the context's error, once a kernel faulted */
+#define MOCK_INVALID_HANDLE 4
+#define MOCK_ILLEGAL_ADDRESS 5
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -361,10 +369,19 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     return 0;
 }
 
+static void run_fault(void *unused)
+{
+    (void)unused;
+    __atomic_store_n(&sticky, MOCK_ILLEGAL_ADDRESS, __ATOMIC_RELEASE);
+}
+static int context_error(void) { return __atomic_load_n(&sticky, __ATOMIC_ACQUIRE); }
 static int launch_fault(void *s)
 {
-    (void)s;
-    return SC_UNSUPPORTED;
+    uint64_t pos = enqueue(s, ITEM_FN, run_fault, NULL, NULL, 0);
+    if (!quirks("fault_at_launch"))
+        return 0;
+    wait_done(resolve(s), pos);
+    return context_error();
 }
 
 struct copy_args {
@@ -451,25 +468,25 @@ static int stream_sync(void *s)
         sc_pause_ns(1000000000u);
     if (!breaks("sync"))
         wait_done(st, enq_of(st));
-    return 0;
+    return context_error();
 }
 static int stream_query(void *s)
 {
     struct mstream *st = resolve(s);
     uint64_t enq = enq_of(st);
-    return done_of(st) >= enq ? 0 : SC_NOT_READY;
+    return context_error() ? context_error() : done_of(st) >= enq ? 0 : SC_NOT_READY;
 }
 static int event_sync(void *e)
 {
     struct mevent *ev = e;
     if (ev->stream)
         wait_done(ev->stream, ev->target);
-    return 0;
+    return context_error();
 }
 static int event_query(void *e)
 {
     struct mevent *ev = e;
-    return !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
+    return context_error() ? context_error() : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
 }
 static int ctx_sync(void)
 {
@@ -484,9 +501,8 @@ static int ctx_sync(void)
     pthread_mutex_unlock(&registry);
     for (int i = 0; i < n; i++)
         wait_done(all[i], target[i]);
-    return 0;
+    return context_error();
 }
-#define MOCK_INVALID_HANDLE 4
 static int event_elapsed(float *ms, void *start, void *end)
 {
     struct mevent *a = start, *b = end;
@@ -546,12 +562,13 @@ static int code(enum sc_code c)
            : c == SC_CODE_NOT_READY      ? SC_NOT_READY
            : c == SC_CODE_INVALID_VALUE  ? 1
            : c == SC_CODE_INVALID_HANDLE ? MOCK_INVALID_HANDLE
+           : c == SC_CODE_ILLEGAL_ADDRESS ? MOCK_ILLEGAL_ADDRESS
                                          : -1;
 }
 
 static const char *error_name(int rc)
 {
-    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
+    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
 }
 
 int sc_driver_describe(struct sc_device_info *info)
