@@ -4,6 +4,22 @@
 # and the CUDA toolkit's nvcc and static cudart (looked for, never installed).
 set -eu
 
+case ${1:-} in
+-h | --help)
+    cat <<'USAGE'
+usage: tools/deps.sh
+
+Installs what streamcts needs and lacks, with apt-get (through sudo when not
+root): a C compiler, ninja, perl's prove, Python 3 with Jinja2.  The CUDA
+toolkit ($CUDA_HOME, default /usr/local/cuda) is looked for, never
+installed.  Exit status: 0 all there, 2 a bad argument, another non-zero
+one when something is missing or could not be installed.
+USAGE
+    exit 0 ;;
+'') ;;
+*) echo "deps.sh: $1: unknown argument (it takes none; see tools/deps.sh --help)" >&2; exit 2 ;;
+esac
+
 missing=
 command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
 command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"

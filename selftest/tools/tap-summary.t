@@ -1,6 +1,7 @@
 #!/bin/bash
-# tools/tap-summary against two logs of `prove -r -v -jN --timer`, and against a
-# log this machine's prove writes now.
+# tools/tap-summary against two logs of `prove -r -v -jN --timer`, against logs
+# this machine's prove writes now, and against logs that are empty, all skipped
+# or failed by prove; and its arguments.
 #   h100-excerpt.tap: five programs of the suite's runs on an H100 (driver 580.159.04,
 #     commit c7de0d9): at CUDA_DEVICE_MAX_CONNECTIONS=1, SHOULD points not kept, a
 #     vacuous control, undecidable points and an MPS program; at 8, a program skipped
@@ -11,7 +12,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 dir=selftest/tools
 echo "TAP version 13"
-echo "1..6"
+echo "1..13"
 
 out=$(tools/tap-summary $dir/h100-excerpt.tap $dir/mock-run.tap 2>/dev/null); rc=$?
 if [ "$out" = "$(cat $dir/summary.golden)" ] && [ $rc -eq 1 ]; then
@@ -61,20 +62,47 @@ else
     printf '%s\n' "$out" | head -20 | sed 's/^/# /'
 fi
 
-# connections-matrix over a stand-in prove that replays the logs: 1 and 8 connections
-# the H100 excerpt, 32 the mock run (a MUST failure, lost points, prove exits 1)
-mkdir -p "$tmp/bin"
-printf '#!/bin/sh\ncase $CUDA_DEVICE_MAX_CONNECTIONS in\n32) cat "%s"; exit 1 ;;\n*) cat "%s" ;;\nesac\n' \
-    "$PWD/$dir/mock-run.tap" "$PWD/$dir/h100-excerpt.tap" >"$tmp/bin/prove"
-chmod +x "$tmp/bin/prove"
-out=$(PATH="$tmp/bin:$PATH" STREAMCTS_MATRIX_DIR="$tmp/matrix" tools/connections-matrix -j2 2>&1); rc=$?
-rows=$(grep -E '^(1|8|32) ' <<<"$out" | tr -s ' ')
-if [ $rc -eq 1 ] && [ "$rows" = "$(printf '1 30 0 2 1 4 0\n8 30 0 2 1 4 0\n32 2 1 0 0 0 64')" ] &&
-    [ "$(grep -c '^-- CUDA_DEVICE_MAX_CONNECTIONS=[0-9]*, per family:$' <<<"$out")" = 3 ] &&
-    grep -q '^  tap/stream/sync/waits_for_stream_work.t: planned 64, reported 0' <<<"$out" &&
-    [ -s "$tmp/matrix/connections-32.tap" ]; then
-    echo "ok 6 - connections-matrix gives one row per setting and each setting's families, and fails on lost points"
-else
-    echo "not ok 6 - connections-matrix output (exit $rc)"
-    printf '%s\n' "$out" | head -30 | sed 's/^/# /'
-fi
+# a log that is empty, or one where every program skipped (no driver): not a pass
+: >"$tmp/empty.log"
+out=$(tools/tap-summary --row 8 "$tmp/empty.log" 2>"$tmp/err"); rc=$?
+if [ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "tap-summary: $tmp/empty.log: empty: prove wrote nothing" ]; then
+    echo "ok 6 - an empty log is not whole: exit 1 and one line that says so"
+else echo "not ok 6 - an empty log gave exit $rc, stderr: $(cat "$tmp/err")"; fi
+
+cat >"$tmp/skipped.log" <<'LOG'
+[06:13:19] tap/fifo/null_stream.t .... skipped: no CUDA driver (libcuda.so.1: cannot open shared object file: No such file or directory)
+[06:13:19] tap/fifo/legacy_stream.t .. skipped: no CUDA driver (libcuda.so.1: cannot open shared object file: No such file or directory)
+[06:13:19]
+Files=2, Tests=0,  0 wallclock secs ( 0.05 usr  0.01 sys +  0.01 cusr  0.01 csys =  0.08 CPU)
+Result: NOTESTS
+LOG
+out=$(tools/tap-summary "$tmp/skipped.log" 2>"$tmp/err"); rc=$?
+if [ $rc -eq 3 ] && [ "$(cat "$tmp/err")" = "tap-summary: $tmp/skipped.log: no point ran: all 2 programs skipped: no CUDA driver (libcuda.so.1: cannot open shared object file: No such file or directory)" ] &&
+    grep -qE '^fifo +2 +2 +0 ' <<<"$out"; then
+    echo "ok 7 - a run in which every program skipped exits 3 with one line that says why"
+else echo "not ok 7 - an all-skipped log gave exit $rc, stderr: $(cat "$tmp/err")"; fi
+
+# a run in which the program said it passed but prove failed it (it crashed at exit)
+sed 's/^Result: PASS$/Result: FAIL/' "$tmp/clean/log" >"$tmp/failed.log"
+tools/tap-summary --row 8 "$tmp/failed.log" >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q 'prove failed the run, though no MUST point failed' "$tmp/err"; then
+    echo "ok 8 - a log prove failed is a failure even when no MUST point failed and none was lost"
+else echo "not ok 8 - a FAIL log gave exit $rc, stderr: $(cat "$tmp/err")"; fi
+
+# arguments: --help on stdout, a path that does not exist or an unknown option in one line, exit 2
+out=$(tools/tap-summary --help 2>"$tmp/err"); rc=$?
+if [ $rc -eq 0 ] && [ "${out%%:*}" = usage ] && [ ! -s "$tmp/err" ]; then
+    echo "ok 9 - --help prints the usage on stdout and exits 0"
+else echo "not ok 9 - --help gave exit $rc, stderr: $(head -c 300 "$tmp/err")"; fi
+n=1
+for args in "$tmp/no-such.log" "--no-such-option $tmp/clean/log" "$tmp" "--row"; do
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    out=$(tools/tap-summary $args 2>"$tmp/err"); rc=$?
+    if [ $rc -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^tap-summary: ${args%% *}" "$tmp/err"; then
+        echo "ok $((n + 8)) - tap-summary ${args//$tmp/TMP}: one line naming it, exit 2"
+    else
+        echo "not ok $((n + 8)) - tap-summary ${args//$tmp/TMP} gave exit $rc"
+        head -5 "$tmp/err" | sed 's/^/# /'
+    fi
+done

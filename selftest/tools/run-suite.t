@@ -1,0 +1,94 @@
+#!/bin/bash
+# tools/run-suite: a run in which no point ran (no CUDA driver or device, every
+# program skipped) exits 3 with one line that says why, unless
+# STREAMCTS_ALLOW_SKIP=1; points that ran decide as prove does; a bad argument is
+# refused before anything is built.
+cd "$(dirname "$0")/../.." || exit 1
+echo "TAP version 13"
+echo "1..9"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+suite() {  # ARG...: out, err, rc
+    tools/run-suite "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
+}
+note() { printf '%s\n' "$out" | tail -5 | sed 's/^/# /'; printf '%s\n' "$err" | head -5 | sed 's/^/# err: /'; }
+
+# the real programs of one family, with every GPU hidden: each one skips
+export CUDA_VISIBLE_DEVICES=
+suite tap/fifo
+if [ $rc -eq 3 ] && grep -q '^Result: NOTESTS$' <<<"$out" &&
+    [ "$(grep -v '^ninja: ' <<<"$err" | grep -c .)" = 1 ] &&
+    grep -qE '^run-suite: no point ran: all [0-9]+ programs skipped: no CUDA (driver|device) \(.+\)$' <<<"$err"; then
+    echo "ok 1 - no driver or device: prove says NOTESTS, run-suite exits 3 with one line that says why"
+else echo "not ok 1 - tools/run-suite tap/fifo without a GPU (exit $rc)"; note; fi
+
+STREAMCTS_ALLOW_SKIP=1 suite tap/fifo
+if [ $rc -eq 0 ] && grep -qE '^run-suite: no point ran: .*no CUDA (driver|device).*\(STREAMCTS_ALLOW_SKIP=1: exit 0\)$' <<<"$err"; then
+    echo "ok 2 - STREAMCTS_ALLOW_SKIP=1: the same line, exit 0"
+else echo "not ok 2 - STREAMCTS_ALLOW_SKIP=1 tools/run-suite tap/fifo (exit $rc)"; note; fi
+
+# stand-in programs: points that ran decide, points that all skipped do not count
+mkdir -p "$tmp/pass" "$tmp/points-skipped" "$tmp/fail"
+printf '#!/bin/sh\necho "TAP version 13"; echo 1..2; echo "ok 1 - a"; echo "ok 2 - b # SKIP no IPC"\n' >"$tmp/pass/a.t"
+printf '#!/bin/sh\necho "TAP version 13"; echo 1..2; echo "ok 1 - a # SKIP no IPC"; echo "ok 2 - b # skip no IPC"\n' >"$tmp/points-skipped/a.t"
+printf '#!/bin/sh\necho "TAP version 13"; echo "1..0 # SKIP needs 2 GPUs"\n' >"$tmp/points-skipped/b.t"
+printf '#!/bin/sh\necho "TAP version 13"; echo 1..1; echo "not ok 1 - a"\n' >"$tmp/fail/a.t"
+chmod +x "$tmp"/*/*.t
+suite -j2 "$tmp/pass"
+if [ $rc -eq 0 ] && [ "$(grep -v '^ninja: ' <<<"$err")" = "" ]; then echo "ok 3 - a point ran and passed: exit 0, nothing said"
+else echo "not ok 3 - a passing program (exit $rc)"; note; fi
+suite "$tmp/points-skipped"
+if [ $rc -eq 3 ] && [ "$(grep -v '^ninja: ' <<<"$err")" = \
+        "run-suite: no point ran: 1 of 2 programs skipped: needs 2 GPUs; 1 of 2 programs skipped every point (the first: no IPC)" ]; then
+    echo "ok 4 - programs that skipped every point: exit 3, and why"
+else echo "not ok 4 - programs that skipped every point (exit $rc)"; note; fi
+suite "$tmp/fail"
+if [ $rc -eq 1 ]; then echo "ok 5 - a MUST point failed: exit 1"
+else echo "not ok 5 - a failing program (exit $rc)"; note; fi
+
+# bad arguments: one line naming the argument, exit 2, before ninja or prove runs
+mkdir -p "$tmp/bin"
+for t in ninja prove; do printf '#!/bin/sh\necho %s "$*" >>"%s"\n' "$t" "$tmp/ran" >"$tmp/bin/$t"; done
+chmod +x "$tmp/bin"/*
+bad=0
+for args in "--no-such-option" "tap/no-such-family" "-j" "-j 0 tap/fifo" "-jx" "--state" "-vj4"; do
+    # shellcheck disable=SC2086
+    PATH="$tmp/bin:$PATH" suite $args
+    if [ $rc -ne 2 ] || [ -n "$out" ] || [ -s "$tmp/ran" ] || [ "$(wc -l <<<"$err")" -ne 1 ] ||
+        ! grep -qF -- "run-suite: ${args%% *}" <<<"$err"; then
+        bad=1; echo "# tools/run-suite $args: exit $rc, stderr: $err"
+    fi
+    rm -f "$tmp/ran"
+done
+PATH="$tmp/bin:$PATH" STREAMCTS_ALLOW_SKIP=yes suite
+if [ $rc -ne 2 ] || [ -s "$tmp/ran" ] || ! grep -q "^run-suite: STREAMCTS_ALLOW_SKIP='yes': must be 1" <<<"$err"; then
+    bad=1; echo "# STREAMCTS_ALLOW_SKIP=yes: exit $rc, stderr: $err"
+fi
+if [ $bad = 0 ]; then echo "ok 6 - a bad option, path, job count or STREAMCTS_ALLOW_SKIP: one line naming it, exit 2, nothing built"
+else echo "not ok 6 - a bad argument was not refused in one line before the build"; fi
+
+# prove options with a value, and paths
+PATH="$tmp/bin:$PATH" suite -j 4 --state=save tap/fifo/null_stream.t tap/
+if grep -qx 'prove -r --timer -j 4 --state=save tap/fifo/null_stream.t tap/' "$tmp/ran"; then
+    echo "ok 7 - -j 4, --state=OPTS and paths are passed on to prove"
+else echo "not ok 7 - -j 4 --state=save tap/fifo/null_stream.t tap/ (exit $rc)"; note; sed 's/^/# ran: /' "$tmp/ran"; fi
+
+# on a clean clone tap/ is not there yet: a path ninja will build is taken, another is not
+mkdir -p "$tmp/clone/generated"
+cp build.ninja "$tmp/clone/"; cp generated/rules.ninja "$tmp/clone/generated/"
+lib=$PWD/tools/lib/prove-args.sh
+took=$(cd "$tmp/clone" && usage() { :; } && . "$lib" && prove_args run-suite yes -j4 tap/event tap/fifo/null_stream.t tap/ && echo "$prove_paths")
+refused=$( (cd "$tmp/clone" && usage() { :; } && . "$lib" && prove_args run-suite yes tap/fifo/no_such.t) 2>&1; echo "exit $?")
+if [ "$took" = yes ] && [ "$refused" = "run-suite: tap/fifo/no_such.t: no such file or directory, and ninja builds nothing there (paths are relative to the repository root, e.g. tap/event)
+exit 2" ]; then
+    echo "ok 8 - before the first build, paths ninja will build are taken and others refused"
+else echo "not ok 8 - before the first build: took '$took', refused '$refused'"; fi
+
+# the README's way to a per-family summary of a run: here no point ran
+tools/run-suite -v -j8 tap/fifo >"$tmp/suite.log" 2>/dev/null
+out=$(tools/tap-summary "$tmp/suite.log" 2>"$tmp/err"); rc=$?
+if [ $rc -eq 3 ] && grep -qE '^fifo +[0-9]+ +[0-9]+ +0 ' <<<"$out" &&
+    grep -qE '^tap-summary: .*: no point ran: all [0-9]+ programs skipped: no CUDA (driver|device)' "$tmp/err"; then
+    echo "ok 9 - tools/tap-summary reads a log of tools/run-suite -v -j8: no point ran, exit 3"
+else echo "not ok 9 - tap-summary on a run-suite -v -j8 log (exit $rc)"; note; fi
