@@ -325,6 +325,9 @@ static void header(const sc_rule *rule, const struct options *o)
     sc_tap_diag("driver: CUDA %d.%d (%s); runtime: cudart %d.%d static; compile mode: %s",
                 d.driver_version / 1000, d.driver_version % 1000 / 10, kmod, d.runtime_version / 1000,
                 d.runtime_version % 1000 / 10, sc_compile_mode);
+    if (d.lacking[0])
+        sc_tap_diag("driver: libcuda.so.1 lacks the optional entry points %s; a case that calls one fails, "
+                    "naming it", d.lacking);
     sc_tap_diag("env: CUDA_DEVICE_MAX_CONNECTIONS=%s CUDA_LAUNCH_BLOCKING=%s CUDA_VISIBLE_DEVICES=%s",
                 ENV("CUDA_DEVICE_MAX_CONNECTIONS"), ENV("CUDA_LAUNCH_BLOCKING"), ENV("CUDA_VISIBLE_DEVICES"));
     sc_tap_diag("window %u ms, deadline %u ms, repeat %u, attempts %u; revision %s", o->window_ms, o->deadline_ms,
@@ -576,9 +579,17 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     sc_watchdog_arm(SC_INIT_DEADLINES * (uint64_t)o.deadline_ms * 1000000u, init_why);
 
     int state = init_driver(&o, why, sizeof why);
-    if (state == SC_MISSING) {
+    if (state == SC_MISSING) { /* no driver library, or cuInit answered no device or the stub library */
         sc_tap_skip_all(why);
         return 0;
+    }
+    if (state == SC_LACKING) { /* a driver library, but not one every program can run on: never a skip */
+        const char *name = "driver entry points";
+        struct sc_yaml y = { 0 };
+        sc_yaml_add(&y, "message", why);
+        sc_tap_plan(1, &name);
+        sc_tap_point(0, NULL, &y);
+        return 1;
     }
     if (state == SC_BROKEN && sc_mps_dir()) { /* the capability is missing, not the driver broken */
         char msg[700];
