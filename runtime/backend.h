@@ -20,9 +20,20 @@
 #define SC_UNSUPPORTED (-100) /* never a CUDA code: the point is skipped        */
 #define SC_IPC_HANDLE_BYTES 64 /* CU_IPC_HANDLE_SIZE                              */
 
+/*
+ * An optional driver entry point that libcuda.so.1 lacks (cu_loader.h): a call
+ * to it answers SC_LACKS_BASE minus the entry point's index, never a CUDA code,
+ * and error_name names the entry point.  Such an answer is a failure of the
+ * case, never the answer a rule asks about.
+ */
+#define SC_LACKS_BASE (-1000)
+#define SC_LACKS_COUNT 200
+#define SC_LACKS(rc) ((rc) <= SC_LACKS_BASE && (rc) > SC_LACKS_BASE - SC_LACKS_COUNT)
+
 /* init's answers; SC_BUSY: the device has no room for another context now (creating it answered
- * CUDA_ERROR_OUT_OF_MEMORY while other processes hold theirs), not remembered: init may be called again */
-enum { SC_READY = 0, SC_MISSING = 1, SC_BROKEN = 2, SC_BUSY = 3 };
+ * CUDA_ERROR_OUT_OF_MEMORY while other processes hold theirs), not remembered: init may be called again;
+ * SC_LACKING: the driver library lacks entry points every program needs (a failure, never a skip) */
+enum { SC_READY = 0, SC_MISSING = 1, SC_BROKEN = 2, SC_BUSY = 3, SC_LACKING = 4 };
 
 /* cuStreamIsCapturing's answer, normalised. */
 enum { SC_CAPTURE_NONE = 0, SC_CAPTURE_ACTIVE, SC_CAPTURE_INVALIDATED };
@@ -33,7 +44,7 @@ extern const char sc_compile_mode[]; /* "legacy" or "per-thread" */
 typedef struct sc_backend {
     const char *name; /* "driver" or "runtime" */
 
-    /* SC_READY, or SC_MISSING (no driver or device: skip), SC_BROKEN or SC_BUSY; why says which. */
+    /* SC_READY, or SC_MISSING (no driver or device: skip), SC_BROKEN, SC_BUSY or SC_LACKING; why says which. */
     int (*init)(char *why, size_t whylen);
     int (*thread_attach)(void); /* make device 0 current in this thread */
     int (*device_count)(int *n);
@@ -172,6 +183,7 @@ struct sc_device_info {
     int cc_major, cc_minor;
     int driver_version;  /* cuDriverGetVersion */
     int runtime_version; /* cudaRuntimeGetVersion of the linked cudart */
+    char lacking[512];   /* optional driver entry points libcuda.so.1 lacks, ", "-separated, or "" */
 };
 int sc_driver_describe(struct sc_device_info *info);
 int sc_runtime_version(void);

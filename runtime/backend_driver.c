@@ -38,14 +38,14 @@ static int launch_mark(void *s, void *slot, uint32_t token);
 static CUresult warm_up(void)
 {
     CUdeviceptr mem;
-    CUresult rc = drv.cuMemAlloc(&mem, 64);
+    CUresult rc = SC_CALL(cuMemAlloc, &mem, 64);
     void *flag = (void *)(uintptr_t)mem, *slot = (void *)(uintptr_t)(mem + 32);
     if (rc)
         return rc;
-    if (!(rc = drv.cuMemsetD8(mem, 1, 64)) && !(rc = launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
+    if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
         !(rc = launch_mark(NULL, slot, 1)))
-        rc = drv.cuCtxSynchronize();
-    drv.cuMemFree(mem);
+        rc = SC_CALL(cuCtxSynchronize);
+    SC_CALL(cuMemFree, mem);
     return rc;
 }
 
@@ -60,28 +60,28 @@ static int open_device(int d, char *why, size_t n)
     pthread_mutex_lock(&mu);
     if (g->open) {
         pthread_mutex_unlock(&mu);
-        return drv.cuCtxSetCurrent(g->ctx);
+        return SC_CALL(cuCtxSetCurrent, g->ctx);
     }
-    if ((rc = drv.cuDeviceGet(&g->dev, d)) || (rc = drv.cuDevicePrimaryCtxRetain(&g->ctx, g->dev))) {
+    if ((rc = SC_CALL(cuDeviceGet, &g->dev, d)) || (rc = SC_CALL(cuDevicePrimaryCtxRetain, &g->ctx, g->dev))) {
         g->ctx = NULL; /* none was made: init may try again (SC_BUSY) */
-        drv.cuGetErrorName(rc, &name);
+        SC_CALL(cuGetErrorName, rc, &name);
         snprintf(why, n, "cannot open device %d: %s%s", d, name,
                  rc == CUDA_ERROR_OUT_OF_MEMORY ? " (cuDevicePrimaryCtxRetain: the device has no room for another context)"
                                                 : "");
-    } else if ((rc = drv.cuCtxSetCurrent(g->ctx))) {
-        drv.cuGetErrorName(rc, &name);
+    } else if ((rc = SC_CALL(cuCtxSetCurrent, g->ctx))) {
+        SC_CALL(cuGetErrorName, rc, &name);
         snprintf(why, n, "cannot open device %d: %s", d, name);
-    } else if ((rc = drv.cuModuleLoadData(&module, sc_fatbin)) ||
-               (rc = drv.cuModuleGetFunction(&g->gate, module, "sc_gate")) ||
-               (rc = drv.cuModuleGetFunction(&g->mark, module, "sc_mark")) ||
-               (rc = drv.cuModuleGetFunction(&g->fault, module, "sc_fault"))) {
-        drv.cuGetErrorName(rc, &name);
+    } else if ((rc = SC_CALL(cuModuleLoadData, &module, sc_fatbin)) ||
+               (rc = SC_CALL(cuModuleGetFunction, &g->gate, module, "sc_gate")) ||
+               (rc = SC_CALL(cuModuleGetFunction, &g->mark, module, "sc_mark")) ||
+               (rc = SC_CALL(cuModuleGetFunction, &g->fault, module, "sc_fault"))) {
+        SC_CALL(cuGetErrorName, rc, &name);
         snprintf(why, n, "cannot load the suite's kernels on device %d: %s", d, name);
     } else {
         int was = cur;
         cur = d;
         if ((rc = warm_up())) {
-            drv.cuGetErrorName(rc, &name);
+            SC_CALL(cuGetErrorName, rc, &name);
             snprintf(why, n, "the suite's kernels do not run on device %d: %s", d, name);
             cur = was;
         } else {
@@ -95,19 +95,18 @@ static int open_device(int d, char *why, size_t n)
 static int init(char *why, size_t whylen)
 {
     static int state = -1; /* shared by every case of the process */
-    static char reason[256];
+    static char reason[512];
     if (state >= 0) {
         snprintf(why, whylen, "%s", reason);
         return state;
     }
-    state = SC_BROKEN;
-    if (sc_driver_load(reason, sizeof reason) != 0) {
-        state = SC_MISSING;
-    } else {
-        CUresult rc = drv.cuInit(0);
+    /* SC_MISSING: no library; SC_LACKING: one without entry points every program needs */
+    if ((state = sc_driver_load(reason, sizeof reason)) == SC_READY) {
+        state = SC_BROKEN;
+        CUresult rc = SC_CALL(cuInit, 0);
         const char *name = "?";
         if (rc != CUDA_SUCCESS) {
-            drv.cuGetErrorName(rc, &name);
+            SC_CALL(cuGetErrorName, rc, &name);
             snprintf(reason, sizeof reason, "%s (cuInit: %s)",
                      rc == CUDA_ERROR_NO_DEVICE ? "no CUDA device" : "no usable CUDA driver", name);
             if (rc == CUDA_ERROR_NO_DEVICE || rc == CUDA_ERROR_STUB_LIBRARY)
@@ -127,7 +126,7 @@ static int init(char *why, size_t whylen)
     return state;
 }
 
-static int device_count(int *n) { return drv.cuDeviceGetCount(n); }
+static int device_count(int *n) { return SC_CALL(cuDeviceGetCount, n); }
 
 static int use_device(int d)
 {
@@ -143,7 +142,7 @@ static int use_device(int d)
 static int thread_attach(void)
 {
     cur = 0;
-    return drv.cuCtxSetCurrent(gpus[0].ctx);
+    return SC_CALL(cuCtxSetCurrent, gpus[0].ctx);
 }
 
 static void *builtin_stream(int which)
@@ -159,25 +158,25 @@ static int stream_create(void **s, int nonblocking, int prio_set, int prio)
 {
     unsigned flags = nonblocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT;
     if (prio_set)
-        return drv.cuStreamCreateWithPriority((CUstream *)s, flags, prio);
-    return drv.cuStreamCreate((CUstream *)s, flags);
+        return SC_CALL(cuStreamCreateWithPriority, (CUstream *)s, flags, prio);
+    return SC_CALL(cuStreamCreate, (CUstream *)s, flags);
 }
-static int stream_destroy(void *s) { return drv.cuStreamDestroy((CUstream)s); }
-static int priority_range(int *least, int *greatest) { return drv.cuCtxGetStreamPriorityRange(least, greatest); }
+static int stream_destroy(void *s) { return SC_CALL(cuStreamDestroy, (CUstream)s); }
+static int priority_range(int *least, int *greatest) { return SC_CALL(cuCtxGetStreamPriorityRange, least, greatest); }
 static int stream_get_flags(void *s, int *nonblocking)
 {
     unsigned flags = 0;
-    int rc = drv.cuStreamGetFlags((CUstream)s, &flags);
+    int rc = SC_CALL(cuStreamGetFlags, (CUstream)s, &flags);
     *nonblocking = (flags & CU_STREAM_NON_BLOCKING) != 0;
     return rc;
 }
-static int stream_get_priority(void *s, int *prio) { return drv.cuStreamGetPriority((CUstream)s, prio); }
+static int stream_get_priority(void *s, int *prio) { return SC_CALL(cuStreamGetPriority, (CUstream)s, prio); }
 static int stream_create_invalid(void)
 {
     CUstream s = NULL;
-    int rc = drv.cuStreamCreate(&s, 0x100u); /* no CU_STREAM_* flag has this bit */
+    int rc = SC_CALL(cuStreamCreate, &s, 0x100u); /* no CU_STREAM_* flag has this bit */
     if (rc == CUDA_SUCCESS)
-        drv.cuStreamDestroy(s);
+        SC_CALL(cuStreamDestroy, s);
     return rc;
 }
 static int event_create(void **e, unsigned flags)
@@ -186,34 +185,34 @@ static int event_create(void **e, unsigned flags)
     f |= (flags & SC_EV_BLOCKING_SYNC) ? CU_EVENT_BLOCKING_SYNC : 0;
     f |= (flags & SC_EV_DISABLE_TIMING) ? CU_EVENT_DISABLE_TIMING : 0;
     f |= (flags & SC_EV_INTERPROCESS) ? CU_EVENT_INTERPROCESS : 0;
-    return drv.cuEventCreate((CUevent *)e, f);
+    return SC_CALL(cuEventCreate, (CUevent *)e, f);
 }
-static int event_destroy(void *e) { return drv.cuEventDestroy((CUevent)e); }
+static int event_destroy(void *e) { return SC_CALL(cuEventDestroy, (CUevent)e); }
 
 static int dev_alloc(void **p, size_t n)
 {
     CUdeviceptr d = 0;
-    int rc = drv.cuMemAlloc(&d, n);
+    int rc = SC_CALL(cuMemAlloc, &d, n);
     *p = (void *)(uintptr_t)d;
     return rc;
 }
-static int dev_free(void *p) { return drv.cuMemFree((CUdeviceptr)(uintptr_t)p); }
+static int dev_free(void *p) { return SC_CALL(cuMemFree, (CUdeviceptr)(uintptr_t)p); }
 static int host_alloc(void **p, size_t n)
 {
-    return drv.cuMemHostAlloc(p, n, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+    return SC_CALL(cuMemHostAlloc, p, n, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
 }
-static int host_free(void *p) { return drv.cuMemFreeHost(p); }
+static int host_free(void *p) { return SC_CALL(cuMemFreeHost, p); }
 static int managed_alloc(void **p, size_t n)
 {
     CUdeviceptr d = 0;
-    int rc = drv.cuMemAllocManaged(&d, n, CU_MEM_ATTACH_GLOBAL);
+    int rc = SC_CALL(cuMemAllocManaged, &d, n, CU_MEM_ATTACH_GLOBAL);
     *p = (void *)(uintptr_t)d;
     return rc;
 }
 static int host_dev_ptr(void **d, void *h)
 {
     CUdeviceptr dp = 0;
-    int rc = drv.cuMemHostGetDevicePointer(&dp, h, 0);
+    int rc = SC_CALL(cuMemHostGetDevicePointer, &dp, h, 0);
     *d = (void *)(uintptr_t)dp;
     return rc;
 }
@@ -221,23 +220,23 @@ static int host_dev_ptr(void **d, void *h)
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     void *args[] = { &flag, &max_ns, &slot, &token };
-    return drv.cuLaunchKernel(gpus[cur].gate, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+    return SC_CALL(cuLaunchKernel, gpus[cur].gate, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 static int launch_mark(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
-    return drv.cuLaunchKernel(gpus[cur].mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+    return SC_CALL(cuLaunchKernel, gpus[cur].mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 
-static int launch_fault(void *s) { return drv.cuLaunchKernel(gpus[cur].fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL); }
+static int launch_fault(void *s) { return SC_CALL(cuLaunchKernel, gpus[cur].fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL); }
 
 #define DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
 
 static int memset_async(void *s, void *d, unsigned char v, size_t n)
 {
-    return drv.cuMemsetD8Async(DPTR(d), v, n, (CUstream)s);
+    return SC_CALL(cuMemsetD8Async, DPTR(d), v, n, (CUstream)s);
 }
-static int memset_sync(void *d, unsigned char v, size_t n) { return drv.cuMemsetD8(DPTR(d), v, n); }
+static int memset_sync(void *d, unsigned char v, size_t n) { return SC_CALL(cuMemsetD8, DPTR(d), v, n); }
 
 static int host_side(unsigned kind, int dst)
 {
@@ -293,20 +292,20 @@ static int memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned 
     if (kind & SC_COPY_2D) {
         CUDA_MEMCPY2D m;
         copy2d(&m, dst, src, n, kind);
-        return drv.cuMemcpy2DAsync(&m, (CUstream)s);
+        return SC_CALL(cuMemcpy2DAsync, &m, (CUstream)s);
     }
     if (kind & SC_COPY_3D) {
         CUDA_MEMCPY3D m;
         copy3d(&m, dst, src, n, kind);
-        return drv.cuMemcpy3DAsync(&m, (CUstream)s);
+        return SC_CALL(cuMemcpy3DAsync, &m, (CUstream)s);
     }
     switch (kind) {
     case SC_H2D_PINNED:
-    case SC_H2D_PAGEABLE: return drv.cuMemcpyHtoDAsync(DPTR(dst), src, n, (CUstream)s);
+    case SC_H2D_PAGEABLE: return SC_CALL(cuMemcpyHtoDAsync, DPTR(dst), src, n, (CUstream)s);
     case SC_D2H_PINNED:
-    case SC_D2H_PAGEABLE: return drv.cuMemcpyDtoHAsync(dst, DPTR(src), n, (CUstream)s);
-    case SC_D2D: return drv.cuMemcpyDtoDAsync(DPTR(dst), DPTR(src), n, (CUstream)s);
-    default: return drv.cuMemcpyAsync(DPTR(dst), DPTR(src), n, (CUstream)s);
+    case SC_D2H_PAGEABLE: return SC_CALL(cuMemcpyDtoHAsync, dst, DPTR(src), n, (CUstream)s);
+    case SC_D2D: return SC_CALL(cuMemcpyDtoDAsync, DPTR(dst), DPTR(src), n, (CUstream)s);
+    default: return SC_CALL(cuMemcpyAsync, DPTR(dst), DPTR(src), n, (CUstream)s);
     }
 }
 static int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
@@ -314,53 +313,53 @@ static int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
     if (kind & SC_COPY_2D) {
         CUDA_MEMCPY2D m;
         copy2d(&m, dst, src, n, kind);
-        return drv.cuMemcpy2D(&m);
+        return SC_CALL(cuMemcpy2D, &m);
     }
     if (kind & SC_COPY_3D) {
         CUDA_MEMCPY3D m;
         copy3d(&m, dst, src, n, kind);
-        return drv.cuMemcpy3D(&m);
+        return SC_CALL(cuMemcpy3D, &m);
     }
     switch (kind) {
     case SC_H2D_PINNED:
-    case SC_H2D_PAGEABLE: return drv.cuMemcpyHtoD(DPTR(dst), src, n);
+    case SC_H2D_PAGEABLE: return SC_CALL(cuMemcpyHtoD, DPTR(dst), src, n);
     case SC_D2H_PINNED:
-    case SC_D2H_PAGEABLE: return drv.cuMemcpyDtoH(dst, DPTR(src), n);
-    case SC_D2D: return drv.cuMemcpyDtoD(DPTR(dst), DPTR(src), n);
-    default: return drv.cuMemcpy(DPTR(dst), DPTR(src), n);
+    case SC_D2H_PAGEABLE: return SC_CALL(cuMemcpyDtoH, dst, DPTR(src), n);
+    case SC_D2D: return SC_CALL(cuMemcpyDtoD, DPTR(dst), DPTR(src), n);
+    default: return SC_CALL(cuMemcpy, DPTR(dst), DPTR(src), n);
     }
 }
 
-static int host_func(void *s, void (*fn)(void *), void *arg) { return drv.cuLaunchHostFunc((CUstream)s, fn, arg); }
+static int host_func(void *s, void (*fn)(void *), void *arg) { return SC_CALL(cuLaunchHostFunc, (CUstream)s, fn, arg); }
 
 static void CUDA_CB callback_trampoline(CUstream s, CUresult status, void *arg)
 {
     (void)s;
     sc_callback_body(arg, (int)status);
 }
-static int callback(void *s, void *arg) { return drv.cuStreamAddCallback((CUstream)s, callback_trampoline, arg, 0); }
+static int callback(void *s, void *arg) { return SC_CALL(cuStreamAddCallback, (CUstream)s, callback_trampoline, arg, 0); }
 
-static int event_record(void *e, void *s) { return drv.cuEventRecord((CUevent)e, (CUstream)s); }
+static int event_record(void *e, void *s) { return SC_CALL(cuEventRecord, (CUevent)e, (CUstream)s); }
 static int stream_wait_event(void *s, void *e, unsigned flags)
 {
-    return drv.cuStreamWaitEvent((CUstream)s, (CUevent)e, flags);
+    return SC_CALL(cuStreamWaitEvent, (CUstream)s, (CUevent)e, flags);
 }
-static int stream_sync(void *s) { return drv.cuStreamSynchronize((CUstream)s); }
-static int stream_query(void *s) { return drv.cuStreamQuery((CUstream)s); }
-static int event_sync(void *e) { return drv.cuEventSynchronize((CUevent)e); }
-static int event_query(void *e) { return drv.cuEventQuery((CUevent)e); }
+static int stream_sync(void *s) { return SC_CALL(cuStreamSynchronize, (CUstream)s); }
+static int stream_query(void *s) { return SC_CALL(cuStreamQuery, (CUstream)s); }
+static int event_sync(void *e) { return SC_CALL(cuEventSynchronize, (CUevent)e); }
+static int event_query(void *e) { return SC_CALL(cuEventQuery, (CUevent)e); }
 static int event_elapsed(float *ms, void *start, void *end)
 {
-    return drv.cuEventElapsedTime(ms, (CUevent)start, (CUevent)end);
+    return SC_CALL(cuEventElapsedTime, ms, (CUevent)start, (CUevent)end);
 }
-static int ctx_sync(void) { return drv.cuCtxSynchronize(); }
+static int ctx_sync(void) { return SC_CALL(cuCtxSynchronize); }
 
 /* -- stream memory operations -------------------------------------------- */
 
 static int memop_supported(int attribute)
 {
     int v = 0;
-    return drv.cuDeviceGetAttribute(&v, (CUdevice_attribute)attribute, gpus[cur].dev) == CUDA_SUCCESS && v;
+    return SC_CALL(cuDeviceGetAttribute, &v, (CUdevice_attribute)attribute, gpus[cur].dev) == CUDA_SUCCESS && v;
 }
 
 static int wait_value(void *s, void *addr, uint64_t value, int cond, int bits)
@@ -373,8 +372,8 @@ static int wait_value(void *s, void *addr, uint64_t value, int cond, int bits)
         (bits == 64 && !memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS)))
         return SC_UNSUPPORTED;
     if (bits == 64)
-        return drv.cuStreamWaitValue64((CUstream)s, DPTR(addr), value, flags[cond]);
-    return drv.cuStreamWaitValue32((CUstream)s, DPTR(addr), (cuuint32_t)value, flags[cond]);
+        return SC_CALL(cuStreamWaitValue64, (CUstream)s, DPTR(addr), value, flags[cond]);
+    return SC_CALL(cuStreamWaitValue32, (CUstream)s, DPTR(addr), (cuuint32_t)value, flags[cond]);
 }
 
 static int write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, int bits)
@@ -383,8 +382,8 @@ static int write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, i
     if (bits == 64 && !memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS))
         return SC_UNSUPPORTED;
     if (bits == 64)
-        return drv.cuStreamWriteValue64((CUstream)s, DPTR(addr), value, flags);
-    return drv.cuStreamWriteValue32((CUstream)s, DPTR(addr), (cuuint32_t)value, flags);
+        return SC_CALL(cuStreamWriteValue64, (CUstream)s, DPTR(addr), value, flags);
+    return SC_CALL(cuStreamWriteValue32, (CUstream)s, DPTR(addr), (cuuint32_t)value, flags);
 }
 
 /* -- the stream-ordered allocator ----------------------------------------- */
@@ -393,7 +392,7 @@ static int default_pool(void **pool)
 {
     if (!memop_supported(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED))
         return SC_UNSUPPORTED;
-    return drv.cuDeviceGetMemPool((CUmemoryPool *)pool, gpus[cur].dev);
+    return SC_CALL(cuDeviceGetMemPool, (CUmemoryPool *)pool, gpus[cur].dev);
 }
 
 static int pool_create(void **pool, unsigned flags)
@@ -411,35 +410,35 @@ static int pool_create(void **pool, unsigned flags)
     props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
     props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     props.location.id = gpus[cur].dev;
-    if ((rc = drv.cuMemPoolCreate((CUmemoryPool *)pool, &props)))
+    if ((rc = SC_CALL(cuMemPoolCreate, (CUmemoryPool *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
-        if ((flags & off[i].flag) && (rc = drv.cuMemPoolSetAttribute((CUmemoryPool)*pool, off[i].attr, &zero)))
+        if ((flags & off[i].flag) && (rc = SC_CALL(cuMemPoolSetAttribute, (CUmemoryPool)*pool, off[i].attr, &zero)))
             return rc;
     if (flags & SC_POOL_KEEP_MEMORY) {
         cuuint64_t max = UINT64_MAX;
-        rc = drv.cuMemPoolSetAttribute((CUmemoryPool)*pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &max);
+        rc = SC_CALL(cuMemPoolSetAttribute, (CUmemoryPool)*pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &max);
     }
     return rc;
 }
-static int pool_destroy(void *pool) { return drv.cuMemPoolDestroy((CUmemoryPool)pool); }
+static int pool_destroy(void *pool) { return SC_CALL(cuMemPoolDestroy, (CUmemoryPool)pool); }
 static int pool_reserved(void *pool, uint64_t *bytes)
 {
     cuuint64_t v = 0;
-    int rc = drv.cuMemPoolGetAttribute((CUmemoryPool)pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &v);
+    int rc = SC_CALL(cuMemPoolGetAttribute, (CUmemoryPool)pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &v);
     *bytes = v;
     return rc;
 }
-static int pool_trim(void *pool) { return drv.cuMemPoolTrimTo((CUmemoryPool)pool, 0); }
+static int pool_trim(void *pool) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, 0); }
 static int alloc_async(void **ptr, size_t n, void *pool, void *s)
 {
     CUdeviceptr d = 0;
-    int rc = pool ? drv.cuMemAllocFromPoolAsync(&d, n, (CUmemoryPool)pool, (CUstream)s)
-                  : drv.cuMemAllocAsync(&d, n, (CUstream)s);
+    int rc = pool ? SC_CALL(cuMemAllocFromPoolAsync, &d, n, (CUmemoryPool)pool, (CUstream)s)
+                  : SC_CALL(cuMemAllocAsync, &d, n, (CUstream)s);
     *ptr = (void *)(uintptr_t)d;
     return rc;
 }
-static int free_async(void *ptr, void *s) { return drv.cuMemFreeAsync(DPTR(ptr), (CUstream)s); }
+static int free_async(void *ptr, void *s) { return SC_CALL(cuMemFreeAsync, DPTR(ptr), (CUstream)s); }
 
 /* -- graphs of one kernel node ------------------------------------------- */
 
@@ -472,10 +471,10 @@ static int graph_create(void **out, int gate)
         return CUDA_ERROR_OUT_OF_MEMORY;
     gr->fn = gate ? gpus[cur].gate : gpus[cur].mark;
     node_params(&kp, gr->fn, gate ? gate_args : mark_args); /* the real arguments come with each launch */
-    if ((rc = drv.cuGraphCreate(&gr->g, 0)) || (rc = drv.cuGraphAddKernelNode(&gr->node, gr->g, NULL, 0, &kp)) ||
-        (rc = drv.cuGraphInstantiate(&gr->exec, gr->g, 0))) {
+    if ((rc = SC_CALL(cuGraphCreate, &gr->g, 0)) || (rc = SC_CALL(cuGraphAddKernelNode, &gr->node, gr->g, NULL, 0, &kp)) ||
+        (rc = SC_CALL(cuGraphInstantiate, &gr->exec, gr->g, 0))) {
         if (gr->g)
-            drv.cuGraphDestroy(gr->g);
+            SC_CALL(cuGraphDestroy, gr->g);
         free(gr);
         return rc;
     }
@@ -488,15 +487,15 @@ static int graph_launch(void *g, void *s, void **args)
     CUDA_KERNEL_NODE_PARAMS kp;
     int rc;
     node_params(&kp, gr->fn, args);
-    if ((rc = drv.cuGraphExecKernelNodeSetParams(gr->exec, gr->node, &kp)))
+    if ((rc = SC_CALL(cuGraphExecKernelNodeSetParams, gr->exec, gr->node, &kp)))
         return rc;
-    return drv.cuGraphLaunch(gr->exec, (CUstream)s);
+    return SC_CALL(cuGraphLaunch, gr->exec, (CUstream)s);
 }
 static int graph_destroy(void *g)
 {
     struct graph *gr = g;
-    drv.cuGraphExecDestroy(gr->exec);
-    drv.cuGraphDestroy(gr->g);
+    SC_CALL(cuGraphExecDestroy, gr->exec);
+    SC_CALL(cuGraphDestroy, gr->g);
     free(gr);
     return 0;
 }
@@ -508,20 +507,20 @@ static int capture_begin(void *s, int mode)
     CUstreamCaptureMode m = mode == SC_CAPTURE_THREAD_LOCAL ? CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
                             : mode == SC_CAPTURE_RELAXED    ? CU_STREAM_CAPTURE_MODE_RELAXED
                                                             : CU_STREAM_CAPTURE_MODE_GLOBAL;
-    return drv.cuStreamBeginCapture((CUstream)s, m);
+    return SC_CALL(cuStreamBeginCapture, (CUstream)s, m);
 }
 static int capture_end(void *s)
 {
     CUgraph g = NULL;
-    int rc = drv.cuStreamEndCapture((CUstream)s, &g);
+    int rc = SC_CALL(cuStreamEndCapture, (CUstream)s, &g);
     if (g)
-        drv.cuGraphDestroy(g);
+        SC_CALL(cuGraphDestroy, g);
     return rc;
 }
 static int capture_status(void *s, int *status)
 {
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
-    int rc = drv.cuStreamIsCapturing((CUstream)s, &st);
+    int rc = SC_CALL(cuStreamIsCapturing, (CUstream)s, &st);
     *status = st == CU_STREAM_CAPTURE_STATUS_ACTIVE        ? SC_CAPTURE_ACTIVE
               : st == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? SC_CAPTURE_INVALIDATED
                                                            : SC_CAPTURE_NONE;
@@ -531,7 +530,7 @@ static int capture_status(void *s, int *status)
 static int stream_id(void *s, uint64_t *id)
 {
     unsigned long long v = 0;
-    int rc = drv.cuStreamGetId((CUstream)s, &v);
+    int rc = SC_CALL(cuStreamGetId, (CUstream)s, &v);
     *id = v;
     return rc;
 }
@@ -540,17 +539,17 @@ static int ctx_action(int action)
 {
     CUcontext popped = NULL;
     switch (action) {
-    case SC_CTX_POP: return drv.cuCtxPopCurrent(&popped);
-    case SC_CTX_PUSH: return drv.cuCtxPushCurrent(gpus[0].ctx);
-    case SC_CTX_UNSET: return drv.cuCtxSetCurrent(NULL);
-    case SC_CTX_SET: return drv.cuCtxSetCurrent(gpus[0].ctx);
+    case SC_CTX_POP: return SC_CALL(cuCtxPopCurrent, &popped);
+    case SC_CTX_PUSH: return SC_CALL(cuCtxPushCurrent, gpus[0].ctx);
+    case SC_CTX_UNSET: return SC_CALL(cuCtxSetCurrent, NULL);
+    case SC_CTX_SET: return SC_CALL(cuCtxSetCurrent, gpus[0].ctx);
     }
     return CUDA_ERROR_INVALID_VALUE;
 }
 
 static int memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)
 {
-    return drv.cuMemcpyPeerAsync(DPTR(dst), gpus[dst_dev].ctx, DPTR(src), gpus[src_dev].ctx, n, (CUstream)s);
+    return SC_CALL(cuMemcpyPeerAsync, DPTR(dst), gpus[dst_dev].ctx, DPTR(src), gpus[src_dev].ctx, n, (CUstream)s);
 }
 
 static int device_sync(int d)
@@ -558,20 +557,20 @@ static int device_sync(int d)
     int was = cur, rc;
     if ((rc = use_device(d)))
         return rc;
-    rc = drv.cuCtxSynchronize();
+    rc = SC_CALL(cuCtxSynchronize);
     use_device(was);
     return rc;
 }
 
 static int host_register(void *h, size_t n)
 {
-    return drv.cuMemHostRegister(h, n, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE);
+    return SC_CALL(cuMemHostRegister, h, n, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE);
 }
-static int host_unregister(void *h) { return drv.cuMemHostUnregister(h); }
+static int host_unregister(void *h) { return SC_CALL(cuMemHostUnregister, h); }
 static int ipc_event_handle(void *e, void *handle)
 {
     CUipcEventHandle h;
-    int rc = drv.cuIpcGetEventHandle(&h, (CUevent)e);
+    int rc = SC_CALL(cuIpcGetEventHandle, &h, (CUevent)e);
     memcpy(handle, &h, sizeof h);
     return rc;
 }
@@ -579,12 +578,12 @@ static int ipc_event_open(void **e, const void *handle)
 {
     CUipcEventHandle h;
     memcpy(&h, handle, sizeof h);
-    return drv.cuIpcOpenEventHandle((CUevent *)e, h);
+    return SC_CALL(cuIpcOpenEventHandle, (CUevent *)e, h);
 }
 static int ipc_mem_handle(void *d, void *handle)
 {
     CUipcMemHandle h;
-    int rc = drv.cuIpcGetMemHandle(&h, DPTR(d));
+    int rc = SC_CALL(cuIpcGetMemHandle, &h, DPTR(d));
     memcpy(handle, &h, sizeof h);
     return rc;
 }
@@ -593,18 +592,18 @@ static int ipc_mem_open(void **d, const void *handle)
     CUipcMemHandle h;
     CUdeviceptr dp = 0;
     memcpy(&h, handle, sizeof h);
-    int rc = drv.cuIpcOpenMemHandle(&dp, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    int rc = SC_CALL(cuIpcOpenMemHandle, &dp, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
     *d = (void *)(uintptr_t)dp;
     return rc;
 }
-static int ipc_mem_close(void *d) { return drv.cuIpcCloseMemHandle(DPTR(d)); }
+static int ipc_mem_close(void *d) { return SC_CALL(cuIpcCloseMemHandle, DPTR(d)); }
 _Static_assert(sizeof(CUipcEventHandle) == SC_IPC_HANDLE_BYTES && sizeof(CUipcMemHandle) == SC_IPC_HANDLE_BYTES,
                "IPC handles are 64 bytes");
 
 static int thread_capture_relaxed(void)
 {
     CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;
-    return drv.cuThreadExchangeStreamCaptureMode(&m);
+    return SC_CALL(cuThreadExchangeStreamCaptureMode, &m);
 }
 
 static int code(enum sc_code c)
@@ -630,7 +629,9 @@ static const char *error_name(int rc)
     const char *name = NULL;
     if (rc == SC_UNSUPPORTED)
         return "not supported by this device";
-    if (!drv.cuGetErrorName || drv.cuGetErrorName((CUresult)rc, &name) != CUDA_SUCCESS || !name)
+    if (SC_LACKS(rc))
+        return sc_driver_lacks_message(rc);
+    if (SC_CALL(cuGetErrorName, (CUresult)rc, &name) != CUDA_SUCCESS || !name)
         return "unknown CUresult";
     return name;
 }
@@ -639,17 +640,18 @@ int sc_driver_describe(struct sc_device_info *info)
 {
     CUuuid u;
     memset(info, 0, sizeof *info);
-    drv.cuDeviceGetName(info->name, sizeof info->name, gpus[0].dev);
-    if (drv.cuDeviceGetUuid(&u, gpus[0].dev) == CUDA_SUCCESS) {
+    SC_CALL(cuDeviceGetName, info->name, sizeof info->name, gpus[0].dev);
+    if (SC_CALL(cuDeviceGetUuid, &u, gpus[0].dev) == CUDA_SUCCESS) {
         const unsigned char *b = (const unsigned char *)u.bytes;
         snprintf(info->uuid, sizeof info->uuid,
                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
                  b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
     }
-    drv.cuDeviceGetAttribute(&info->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gpus[0].dev);
-    drv.cuDeviceGetAttribute(&info->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gpus[0].dev);
-    drv.cuDriverGetVersion(&info->driver_version);
+    SC_CALL(cuDeviceGetAttribute, &info->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gpus[0].dev);
+    SC_CALL(cuDeviceGetAttribute, &info->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gpus[0].dev);
+    SC_CALL(cuDriverGetVersion, &info->driver_version);
     info->runtime_version = sc_runtime_version();
+    sc_driver_lacking(info->lacking, sizeof info->lacking);
     return 0;
 }
 

@@ -6,30 +6,44 @@
  * that cuda.h's macros give it in this compilation unit: with
  * CUDA_API_PER_THREAD_DEFAULT_STREAM defined, `cuMemcpyHtoDAsync` names
  * cuMemcpyHtoDAsync_v2_ptsz, exactly the symbol an application built in
- * per-thread mode calls.  Call sites read `drv.cuMemcpyHtoDAsync(...)`.
+ * per-thread mode calls.
+ *
+ * Stand-ins for libcuda.so.1 (hooks, remoting and translation layers) are what
+ * the suite certifies, so a missing entry point is never a skip:
+ *  - REQUIRED entry points are what every program uses (initialisation, the
+ *    kernels, streams, events, memory and the plain copies the runner itself
+ *    makes).  A library without one of them fails every program, naming them.
+ *  - OPTIONAL entry points serve some rules only.  One that is missing stays
+ *    NULL; a call to it answers SC_LACKS_BASE - its index (backend.h), which
+ *    the driver backend's error_name turns into "libcuda.so.1 lacks cuXxx",
+ *    so the case that needed it fails, naming it.
+ * Call sites read `SC_CALL(cuMemcpyHtoDAsync, ...)`, never drv.fn directly.
  */
 #ifndef SC_CU_LOADER_H
 #define SC_CU_LOADER_H
+#include "backend.h"
 #include <cuda.h>
 
-#define SC_DRIVER_FUNCTIONS(X)                                                  \
+#define SC_DRIVER_REQUIRED(X)                                                   \
     X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuDeviceGetCount)       \
     X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetUuid) X(cuDeviceGetAttribute) \
     X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize)          \
     X(cuCtxGetStreamPriorityRange)                                              \
     X(cuModuleLoadData) X(cuModuleGetFunction) X(cuLaunchKernel)               \
-    X(cuStreamCreate) X(cuStreamCreateWithPriority) X(cuStreamDestroy)          \
-    X(cuStreamGetFlags) X(cuStreamGetPriority)                                  \
-    X(cuStreamSynchronize) X(cuStreamQuery)                                     \
-    X(cuStreamWaitEvent) X(cuStreamAddCallback) X(cuLaunchHostFunc)             \
+    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery) \
+    X(cuStreamWaitEvent)                                                        \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)         \
-    X(cuEventSynchronize) X(cuEventElapsedTime)                                 \
-    X(cuMemAlloc) X(cuMemFree) X(cuMemHostAlloc) X(cuMemAllocManaged)           \
-    X(cuMemFreeHost) X(cuMemHostGetDevicePointer) X(cuMemsetD8)                 \
-    X(cuMemsetD8Async) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)          \
-    X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync)              \
-    X(cuMemcpy) X(cuMemcpyAsync) X(cuMemcpy2D) X(cuMemcpy2DAsync)               \
-    X(cuMemcpy3D) X(cuMemcpy3DAsync)                                            \
+    X(cuEventSynchronize)                                                       \
+    X(cuMemAlloc) X(cuMemFree) X(cuMemHostAlloc) X(cuMemFreeHost)               \
+    X(cuMemHostGetDevicePointer) X(cuMemsetD8) X(cuMemsetD8Async)              \
+    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)                             \
+    X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync)
+
+#define SC_DRIVER_OPTIONAL(X)                                                   \
+    X(cuStreamCreateWithPriority) X(cuStreamGetFlags) X(cuStreamGetPriority)    \
+    X(cuStreamAddCallback) X(cuLaunchHostFunc) X(cuEventElapsedTime)            \
+    X(cuMemAllocManaged) X(cuMemcpy) X(cuMemcpyAsync) X(cuMemcpy2D)             \
+    X(cuMemcpy2DAsync) X(cuMemcpy3D) X(cuMemcpy3DAsync)                         \
     X(cuStreamWaitValue32) X(cuStreamWaitValue64)                               \
     X(cuStreamWriteValue32) X(cuStreamWriteValue64)                             \
     X(cuDeviceGetMemPool) X(cuMemPoolCreate) X(cuMemPoolDestroy)                \
@@ -38,11 +52,13 @@
     X(cuGraphCreate) X(cuGraphAddKernelNode) X(cuGraphInstantiate)              \
     X(cuGraphExecKernelNodeSetParams) X(cuGraphLaunch) X(cuGraphExecDestroy)    \
     X(cuGraphDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture)             \
-    X(cuStreamIsCapturing) X(cuThreadExchangeStreamCaptureMode)               \
-    X(cuStreamGetId) X(cuCtxPopCurrent) X(cuCtxPushCurrent) X(cuMemcpyPeerAsync)     \
-    X(cuMemHostRegister) X(cuMemHostUnregister) X(cuIpcGetEventHandle)        \
-    X(cuIpcOpenEventHandle) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle)        \
+    X(cuStreamIsCapturing) X(cuThreadExchangeStreamCaptureMode)                 \
+    X(cuStreamGetId) X(cuCtxPopCurrent) X(cuCtxPushCurrent) X(cuMemcpyPeerAsync) \
+    X(cuMemHostRegister) X(cuMemHostUnregister) X(cuIpcGetEventHandle)          \
+    X(cuIpcOpenEventHandle) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle)          \
     X(cuIpcCloseMemHandle)
+
+#define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 
 /* One member per entry point; the member name is the macro-expanded name. */
 #define SC_DRIVER_MEMBER(fn) __typeof__(fn) *fn;
@@ -51,12 +67,32 @@ struct sc_driver_api {
 };
 #undef SC_DRIVER_MEMBER
 
+/* Each entry point's index in the list, by its name before cuda.h's renaming: SC_ENTRY_cuInit, ... */
+#define SC_DRIVER_INDEX(fn) SC_ENTRY_##fn,
+enum { SC_DRIVER_FUNCTIONS(SC_DRIVER_INDEX) SC_DRIVER_ENTRIES };
+#undef SC_DRIVER_INDEX
+_Static_assert(SC_DRIVER_ENTRIES <= SC_LACKS_COUNT, "every entry point has a code for its absence");
+
 extern struct sc_driver_api drv;
 
+#define SC_STR2(x) #x
+#define SC_STR(x) SC_STR2(x) /* expands cuda.h's renaming macros first */
+
+/* Calls entry point fn, or answers the code that names it when libcuda.so.1 lacks it. */
+#define SC_CALL(fn, ...) (drv.fn ? (int)drv.fn(__VA_ARGS__) : SC_LACKS_BASE - SC_ENTRY_##fn)
+
 /*
- * Opens libcuda.so.1 and resolves every entry point.  Returns 0 on success;
- * otherwise writes the reason (library missing, symbol missing) to why.
+ * Opens libcuda.so.1 and resolves every entry point.  Returns SC_READY (every
+ * required entry point resolved; optional ones may be missing), SC_MISSING
+ * (no library: the program skips) or SC_LACKING (required entry points
+ * missing: why names them); why says what went wrong.
  */
-int sc_driver_load(char *why, unsigned long whylen);
+int sc_driver_load(char *why, size_t whylen);
+
+/* The optional entry points the library lacks, by ABI name, ", "-separated ("" for none). */
+void sc_driver_lacking(char *out, size_t n);
+
+/* For a code SC_LACKS(rc): "libcuda.so.1 lacks <ABI name> (...)"; NULL for any other code. */
+const char *sc_driver_lacks_message(int rc);
 
 #endif

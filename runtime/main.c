@@ -1,16 +1,22 @@
 /*
  * main.c - sc_main: what every rule program does.
  *
- * Options (each also an environment variable, since prove passes none):
+ * Options (each also an environment variable, since prove passes none; a flag
+ * wins over its variable, an empty variable is unset):
  *   --case GLOB       STREAMCTS_CASE         run the cases whose id matches
  *   --api NAME        STREAMCTS_API          driver, runtime or both (default)
- *   --repeat N        STREAMCTS_REPEAT       run each case N times; one failure fails it
+ *   --repeat N        STREAMCTS_REPEAT       1..10000: run each case N times; one failure fails it
  *                                            (default: the rule's repeat column)
- *   --attempts N      STREAMCTS_ATTEMPTS     tries to see independence past false dependencies (3)
- *   --window-ms N     STREAMCTS_WINDOW_MS    hold window (default 50)
- *   --deadline-ms N   STREAMCTS_DEADLINE_MS  per-phase deadline (default 10000)
- *   --no-control      STREAMCTS_NO_CONTROL=1 skip the negative controls
+ *   --attempts N      STREAMCTS_ATTEMPTS     1..100: tries to see independence past false dependencies (3)
+ *   --window-ms N     STREAMCTS_WINDOW_MS    1..60000: hold window (default 50)
+ *   --deadline-ms N   STREAMCTS_DEADLINE_MS  1..600000: per-phase deadline (default 10000)
+ *   --no-control      STREAMCTS_NO_CONTROL   0..1: 1 skips the negative controls
  *   --list                                   print the case ids and exit
+ *   --help                                   print the options and exit
+ *                     STREAMCTS_MPS_LOCK_MS  0..86400000: a *.mps.t program's wait for the MPS server (mps.h)
+ * A number is digits only.  A bad flag or value is named, with its range, on
+ * stderr, and the program exits 2 before it touches a device.  The ranges keep
+ * the watchdog's limit (repeat x attempts x phases x deadline) within 64 bits.
  */
 #define _GNU_SOURCE
 #include "backend.h"
@@ -23,6 +29,8 @@
 #include "tap.h"
 #include "watchdog.h"
 #include <fnmatch.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,67 +38,176 @@
 
 struct options {
     const char *glob, *api;
-    unsigned repeat, attempts, window_ms, deadline_ms;
+    unsigned repeat, attempts, window_ms, deadline_ms, no_control, mps_lock_ms;
     int controls, list;
 };
 
-static unsigned env_uint(const char *name, unsigned dflt)
+/* The numeric settings: a flag (NULL: the variable only; a switch takes no value and means 1), its
+ * variable, its range, its field. */
+static const struct number {
+    const char *flag, *env;
+    int is_switch;
+    unsigned min, max;
+    size_t field;
+    const char *help;
+} numbers[] = {
+    { "--repeat", "STREAMCTS_REPEAT", 0, 1, 10000, offsetof(struct options, repeat),
+      "runs of each case; one failing run fails it" },
+    { "--attempts", "STREAMCTS_ATTEMPTS", 0, 1, 100, offsetof(struct options, attempts),
+      "fresh-stream tries of a case that needs independence" },
+    { "--window-ms", "STREAMCTS_WINDOW_MS", 0, 1, 60000, offsetof(struct options, window_ms),
+      "hold window" },
+    { "--deadline-ms", "STREAMCTS_DEADLINE_MS", 0, 1, 600000, offsetof(struct options, deadline_ms),
+      "deadline of each phase" },
+    { "--no-control", "STREAMCTS_NO_CONTROL", 1, 0, 1, offsetof(struct options, no_control),
+      "1 skips the negative controls" },
+    { NULL, "STREAMCTS_MPS_LOCK_MS", 0, 0, 86400000, offsetof(struct options, mps_lock_ms),
+      "how long a *.mps.t program waits for the MPS server" },
+};
+#define NNUMBERS (sizeof numbers / sizeof numbers[0])
+static const char *const apis = "driver, runtime or both";
+
+static const char *program; /* argv[0], for the messages */
+
+enum { GO = 0, DONE = 1, BAD = 2 }; /* parse's answers: run, exit 0 (--help printed), exit 2 (bad input) */
+
+/* A message about the command line or environment, on stderr; returns BAD. */
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
 {
-    const char *v = getenv(name);
-    return v && *v ? (unsigned)strtoul(v, NULL, 10) : dflt;
+    va_list ap;
+    fprintf(stderr, "%s: ", program);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    return BAD;
 }
 
-static int usage(const char *argv0)
+/* text as a whole number in min..max: digits only (no sign, space or suffix); 0, or BAD naming who. */
+static int parse_uint(const char *who, const char *text, unsigned min, unsigned max, unsigned *out)
 {
-    fprintf(stderr,
-            "usage: %s [--case GLOB] [--api driver|runtime|both] [--repeat N] [--attempts N]\n"
-            "       [--window-ms N] [--deadline-ms N] [--no-control] [--list]\n",
-            argv0);
-    return 2;
+    unsigned long long v = 0;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9' && v <= max; p++)
+        v = v * 10 + (unsigned)(*p - '0');
+    if (p == text || *p || v < min || v > max)
+        return bad("%s: '%s' is not a whole number in %u..%u", who, text, min, max);
+    *out = (unsigned)v;
+    return 0;
 }
 
+static int parse_api(const char *who, const char *text)
+{
+    if (strcmp(text, "driver") && strcmp(text, "runtime") && strcmp(text, "both"))
+        return bad("%s: '%s' is not one of %s", who, text, apis);
+    return 0;
+}
+
+static void defaults(const sc_rule *rule, struct options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->repeat = rule->repeat ? rule->repeat : 1;
+    o->attempts = 3;
+    o->window_ms = 50;
+    o->deadline_ms = 10000;
+    o->mps_lock_ms = SC_MPS_LOCK_MS;
+}
+
+static void help(const sc_rule *rule)
+{
+    char label[32];
+    struct options dflt;
+    defaults(rule, &dflt);
+    printf("usage: %s [option]...\n"
+           "Checks rule %s and reports it as TAP on stdout.  Each setting also comes from its\n"
+           "environment variable (for whole-suite runs); a flag wins, an empty variable is unset.\n"
+           "  %-17s %-22s %s\n  %-17s %-22s %s\n",
+           program, rule->id, "--case GLOB", "STREAMCTS_CASE", "the cases whose id matches (default: all)",
+           "--api NAME", "STREAMCTS_API", "driver, runtime or both (default both)");
+    for (size_t i = 0; i < NNUMBERS; i++) {
+        const struct number *n = &numbers[i];
+        snprintf(label, sizeof label, "%s%s", n->flag ? n->flag : "", n->flag && !n->is_switch ? " N" : "");
+        printf("  %-17s %-22s %u..%u: %s (default%s %u)\n", label, n->env, n->min, n->max, n->help,
+               n->field == offsetof(struct options, repeat) ? ": the rule's," : "",
+               *(const unsigned *)((const char *)&dflt + n->field));
+    }
+    printf("  %-17s %-22s %s\n  %-17s %-22s %s\n"
+           "A number is digits only; a bad flag or value exits 2 before any device is touched.\n",
+           "--list", "", "print the case ids and exit", "--help", "", "print this and exit");
+}
+
+/* The field a numeric setting sets. */
+static unsigned *field(struct options *o, const struct number *n) { return (unsigned *)((char *)o + n->field); }
+
+/* The numeric setting whose flag is arg, or NULL. */
+static const struct number *flag_number(const char *arg)
+{
+    for (size_t k = 0; k < NNUMBERS; k++)
+        if (numbers[k].flag && !strcmp(arg, numbers[k].flag))
+            return &numbers[k];
+    return NULL;
+}
+
+/* The flags, then the variables: GO, DONE (--help was printed: exit 0) or BAD (exit 2). */
 static int parse(const sc_rule *rule, int argc, char **argv, struct options *o)
 {
-    o->glob = getenv("STREAMCTS_CASE");
-    o->api = getenv("STREAMCTS_API");
-    o->repeat = env_uint("STREAMCTS_REPEAT", rule->repeat ? rule->repeat : 1);
-    o->attempts = env_uint("STREAMCTS_ATTEMPTS", 3);
-    o->window_ms = env_uint("STREAMCTS_WINDOW_MS", 50);
-    o->deadline_ms = env_uint("STREAMCTS_DEADLINE_MS", 10000);
-    o->controls = !env_uint("STREAMCTS_NO_CONTROL", 0);
-    o->list = 0;
+    int given[NNUMBERS] = { 0 }, rc;
+    const char *glob = NULL, *api = NULL;
+    program = argv[0];
+    defaults(rule, o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--list"))
+        const struct number *n = flag_number(a);
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(rule);
+            return DONE;
+        }
+        if (!strcmp(a, "--list")) {
             o->list = 1;
-        else if (!strcmp(a, "--no-control"))
-            o->controls = 0;
-        else if (v && !strcmp(a, "--case"))
-            o->glob = v, i++;
-        else if (v && !strcmp(a, "--api"))
-            o->api = v, i++;
-        else if (v && !strcmp(a, "--repeat"))
-            o->repeat = (unsigned)strtoul(v, NULL, 10), i++;
-        else if (v && !strcmp(a, "--attempts"))
-            o->attempts = (unsigned)strtoul(v, NULL, 10), i++;
-        else if (v && !strcmp(a, "--window-ms"))
-            o->window_ms = (unsigned)strtoul(v, NULL, 10), i++;
-        else if (v && !strcmp(a, "--deadline-ms"))
-            o->deadline_ms = (unsigned)strtoul(v, NULL, 10), i++;
-        else
-            return usage(argv[0]);
+            continue;
+        }
+        if (n && n->is_switch) {
+            *field(o, n) = 1;
+            given[n - numbers] = 1;
+            continue;
+        }
+        if (!n && strcmp(a, "--case") && strcmp(a, "--api"))
+            return bad("unknown option '%s' (--help lists the options)", a);
+        if (!v)
+            return n ? bad("%s needs a value: a whole number in %u..%u", a, n->min, n->max)
+                     : bad("%s needs a value: %s", a, !strcmp(a, "--api") ? apis : "a glob of case ids");
+        i++;
+        if (n) {
+            if ((rc = parse_uint(a, v, n->min, n->max, field(o, n))))
+                return rc;
+            given[n - numbers] = 1;
+        } else if (!strcmp(a, "--api")) {
+            if ((rc = parse_api(a, v)))
+                return rc;
+            api = v;
+        } else {
+            glob = v;
+        }
     }
-    if (o->api && *o->api && strcmp(o->api, "driver") && strcmp(o->api, "runtime") && strcmp(o->api, "both"))
-        return usage(argv[0]);
-    if (!o->repeat)
-        o->repeat = 1;
-    if (!o->attempts)
-        o->attempts = 1;
-    if (!o->window_ms)
-        o->window_ms = 1;
-    if (!o->deadline_ms)
-        o->deadline_ms = 1;
-    return 0;
+    /* the variables, each checked even where a flag wins over it */
+    for (size_t k = 0; k < NNUMBERS; k++) {
+        const char *v = getenv(numbers[k].env);
+        unsigned value;
+        if (!v || !*v)
+            continue;
+        if ((rc = parse_uint(numbers[k].env, v, numbers[k].min, numbers[k].max, &value)))
+            return rc;
+        if (!given[k])
+            *field(o, &numbers[k]) = value;
+    }
+    const char *env_api = getenv("STREAMCTS_API");
+    if (env_api && *env_api && (rc = parse_api("STREAMCTS_API", env_api)))
+        return rc;
+    o->glob = glob ? glob : getenv("STREAMCTS_CASE");
+    o->api = api ? api : env_api;
+    o->controls = !o->no_control;
+    return GO;
 }
 
 static int selected(const struct options *o, const char *id) { return !o->glob || !*o->glob || !fnmatch(o->glob, id, 0); }
@@ -208,6 +325,9 @@ static void header(const sc_rule *rule, const struct options *o)
     sc_tap_diag("driver: CUDA %d.%d (%s); runtime: cudart %d.%d static; compile mode: %s",
                 d.driver_version / 1000, d.driver_version % 1000 / 10, kmod, d.runtime_version / 1000,
                 d.runtime_version % 1000 / 10, sc_compile_mode);
+    if (d.lacking[0])
+        sc_tap_diag("driver: libcuda.so.1 lacks the optional entry points %s; a case that calls one fails, "
+                    "naming it", d.lacking);
     sc_tap_diag("env: CUDA_DEVICE_MAX_CONNECTIONS=%s CUDA_LAUNCH_BLOCKING=%s CUDA_VISIBLE_DEVICES=%s",
                 ENV("CUDA_DEVICE_MAX_CONNECTIONS"), ENV("CUDA_LAUNCH_BLOCKING"), ENV("CUDA_VISIBLE_DEVICES"));
     sc_tap_diag("window %u ms, deadline %u ms, repeat %u, attempts %u; revision %s", o->window_ms, o->deadline_ms,
@@ -432,9 +552,9 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
 
     int child_case, child_api, child_control;
     if ((rc = parse(rule, argc, argv, &o)))
-        return rc;
+        return rc == DONE ? 0 : 2; /* before any device is touched */
     if (sc_mps_requested(argv[0]) && !o.list)
-        return sc_mps_run(argv);
+        return sc_mps_run(argv, o.mps_lock_ms);
     if (sc_isolate_child(&child_case, &child_api, &child_control))
         return child_main(rule, &o, argv, child_case, child_api, child_control);
     int child_proc, child_fd;
@@ -459,9 +579,17 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
     sc_watchdog_arm(SC_INIT_DEADLINES * (uint64_t)o.deadline_ms * 1000000u, init_why);
 
     int state = init_driver(&o, why, sizeof why);
-    if (state == SC_MISSING) {
+    if (state == SC_MISSING) { /* no driver library, or cuInit answered no device or the stub library */
         sc_tap_skip_all(why);
         return 0;
+    }
+    if (state == SC_LACKING) { /* a driver library, but not one every program can run on: never a skip */
+        const char *name = "driver entry points";
+        struct sc_yaml y = { 0 };
+        sc_yaml_add(&y, "message", why);
+        sc_tap_plan(1, &name);
+        sc_tap_point(0, NULL, &y);
+        return 1;
     }
     if (state == SC_BROKEN && sc_mps_dir()) { /* the capability is missing, not the driver broken */
         char msg[700];

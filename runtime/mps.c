@@ -17,7 +17,6 @@
 #define CONTROL "nvidia-cuda-mps-control"
 #define QUIT_GRACE_NS 20000000000ull /* the daemon shuts its server down before it exits */
 #define LOCK "/tmp/streamcts-mps.lock"
-#define LOCK_WAIT_MS 1800000ull      /* other programs' MPS runs before this one's (STREAMCTS_MPS_LOCK_MS) */
 
 int sc_mps_requested(const char *argv0)
 {
@@ -155,10 +154,8 @@ static void stop_orphans(const char *control)
  * stuck in the kernel driver) fails the programs behind it, not hangs them.
  * The lock is held until this process exits.  0, or -1 with why.
  */
-static int take_lock(char *why, size_t n)
+static int take_lock(uint64_t limit_ms, char *why, size_t n)
 {
-    const char *env = getenv("STREAMCTS_MPS_LOCK_MS");
-    uint64_t limit_ms = env && *env ? strtoull(env, NULL, 10) : LOCK_WAIT_MS;
     int fd = open(LOCK, O_CREAT | O_RDWR | O_CLOEXEC, 0666);
     if (fd < 0)
         fd = open(LOCK, O_RDONLY | O_CLOEXEC); /* another user's lock file: flock needs no write access */
@@ -182,7 +179,7 @@ static int take_lock(char *why, size_t n)
     return 0;
 }
 
-int sc_mps_run(char **argv)
+int sc_mps_run(char **argv, unsigned lock_ms)
 {
     char control[4096], why[512], log[300], dir[] = "/tmp/streamcts-mps-XXXXXX";
     if (!find_control(control, sizeof control)) {
@@ -191,7 +188,7 @@ int sc_mps_run(char **argv)
                         "or run the plain .t programs)");
         return 0;
     }
-    if (take_lock(why, sizeof why)) {
+    if (take_lock(lock_ms, why, sizeof why)) {
         const char *name = "MPS lock";
         struct sc_yaml y = { 0 };
         sc_tap_begin(stdout);

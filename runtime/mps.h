@@ -15,12 +15,14 @@
 #define SC_MPS_H
 
 #define SC_MPS_ENV "STREAMCTS_MPS" /* set in the client run: the daemon's directory */
+#define SC_MPS_LOCK_MS 1800000u    /* how long a program waits for other programs' MPS runs, by default */
 
 /* Was the program started as tap/<rule>.mps.t (and is not yet the client run)? */
 int sc_mps_requested(const char *argv0);
 /* The daemon's directory when this run is an MPS client, else NULL. */
 const char *sc_mps_dir(void);
-/* Starts the daemon, runs argv again as its client, stops it; returns the client's exit status. */
-int sc_mps_run(char **argv);
+/* Waits up to lock_ms for the lock (STREAMCTS_MPS_LOCK_MS, read by main.c), starts the daemon, runs
+ * argv again as its client, stops it; returns the client's exit status. */
+int sc_mps_run(char **argv, unsigned lock_ms);
 
 #endif

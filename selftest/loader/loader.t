@@ -1,0 +1,57 @@
+#!/bin/bash
+# The driver loader (runtime/cu_loader.c) against stand-ins for libcuda.so.1
+# (fake-libcuda.sh, built by ninja under build/selftest/loader/), which are what
+# the suite certifies: only a missing library or cuInit answering no device
+# (or the stub library) may skip; a library without an entry point every
+# program needs fails every program, naming the entry points by their ABI
+# names; one without an optional entry point runs, and a call to it fails,
+# naming it (driver_calls.c).
+cd "$(dirname "$0")/../.." || exit 1
+dir=build/selftest/loader
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
+echo "TAP version 13"
+
+legacy=tap/stream/sync/waits_for_stream_work.t
+ptds=tap/stream/sync/waits_for_stream_work.ptds.t
+
+# stand-in, cuInit's answer, program, exit status, what the output must hold
+while read -r lib init prog want text; do
+    out=$(FAKE_CUINIT=$init LD_LIBRARY_PATH=$dir/$lib timeout 60 "${!prog}" 2>&1); rc=$?
+    if [ $rc -eq "$want" ] && [ "$(sed -n 1p <<<"$out")" = "TAP version 13" ] && grep -qF -- "$text" <<<"$out"; then
+        ok "$lib, cuInit $init, $prog: exit $rc, '$text'"
+    else nok "$lib, cuInit $init, $prog: exit $rc, not $want with '$text'" "$out"; fi
+done <<'EOF'
+complete 100 legacy 0 1..0 # SKIP no CUDA device (cuInit: CUDA_ERROR_NO_DEVICE)
+complete 100 ptds 0 1..0 # SKIP no CUDA device (cuInit: CUDA_ERROR_NO_DEVICE)
+complete 34 legacy 0 1..0 # SKIP no usable CUDA driver (cuInit: CUDA_ERROR_STUB_LIBRARY)
+lacks_optional 100 ptds 0 1..0 # SKIP no CUDA device (cuInit: CUDA_ERROR_NO_DEVICE)
+lacks_required 100 legacy 1 lacks cuModuleLoadData, cuMemcpyHtoDAsync_v2: entry points every program needs"
+lacks_required 100 ptds 1 lacks cuModuleLoadData, cuMemcpyHtoDAsync_v2_ptsz: entry points every program needs"
+lacks_required 0 legacy 1 not ok 1 - driver entry points
+EOF
+
+# a library without required entry points: one planned point, not ok, naming the library
+out=$(LD_LIBRARY_PATH=$dir/lacks_required timeout 60 "$ptds" 2>&1); rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -cE '^(not )?ok|^1\.\.' <<<"$out")" = 2 ] && grep -q '^1\.\.1$' <<<"$out" &&
+    grep -q '^not ok 1 - driver entry points$' <<<"$out" &&
+    grep -q "message: \"libcuda.so.1 ($dir/lacks_required/libcuda.so.1) lacks " <<<"$out"; then
+    ok "a library without required entry points: 1..1, not ok 1 - driver entry points, naming the library"
+else nok "a library without required entry points was not one failed point (exit $rc)" "$out"; fi
+
+# ... also in an MPS client run, where a broken initialisation means no MPS (a skip)
+out=$(STREAMCTS_MPS=/nonexistent LD_LIBRARY_PATH=$dir/lacks_required timeout 60 "$legacy" 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q '^not ok 1 - driver entry points$' <<<"$out"; then
+    ok "a library without required entry points fails an MPS client run too, never skips it"
+else nok "a library without required entry points was not a failure under MPS (exit $rc)" "$out"; fi
+
+# without an optional entry point: the backend starts, and a call to it fails naming it
+for mode in legacy:cuStreamGetId ptds:cuStreamGetId_ptsz; do
+    out=$(FAKE_CUINIT=0 LD_LIBRARY_PATH=$dir/lacks_optional timeout 60 "$dir/driver_calls.${mode%%:*}.prog" "${mode#*:}" 2>&1); rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 6 ]; then
+        ok "${mode%%:*}: a call to a missing optional entry point fails, naming ${mode#*:}"
+    else nok "${mode%%:*}: the missing optional entry point was not handled (exit $rc)" "$out"; fi
+done
+
+echo "1..$n"
