@@ -138,11 +138,13 @@ typedef struct sc_backend {
  * The table a backend defines from its static functions, which carry the
  * members' names, so that no backend can leave one out:
  *     const sc_backend sc_driver_backend = SC_BACKEND("driver");
+ * SC_BACKEND_INIT names another initialisation (the mock's runtime API).
  */
-#define SC_BACKEND(NAME) \
+#define SC_BACKEND(NAME) SC_BACKEND_INIT(NAME, init)
+#define SC_BACKEND_INIT(NAME, INIT) \
     { \
         .name = NAME, \
-        .init = init, .thread_attach = thread_attach, .device_count = device_count, .use_device = use_device, \
+        .init = INIT, .thread_attach = thread_attach, .device_count = device_count, .use_device = use_device, \
         .builtin_stream = builtin_stream, .stream_create = stream_create, \
         .stream_destroy = stream_destroy, .priority_range = priority_range, .stream_get_flags = stream_get_flags, \
         .stream_get_priority = stream_get_priority, .stream_create_invalid = stream_create_invalid, \

@@ -676,17 +676,14 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
                 continue;
             cfg.case_index = i;
             if (b == &sc_runtime_backend && rt_state != SC_READY) {
-                /* the driver works but cudart does not: never a silent pass */
-                char msg[600];
-                snprintf(msg, sizeof msg, "SKIP %s", rt_why);
+                /* the driver API works on this device but cudart cannot use it (a stand-in that cudart
+                 * rejects, a driver older than the runtime): a failure, never a skip or a silent pass */
+                struct sc_yaml y = { 0 };
+                char msg[700];
+                snprintf(msg, sizeof msg, "the runtime API cannot use the driver the driver API uses: %s", rt_why);
+                sc_yaml_add(&y, "message", msg);
                 for (int ctl = 0; ctl <= o.controls; ctl++)
-                    if (rt_state == SC_MISSING)
-                        sc_tap_point(1, msg, NULL);
-                    else {
-                        struct sc_yaml y = { 0 };
-                        sc_yaml_add(&y, "message", rt_why);
-                        sc_tap_point(0, NULL, &y);
-                    }
+                    sc_tap_point(0, NULL, &y);
                 continue;
             }
             if (rule->isolate) { /* the child is killed at the limit; no watchdog needed here */

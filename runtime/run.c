@@ -2003,6 +2003,10 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
                  ? (o->result == 0 ? ", answered success" : o->result == SC_NOT_READY ? ", answered not-ready" : "")
                  : "",
              o->captured ? " (into the capture: it will not run)" : "");
+        if (SC_LACKS(o->result)) { /* the stand-in's gap, never the answer a rule expects */
+            sc_verdict_error(&r->v, "%s failed: %s", desc, b->error_name(o->result));
+            break;
+        }
         if (o->result == SC_UNSUPPORTED) {
             sc_verdict_skip(&r->v, "%s: %s", desc, b->error_name(o->result));
             break;

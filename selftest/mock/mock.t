@@ -51,6 +51,14 @@ if [ "$(grep -c '^not ok [0-9]* - .* # TODO undecidable' <<<"$out")" = 2 ] &&
     ok "an answer given after the gates had to open early is undecidable, not a violation"
 else nok "an answer after an early release was not judged undecidable" "$out"; fi
 
+# a runtime API that cannot use the driver the driver API uses fails its points, never skips them
+out=$(STREAMCTS_MOCK_BREAK=runtime_rejects "$dir/stream.sync.waits_for_stream_work.prog" --case '*.kernel.blocking' 2>&1); rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c '^ok [0-9]* - .*\.driver' <<<"$out")" = 2 ] && ! grep -q '# SKIP' <<<"$out" &&
+    [ "$(grep -c '^not ok [0-9]* - .*\.runtime' <<<"$out")" = 2 ] &&
+    grep -q 'message: "the runtime API cannot use the driver the driver API uses: runtime API sees no usable device' <<<"$out"; then
+    ok "a runtime API that rejects the driver fails its points with the reason"
+else nok "a runtime API that rejects the driver was not reported as a failure (exit $rc)" "$out"; fi
+
 # a DE-FACTO rule's control that cannot show its violation is a warning, not a failure
 out=$(STREAMCTS_MOCK_BREAK=legacy "$dir/default_stream.nonblocking.not_held_by_legacy.prog" --case '*.kernel.kernel' 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q '^not ok .*\.control # TODO vacuous' <<<"$out"; then

@@ -19,6 +19,7 @@
  *              each process's first 500 ms
  *   ctx_never  ... ever
  *   peer_ctx_never  ... ever, in a case's other processes only
+ *   runtime_rejects  the runtime API cannot use the driver the driver API uses
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
@@ -582,4 +583,15 @@ int sc_driver_describe(struct sc_device_info *info)
 int sc_runtime_version(void) { return 0; }
 
 const sc_backend sc_driver_backend = SC_BACKEND("driver");
-const sc_backend sc_runtime_backend = SC_BACKEND("runtime");
+/* the runtime API's initialisation: as the driver's, unless the break runtime_rejects says cudart
+ * cannot use the driver (cudaErrorInsufficientDriver on a stand-in it does not accept) */
+static int runtime_init(char *why, size_t whylen)
+{
+    int state = init(why, whylen);
+    if (state == SC_READY && breaks("runtime_rejects")) {
+        snprintf(why, whylen, "runtime API sees no usable device (cudaErrorInsufficientDriver)");
+        return SC_MISSING;
+    }
+    return state;
+}
+const sc_backend sc_runtime_backend = SC_BACKEND_INIT("runtime", runtime_init);
