@@ -479,6 +479,30 @@ static void run_isolated(char *const argv[], int case_index, int api, int contro
 }
 
 /*
+ * A point of a rule that faults its context: each run, every repetition and
+ * every attempt with fresh streams, gets a child process of its own, since a
+ * faulted context cannot run the program again.
+ */
+static void run_isolated_repeated(char *const argv[], int case_index, int api, int control, uint64_t limit_ns,
+                                  unsigned repeat, unsigned attempts, struct sc_result *res, struct tally *t)
+{
+    enum sc_outcome want = control ? SC_VIOLATED : SC_PASS;
+    unsigned held = 0, k;
+    for (k = 1; k <= repeat; k++) {
+        for (unsigned a = 1; a <= attempts; a++) {
+            run_isolated(argv, case_index, api, control, limit_ns, res, t);
+            if (!needs_independence(res->verdict.rel, control, res->verdict.outcome))
+                break;
+            held++;
+        }
+        if (res->verdict.outcome != want)
+            break;
+    }
+    t->iteration = k > repeat ? repeat : k;
+    t->held = held;
+}
+
+/*
  * One of a case's other processes (procs.h): runs what main starts, one run
  * after another, until main ends them; exits after a run that did not finish
  * cleanly (main starts another for the next).
@@ -535,8 +559,9 @@ static int child_main(const sc_rule *rule, const struct options *o, char **argv,
         sc_verdict_error(&reply.res.verdict, "the child process cannot use the device: %s", why);
     } else {
         const sc_case *c = &rule->cases[case_index];
-        run_repeated(b, control ? c->control : c->build, control, &cfg, control ? 1 : o->repeat, o->attempts,
-                     control ? SC_VIOLATED : SC_PASS, &reply.res, &reply.tally);
+        /* one run: main starts a child for each repetition and attempt (run_isolated_repeated) */
+        run_repeated(b, control ? c->control : c->build, control, &cfg, 1, 1, control ? SC_VIOLATED : SC_PASS,
+                     &reply.res, &reply.tally);
     }
     reply.room_waited_ns = room_waited_ns;
     fflush(NULL);
@@ -687,10 +712,10 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
                 continue;
             }
             if (rule->isolate) { /* the child is killed at the limit; no watchdog needed here */
-                run_isolated(argv, i, a, 0, limit, &res, &tally);
+                run_isolated_repeated(argv, i, a, 0, limit, o.repeat, o.attempts, &res, &tally);
                 report(rule, c, b, 0, &res, &tally, &o, argv[0]);
                 if (o.controls) {
-                    run_isolated(argv, i, a, 1, limit, &res, &tally);
+                    run_isolated_repeated(argv, i, a, 1, limit, 1, o.attempts, &res, &tally);
                     report(rule, c, b, 1, &res, &tally, &o, argv[0]);
                 }
                 continue;

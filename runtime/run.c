@@ -1744,6 +1744,13 @@ static void judge_return(struct run *r)
     case SC_ANSWERS:
         if ((k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK) && o->result == 0)
             break; /* enqueued: they answer when they run, or do not */
+        if (k == SC_OP_HOST_FUNC && after_fault(r, p->subject)) {
+            /* the context's error answered at the launch (a faulting launch that waited for its kernel,
+             * CUDA_LAUNCH_BLOCKING=1): the function is never called */
+            snprintf(what, sizeof what, "skipped (its launch answered %s after the fault)", r->b->error_name(o->result));
+            judge_answer(r, -1, what);
+            break;
+        }
         snprintf(what, sizeof what, "%s (%d)", o->result ? r->b->error_name(o->result) : "success", o->result);
         if (k == SC_OP_ELAPSED && o->result == 0)
             note(r, "%s: %.3f ms between the events", opname(r, p->subject), (double)o->ms);

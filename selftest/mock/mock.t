@@ -59,6 +59,12 @@ if [ $rc -eq 1 ] && [ "$(grep -c '^ok [0-9]* - .*\.driver' <<<"$out")" = 2 ] && 
     ok "a runtime API that rejects the driver fails its points with the reason"
 else nok "a runtime API that rejects the driver was not reported as a failure (exit $rc)" "$out"; fi
 
+# a rule that faults its context runs every repetition and attempt in a child of its own
+out=$(STREAMCTS_MOCK_QUIRK=fault_at_launch "$dir/error.fault.host_func_not_called.prog" --repeat 3 --api driver 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 2 ]; then
+    ok "each repetition of a faulting rule gets a fresh context"
+else nok "a faulting rule repeated in a faulted context (exit $rc)" "$out"; fi
+
 # a DE-FACTO rule's control that cannot show its violation is a warning, not a failure
 out=$(STREAMCTS_MOCK_BREAK=legacy "$dir/default_stream.nonblocking.not_held_by_legacy.prog" --case '*.kernel.kernel' 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q '^not ok .*\.control # TODO vacuous' <<<"$out"; then

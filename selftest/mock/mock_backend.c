@@ -118,6 +118,9 @@ static void wait_done(struct mstream *s, uint64_t target)
     pthread_mutex_unlock(&s->mu);
 }
 
+static int context_error(void);
+static void run_callback(void *arg);
+
 static void *worker(void *arg)
 {
     struct mstream *s = arg;
@@ -129,7 +132,9 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&s->mu);
         if (it->type == ITEM_WAIT)
             wait_done(it->on, it->target);
-        else if (it->fn)
+        else if (it->fn == run_callback)
+            sc_callback_body(it->arg, context_error()); /* called, with the context's error if any */
+        else if (it->fn && !context_error())       /* after a fault, no work runs */
             it->fn(it->arg);
         pthread_mutex_lock(&s->mu);
         s->head = it->next;
@@ -263,7 +268,7 @@ static int stream_create(void **s, int nonblocking, int prio_set, int prio)
 static int priority_range(int *least, int *greatest)
 {
     *least = *greatest = 0;
-    return 0;
+    return context_error(); /* as every call in a faulted context */
 }
 static int stream_get_flags(void *s, int *nonblocking)
 {
@@ -435,6 +440,8 @@ static int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
 }
 static int host_func(void *s, void (*fn)(void *), void *arg)
 {
+    if (quirks("fault_at_launch") && context_error())
+        return context_error(); /* the launch answers the context's error */
     if (breaks("host_func")) {
         fn(arg);
         return 0;
@@ -442,7 +449,7 @@ static int host_func(void *s, void (*fn)(void *), void *arg)
     enqueue(s, ITEM_FN, fn, arg, NULL, 0);
     return 0;
 }
-static void run_callback(void *arg) { sc_callback_body(arg, 0); }
+static void run_callback(void *arg) { sc_callback_body(arg, 0); } /* the worker passes the status */
 static int callback(void *s, void *arg) { return host_func(s, run_callback, arg); }
 static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
 static int event_record(void *e, void *s)
