@@ -6,9 +6,9 @@
                                    rewrite golden/expected/ from golden/*.rules, then run
     prove selftest/gen/generator.t                       the same tests as TAP
 
-bad/NAME.rules (or bad/NAME/*.rules) must make the generator fail with every
-'# expect: ' line of the fixture in its error output, leaving the out dir
-untouched.  golden/*.rules must generate exactly golden/expected/.
+bad/NAME/*.rules must make the generator fail with every '# expect: ' line of
+the fixture in its error output, leaving the out dir untouched; a file holds
+the rules of the family it is named after, so most are bad/NAME/x.rules.  golden/*.rules must generate exactly golden/expected/.
 Everything runs in temporary directories; the real generated/ is never used.
 """
 import contextlib
@@ -208,9 +208,9 @@ class Golden(TempDirCase):
         self.assertEqual(targets["suite"], "phony")
         self.assertEqual(targets["generated/default_stream/legacy/waits_for_blocking.c"], "gen")
         self.assertEqual(targets["tap/default_stream/legacy/waits_for_blocking.ptds.t"], "link")
-        self.assertEqual(targets["tap/default_stream/null/is_legacy.t"], "link")
-        self.assertNotIn("tap/default_stream/null/is_legacy.ptds.t", targets)
-        self.assertNotIn("tap/default_stream/null/is_per_thread.t", targets)
+        self.assertEqual(targets["tap/modes/default_stream/null/is_legacy.t"], "link")
+        self.assertNotIn("tap/modes/default_stream/null/is_legacy.ptds.t", targets)
+        self.assertNotIn("tap/modes/default_stream/null/is_per_thread.t", targets)
         r = subprocess.run(["ninja", "-t", "query", "generated/rules.ninja"], cwd=self.tmp, capture_output=True, text=True)
         for dep in ("spec/sync.rules", "spec\n", "gen/streamcts_gen.py", "gen/run", "gen/templates/program.c.j2"):
             self.assertIn("| " + dep, r.stdout)
@@ -422,7 +422,7 @@ class Units(TempDirCase):
         ops = [" ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on
                         + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
                for k, kind in sorted(gen.KINDS.items(), key=lambda item: item[0].endswith("_destroy"))]
-        with open(os.path.join(self.spec, "kinds.rules"), "w", encoding="utf-8") as f:
+        with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i in range(0, len(ops), 30):
                 f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least | P=pool keep_memory, G=graph kernel | t"
