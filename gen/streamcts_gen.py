@@ -373,13 +373,31 @@ class Row:
     cells: dict
 
 
+def read_text(path, errors):
+    """The text of a rules file: UTF-8 without a byte order mark; else None, with the line of each problem."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        errors.append((1, f"cannot read: {e.strerror}"))
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        errors.append((1, "the file starts with a UTF-8 byte order mark; save it as UTF-8 without one"))
+        return None
+    bad = []
+    for n, raw in enumerate(data.split(b"\n"), 1):  # no UTF-8 sequence holds the byte \n
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            bad.append((n, f"not UTF-8: byte 0x{raw[e.start]:02x} at byte {e.start + 1} of the line"))
+    errors.extend(bad)
+    return None if bad else data.decode("utf-8")
+
+
 def read_table(path, display, errors):
     """Rows of one rules file, defaults filled in; problems go to errors as (line, message)."""
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            text = f.read()
-    except (OSError, UnicodeError) as e:
-        errors.append((1, f"cannot read: {e}"))
+    text = read_text(path, errors)
+    if text is None:
         return []
     logical = []  # [first line, joined text]
     for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
@@ -804,6 +822,21 @@ def check_program(prog):
     return errs
 
 
+WAITS = ("wait", "wait_invalid_flags")
+
+
+def check_waits(prog):
+    """A wait names an event some op records, or one the objects column declares: an undeclared event
+    that nothing records is most likely a misspelt name (the wait would wait for nothing)."""
+    recorded = {arg for _, op, t, arg in prog.uses() if t == "event" and op.kind == "record"}
+    return [
+        f"op {name}: {op.kind} on event '{arg}', which no op records (a misspelt name? to wait on an event that "
+        f"is never recorded, declare it in objects: {arg}=event)"
+        for name, op, t, arg in prog.uses()
+        if op.kind in WAITS and t == "event" and arg not in recorded and arg not in prog.objects
+    ]
+
+
 def parse_expect(text):
     m = EXPECT_BINARY.fullmatch(text)
     if m:
@@ -1150,7 +1183,7 @@ def compile_case(case_id, cell, level, modes):
         prog = parse_program(cell)
     except Bad as e:
         return None, errs + list(e.args)
-    prog_errs = check_program(prog)
+    prog_errs = check_program(prog) + check_waits(prog)  # the control may drop a record: not checked there
     if exp and not prog_errs:
         prog_errs = check_expect(prog, exp, modes)
     if prog_errs:  # the control would only repeat them
@@ -1228,11 +1261,17 @@ def load(spec_dir):
     rules, errors, first_rule, first_case = [], [], {}, {}
     for f in files:
         disp = posixpath.join(spec_disp, f)
+        family = f[: -len(".rules")]
         file_errors = []
         for row in read_table(os.path.join(spec_dir, f), disp, file_errors):
             rule, errs = compile_row(row)
             here = f"{row.path}:{row.line}"
             rid = row.cells["id"]
+            if RULE_ID.fullmatch(rid) and rid.split(".")[0] != family:
+                errs.append(
+                    f"rule id '{rid}' is not of family '{family}': {disp} holds the rules {family}.*, "
+                    f"and {rid} belongs in {posixpath.join(spec_disp, rid.split('.')[0] + '.rules')}"
+                )
             if RULE_ID.fullmatch(rid) and rid in first_rule:
                 errs.append(f"duplicate rule id '{rid}' (first at {first_rule[rid]})")
             elif RULE_ID.fullmatch(rid):
@@ -1386,14 +1425,14 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 when out-dir is stale")
     args = ap.parse_args(argv)
     if not os.path.isdir(args.spec_dir):
-        print(f"streamcts_gen: {args.spec_dir}: no such directory", file=sys.stderr)
-        return 1
+        print(f"streamcts_gen: --spec-dir {args.spec_dir}: no such directory", file=sys.stderr)
+        return 2
     rules, spec_files, errors = load(args.spec_dir)
     if errors:
         for e in errors:
             print(e, file=sys.stderr)
         print(f"streamcts_gen: {len(errors)} error(s); {display_dir(args.out_dir)} left untouched", file=sys.stderr)
-        return 1
+        return 2
     out_disp = display_dir(args.out_dir)
     outputs = render(rules, spec_files, display_dir(args.spec_dir), out_disp)
     return sync(args.out_dir, outputs, args.check, out_disp)
