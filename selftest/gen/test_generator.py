@@ -64,6 +64,13 @@ def tree(d):
     return files
 
 
+def golden(d):
+    """tree(d) without inputs.sha256, whose digest of the generator changes with every edit of it."""
+    files = tree(d)
+    files.pop(gen.INPUTS, None)
+    return files
+
+
 def snapshot(d):
     """Files (bytes and mtime) and directories under d."""
     state = {}
@@ -165,7 +172,7 @@ for _entry in sorted(os.listdir(BAD)):
 class Golden(TempDirCase):
     def test_matches_expected(self):
         self.generate_golden()
-        got, want = tree(self.out), tree(EXPECTED)
+        got, want = golden(self.out), tree(EXPECTED)
         self.assertEqual(sorted(got), sorted(want), "generated files differ from golden/expected (--update-golden?)")
         for rel in sorted(want):
             if got[rel] != want[rel]:
@@ -228,6 +235,7 @@ class Golden(TempDirCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             trees.append(tree(out))
         self.assertEqual(trees[0], trees[1])
+        trees[0].pop(gen.INPUTS)
         self.assertEqual(trees[0], tree(EXPECTED))
 
     def test_writes_only_what_changed(self):
@@ -242,7 +250,7 @@ class Golden(TempDirCase):
         code, out, err = self.gen()
         self.assertEqual(code, 0, err)
         after = mtimes(self.out)
-        self.assertEqual([rel for rel in before if after[rel] != before[rel]], ["sync/ctx/blocks.c"])
+        self.assertEqual(sorted(rel for rel in before if after[rel] != before[rel]), ["inputs.sha256", "sync/ctx/blocks.c"])
 
     def test_check(self):
         self.generate_golden()
@@ -289,25 +297,75 @@ class Golden(TempDirCase):
         self.copy_golden()
         r = subprocess.run([run, "--spec-dir", self.spec, "--out-dir", self.out], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(tree(self.out), tree(EXPECTED))
+        self.assertEqual(golden(self.out), tree(EXPECTED))
         r = subprocess.run([run, "--spec-dir", self.spec, "--out-dir", self.out, "--check"], capture_output=True)
         self.assertEqual(r.returncode, 0, r.stderr)
 
-    @unittest.skipIf(subprocess.run(["/usr/bin/python3", "-c", "import jinja2"], capture_output=True).returncode == 0
-                     if os.path.exists("/usr/bin/python3") else False, "/usr/bin/python3 has Jinja2")
-    def test_gen_run_without_jinja2(self):
-        fake = os.path.join(self.tmp, "bin")
-        os.mkdir(fake)
-        with open(os.path.join(fake, "python3"), "w") as f:
-            f.write("#!/bin/sh\nexit 1\n")
-        os.chmod(os.path.join(fake, "python3"), 0o755)
-        env = dict(os.environ, PATH=fake + os.pathsep + "/usr/bin:/bin")
-        # as ninja runs it: the committed generated/ is built as it is, with a warning
-        r = subprocess.run([os.path.join(ROOT, "gen", "run")], env=env, capture_output=True, text=True)
+    def test_inputs_listing_is_what_sha256sum_prints(self):
+        """gen/run checks generated/inputs.sha256 without Python: sha256sum must print it byte for byte."""
+        self.generate_golden()
+        os.symlink(os.path.join(ROOT, "gen"), os.path.join(self.tmp, "gen"))
+        r = subprocess.run(["sh", "-c", "sha256sum gen/streamcts_gen.py gen/templates/*.j2 spec/*.rules"],
+                           cwd=self.tmp, env=dict(os.environ, LC_ALL="C"), capture_output=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("building the committed generated/ as it is", r.stderr)
-        # asked to check or to write elsewhere, it cannot
-        r = subprocess.run([os.path.join(ROOT, "gen", "run"), "--check"], env=env, capture_output=True, text=True)
+        with open(os.path.join(self.out, gen.INPUTS), "rb") as f:
+            self.assertEqual(f.read(), r.stdout)
+
+
+class GenRunWithoutJinja2(TempDirCase):
+    """gen/run where no Python has Jinja2 (STREAMCTS_PYTHON names none), in a copy of the repository's
+    gen/ with the golden rules as its spec/: the committed generated/ is built only if made from these files."""
+
+    def setUp(self):
+        super().setUp()
+        self.root = os.path.join(self.tmp, "root")
+        shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(self.root, "gen"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(GOLDEN, os.path.join(self.root, "spec"), ignore=shutil.ignore_patterns("expected"))
+        r = subprocess.run([os.path.join(self.root, "gen", "run")], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.generated = os.path.join(self.root, "generated")
+        self.before = snapshot(self.generated)
+
+    def run_gen(self, *args):
+        env = dict(os.environ, STREAMCTS_PYTHON=os.path.join(self.tmp, "no", "python3"))
+        return subprocess.run([os.path.join(self.root, "gen", "run"), *args], cwd=self.root, env=env,
+                              capture_output=True, text=True)
+
+    def test_unchanged_inputs_build_the_committed_generated(self):
+        r = self.run_gen("--depfile", "build/gen.d")
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""))
+        self.assertEqual(snapshot(self.generated), self.before)
+        with open(os.path.join(self.root, "build", "gen.d")) as f:
+            deps = f.read().replace("\\\n", "").split()
+        self.assertEqual(deps[0], "generated/rules.ninja:")
+        for dep in ("spec", "spec/sync.rules", "gen/run", "gen/streamcts_gen.py", "gen/templates",
+                    "gen/templates/program.c.j2"):
+            self.assertIn(dep, deps)
+
+    def test_changed_inputs_fail_naming_them(self):
+        self.edit(os.path.join(self.root, "spec", "sync.rules"), "waits for all work of the context", "waits")
+        os.remove(os.path.join(self.root, "spec", "events.rules"))
+        shutil.copy(os.path.join(GOLDEN, "events.rules"), os.path.join(self.root, "spec", "new.rules"))
+        with open(os.path.join(self.root, "gen", "templates", "catalog.tsv.j2"), "a") as f:
+            f.write("{# an edit #}\n")
+        r = self.run_gen("--depfile", "build/gen.d")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        for line in ("gen/run:   changed: gen/templates/catalog.tsv.j2", "gen/run:   new:     spec/new.rules",
+                     "gen/run:   changed: spec/sync.rules", "gen/run:   removed: spec/events.rules"):
+            self.assertIn(line + "\n", r.stderr)
+        self.assertIn("apt-get install python3-jinja2", r.stderr)
+        self.assertEqual(snapshot(self.generated), self.before)
+        self.assertFalse(os.path.exists(os.path.join(self.root, "build", "gen.d")))
+
+    def test_missing_record_fails(self):
+        os.remove(os.path.join(self.generated, gen.INPUTS))
+        r = self.run_gen()
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("generated/inputs.sha256 is missing", r.stderr)
+
+    def test_anything_else_needs_python(self):
+        r = self.run_gen("--check")
         self.assertEqual(r.returncode, 1)
         self.assertIn("no Python 3 with Jinja2 found", r.stderr)
 
@@ -460,7 +518,7 @@ def update_golden():
         if code:
             sys.exit(err)
         shutil.rmtree(EXPECTED, ignore_errors=True)
-        shutil.copytree(os.path.join(tmp, "generated"), EXPECTED)
+        shutil.copytree(os.path.join(tmp, "generated"), EXPECTED, ignore=shutil.ignore_patterns(gen.INPUTS))
     print(f"updated {os.path.relpath(EXPECTED, ROOT)}", file=sys.stderr)
 
 
