@@ -1343,7 +1343,7 @@ def inputs_listing(spec_dir, spec_files):
     return "".join(f"{sha256_file(path)}  {disp}\n" for disp, path in files)
 
 
-def render(rules, spec_files, spec_disp, out_disp):
+def render(rules, out_disp):
     """{path relative to the out dir: bytes} of everything the generator owns but inputs.sha256."""
     env = make_env()
     out = {}
@@ -1351,7 +1351,6 @@ def render(rules, spec_files, spec_disp, out_disp):
     for rule in rules:
         out[rule.path + ".c"] = with_digest(program.render(rule=rule, levels=LEVELS))
 
-    gen_files = ["streamcts_gen.py", "run"] + ["templates/" + t for t in templates()]
     edges = [
         {
             "id": r.id,
@@ -1364,8 +1363,6 @@ def render(rules, spec_files, spec_disp, out_disp):
         for r in rules
     ]
     out["rules.ninja"] = env.get_template("rules.ninja.j2").render(
-        outputs=[posixpath.join(out_disp, f) for f in ("rules.ninja", "catalog.tsv")] + [e["src"] for e in edges],
-        inputs=spec_files + [spec_disp] + [posixpath.join(display_dir(GEN_DIR), f) for f in gen_files],
         edges=edges,
         suite=[tap for e in edges for tap in [t for t, _ in e["taps"]] + ([e["mps"]] if e["mps"] else [])],
     )
@@ -1452,7 +1449,7 @@ def main(argv=None):
         print(f"streamcts_gen: {len(errors)} error(s); {display_dir(args.out_dir)} left untouched", file=sys.stderr)
         return 2
     out_disp = display_dir(args.out_dir)
-    outputs = render(rules, spec_files, display_dir(args.spec_dir), out_disp)
+    outputs = render(rules, out_disp)
     outputs[INPUTS] = inputs_listing(args.spec_dir, spec_files).encode()
     return sync(args.out_dir, outputs, args.check, out_disp)
 
