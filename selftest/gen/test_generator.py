@@ -359,6 +359,28 @@ class GenRunWithoutJinja2(TempDirCase):
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn("generated/inputs.sha256 is missing", r.stderr)
 
+    def test_a_python_without_jinja2_is_passed_over(self):
+        """The generator exits NO_JINJA2 under a Python without Jinja2; gen/run tries the next one, and with
+        none left takes the path above."""
+        fake = os.path.join(self.tmp, "python-without-site")
+        with open(fake, "w") as f:
+            f.write(f"#!/bin/sh\nexec {sys.executable} -S -E \"$@\"\n")
+        os.chmod(fake, 0o755)
+        if subprocess.run([fake, "-c", "import jinja2"], capture_output=True).returncode == 0:
+            self.skipTest("jinja2 is importable without site-packages")
+        r = subprocess.run([fake, os.path.join(self.root, "gen", "streamcts_gen.py")], capture_output=True)
+        self.assertEqual(r.returncode, gen.NO_JINJA2, r.stderr)
+        env = dict(os.environ, STREAMCTS_PYTHON=fake)
+        r = subprocess.run([os.path.join(self.root, "gen", "run")], cwd=self.root, env=env, capture_output=True,
+                           text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.edit(os.path.join(self.root, "spec", "sync.rules"), "waits for all work of the context", "waits")
+        r = subprocess.run([os.path.join(self.root, "gen", "run")], cwd=self.root, env=env, capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("gen/run:   changed: spec/sync.rules\n", r.stderr)
+        self.assertEqual(snapshot(self.generated), self.before)
+
     def test_anything_else_needs_python(self):
         r = self.run_gen("--check")
         self.assertEqual(r.returncode, 1)
