@@ -1,5 +1,8 @@
 #!/bin/sh
-# generated/ is committed; it must be exactly what gen/ makes of spec/.
+# After the build, generated/ is exactly what gen/ makes of spec/ (ninja
+# regenerated it if needed).  A commit that forgot to regenerate is caught
+# earlier, before anything regenerates: .ci/run runs gen/run --check first
+# (selftest/build/ci.t).
 cd "$(dirname "$0")/../.."
 echo "TAP version 13"
 echo "1..1"

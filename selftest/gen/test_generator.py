@@ -6,9 +6,9 @@
                                    rewrite golden/expected/ from golden/*.rules, then run
     prove selftest/gen/generator.t                       the same tests as TAP
 
-bad/NAME.rules (or bad/NAME/*.rules) must make the generator fail with every
-'# expect: ' line of the fixture in its error output, leaving the out dir
-untouched.  golden/*.rules must generate exactly golden/expected/.
+bad/NAME/*.rules must make the generator fail (exit 2) with every '# expect: '
+line of the fixture in its error output, leaving the out dir untouched; a file
+holds the rules of the family it is named after, so most are bad/NAME/x.rules.  golden/*.rules must generate exactly golden/expected/.
 Everything runs in temporary directories; the real generated/ is never used.
 """
 import contextlib
@@ -33,11 +33,7 @@ BAD = os.path.join(HERE, "bad")
 GOLDEN = os.path.join(HERE, "golden")
 EXPECTED = os.path.join(GOLDEN, "expected")
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I" + os.path.join(ROOT, "runtime")]
-NINJA_STUB = """rule gen
-  command = true
-  generator = 1
-  restat = 1
-rule cc
+NINJA_STUB = """rule cc
   command = true
 rule link
   command = true
@@ -61,6 +57,13 @@ def tree(d):
             path = os.path.join(top, n)
             with open(path, "rb") as f:
                 files[os.path.relpath(path, d).replace(os.sep, "/")] = f.read()
+    return files
+
+
+def golden(d):
+    """tree(d) without inputs.sha256, whose digest of the generator changes with every edit of it."""
+    files = tree(d)
+    files.pop(gen.INPUTS, None)
     return files
 
 
@@ -91,8 +94,9 @@ def fixture_files(entry):
 def expected_errors(files):
     found = []
     for f in files:
-        with open(f, encoding="utf-8") as fh:
-            found += [line[len("# expect: "):].rstrip("\n") for line in fh if line.startswith("# expect: ")]
+        with open(f, "rb") as fh:  # a fixture may hold bytes that are not UTF-8
+            lines = fh.read().decode("utf-8", errors="replace").split("\n")
+        found += [line[len("# expect: "):] for line in lines if line.startswith("# expect: ")]
     return found
 
 
@@ -145,7 +149,7 @@ class BadInput(TempDirCase):
         before = snapshot(self.out)
         for extra in ((), ("--check",)):
             code, out, err = self.gen(*extra)
-            self.assertEqual(code, 1, f"{extra}: stdout {out!r} stderr {err!r}")
+            self.assertEqual(code, 2, f"{extra}: stdout {out!r} stderr {err!r}")
             for e in expected:
                 self.assertIn(e, err)
             lines = err.splitlines()
@@ -164,7 +168,7 @@ for _entry in sorted(os.listdir(BAD)):
 class Golden(TempDirCase):
     def test_matches_expected(self):
         self.generate_golden()
-        got, want = tree(self.out), tree(EXPECTED)
+        got, want = golden(self.out), tree(EXPECTED)
         self.assertEqual(sorted(got), sorted(want), "generated files differ from golden/expected (--update-golden?)")
         for rel in sorted(want):
             if got[rel] != want[rel]:
@@ -206,14 +210,13 @@ class Golden(TempDirCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         targets = dict(line.rsplit(": ", 1) for line in r.stdout.splitlines())
         self.assertEqual(targets["suite"], "phony")
-        self.assertEqual(targets["generated/default_stream/legacy/waits_for_blocking.c"], "gen")
+        # the edge that makes generated/ is build.ninja's: its outputs and inputs are not listed here
+        self.assertEqual(targets["build/obj/default_stream/legacy/waits_for_blocking.o"], "cc")
+        self.assertFalse([t for t in targets if t.startswith("generated/")])
         self.assertEqual(targets["tap/default_stream/legacy/waits_for_blocking.ptds.t"], "link")
-        self.assertEqual(targets["tap/default_stream/null/is_legacy.t"], "link")
-        self.assertNotIn("tap/default_stream/null/is_legacy.ptds.t", targets)
-        self.assertNotIn("tap/default_stream/null/is_per_thread.t", targets)
-        r = subprocess.run(["ninja", "-t", "query", "generated/rules.ninja"], cwd=self.tmp, capture_output=True, text=True)
-        for dep in ("spec/sync.rules", "spec\n", "gen/streamcts_gen.py", "gen/run", "gen/templates/program.c.j2"):
-            self.assertIn("| " + dep, r.stdout)
+        self.assertEqual(targets["tap/modes/default_stream/null/is_legacy.t"], "link")
+        self.assertNotIn("tap/modes/default_stream/null/is_legacy.ptds.t", targets)
+        self.assertNotIn("tap/modes/default_stream/null/is_per_thread.t", targets)
 
     def test_deterministic(self):
         """Two runs in fresh processes with different hash seeds give identical bytes."""
@@ -227,6 +230,7 @@ class Golden(TempDirCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             trees.append(tree(out))
         self.assertEqual(trees[0], trees[1])
+        trees[0].pop(gen.INPUTS)
         self.assertEqual(trees[0], tree(EXPECTED))
 
     def test_writes_only_what_changed(self):
@@ -241,7 +245,7 @@ class Golden(TempDirCase):
         code, out, err = self.gen()
         self.assertEqual(code, 0, err)
         after = mtimes(self.out)
-        self.assertEqual([rel for rel in before if after[rel] != before[rel]], ["sync/ctx/blocks.c"])
+        self.assertEqual(sorted(rel for rel in before if after[rel] != before[rel]), ["inputs.sha256", "sync/ctx/blocks.c"])
 
     def test_check(self):
         self.generate_golden()
@@ -288,25 +292,97 @@ class Golden(TempDirCase):
         self.copy_golden()
         r = subprocess.run([run, "--spec-dir", self.spec, "--out-dir", self.out], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(tree(self.out), tree(EXPECTED))
+        self.assertEqual(golden(self.out), tree(EXPECTED))
         r = subprocess.run([run, "--spec-dir", self.spec, "--out-dir", self.out, "--check"], capture_output=True)
         self.assertEqual(r.returncode, 0, r.stderr)
 
-    @unittest.skipIf(subprocess.run(["/usr/bin/python3", "-c", "import jinja2"], capture_output=True).returncode == 0
-                     if os.path.exists("/usr/bin/python3") else False, "/usr/bin/python3 has Jinja2")
-    def test_gen_run_without_jinja2(self):
-        fake = os.path.join(self.tmp, "bin")
-        os.mkdir(fake)
-        with open(os.path.join(fake, "python3"), "w") as f:
-            f.write("#!/bin/sh\nexit 1\n")
-        os.chmod(os.path.join(fake, "python3"), 0o755)
-        env = dict(os.environ, PATH=fake + os.pathsep + "/usr/bin:/bin")
-        # as ninja runs it: the committed generated/ is built as it is, with a warning
-        r = subprocess.run([os.path.join(ROOT, "gen", "run")], env=env, capture_output=True, text=True)
+    def test_inputs_listing_is_what_sha256sum_prints(self):
+        """gen/run checks generated/inputs.sha256 without Python: sha256sum must print it byte for byte."""
+        self.generate_golden()
+        os.symlink(os.path.join(ROOT, "gen"), os.path.join(self.tmp, "gen"))
+        r = subprocess.run(["sh", "-c", "sha256sum gen/streamcts_gen.py gen/templates/*.j2 spec/*.rules"],
+                           cwd=self.tmp, env=dict(os.environ, LC_ALL="C"), capture_output=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("building the committed generated/ as it is", r.stderr)
-        # asked to check or to write elsewhere, it cannot
-        r = subprocess.run([os.path.join(ROOT, "gen", "run"), "--check"], env=env, capture_output=True, text=True)
+        with open(os.path.join(self.out, gen.INPUTS), "rb") as f:
+            self.assertEqual(f.read(), r.stdout)
+
+
+class GenRunWithoutJinja2(TempDirCase):
+    """gen/run where no Python has Jinja2 (STREAMCTS_PYTHON names none), in a copy of the repository's
+    gen/ with the golden rules as its spec/: the committed generated/ is built only if made from these files."""
+
+    def setUp(self):
+        super().setUp()
+        self.root = os.path.join(self.tmp, "root")
+        shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(self.root, "gen"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(GOLDEN, os.path.join(self.root, "spec"), ignore=shutil.ignore_patterns("expected"))
+        r = subprocess.run([os.path.join(self.root, "gen", "run")], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.generated = os.path.join(self.root, "generated")
+        self.before = snapshot(self.generated)
+
+    def run_gen(self, *args):
+        env = dict(os.environ, STREAMCTS_PYTHON=os.path.join(self.tmp, "no", "python3"))
+        return subprocess.run([os.path.join(self.root, "gen", "run"), *args], cwd=self.root, env=env,
+                              capture_output=True, text=True)
+
+    def test_unchanged_inputs_build_the_committed_generated(self):
+        r = self.run_gen("--depfile", "build/gen.d")
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""))
+        self.assertEqual(snapshot(self.generated), self.before)
+        with open(os.path.join(self.root, "build", "gen.d")) as f:
+            deps = f.read().replace("\\\n", "").split()
+        self.assertEqual(deps[0], "generated/rules.ninja:")
+        for dep in ("spec", "spec/sync.rules", "gen/run", "gen/streamcts_gen.py", "gen/templates",
+                    "gen/templates/program.c.j2"):
+            self.assertIn(dep, deps)
+
+    def test_changed_inputs_fail_naming_them(self):
+        self.edit(os.path.join(self.root, "spec", "sync.rules"), "waits for all work of the context", "waits")
+        os.remove(os.path.join(self.root, "spec", "events.rules"))
+        shutil.copy(os.path.join(GOLDEN, "events.rules"), os.path.join(self.root, "spec", "new.rules"))
+        with open(os.path.join(self.root, "gen", "templates", "catalog.tsv.j2"), "a") as f:
+            f.write("{# an edit #}\n")
+        r = self.run_gen("--depfile", "build/gen.d")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        for line in ("gen/run:   changed: gen/templates/catalog.tsv.j2", "gen/run:   new:     spec/new.rules",
+                     "gen/run:   changed: spec/sync.rules", "gen/run:   removed: spec/events.rules"):
+            self.assertIn(line + "\n", r.stderr)
+        self.assertIn("apt-get install python3-jinja2", r.stderr)
+        self.assertEqual(snapshot(self.generated), self.before)
+        self.assertFalse(os.path.exists(os.path.join(self.root, "build", "gen.d")))
+
+    def test_missing_record_fails(self):
+        os.remove(os.path.join(self.generated, gen.INPUTS))
+        r = self.run_gen()
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("generated/inputs.sha256 is missing", r.stderr)
+
+    def test_a_python_without_jinja2_is_passed_over(self):
+        """The generator exits NO_JINJA2 under a Python without Jinja2; gen/run tries the next one, and with
+        none left takes the path above."""
+        fake = os.path.join(self.tmp, "python-without-site")
+        with open(fake, "w") as f:
+            f.write(f"#!/bin/sh\nexec {sys.executable} -S -E \"$@\"\n")
+        os.chmod(fake, 0o755)
+        if subprocess.run([fake, "-c", "import jinja2"], capture_output=True).returncode == 0:
+            self.skipTest("jinja2 is importable without site-packages")
+        r = subprocess.run([fake, os.path.join(self.root, "gen", "streamcts_gen.py")], capture_output=True)
+        self.assertEqual(r.returncode, gen.NO_JINJA2, r.stderr)
+        env = dict(os.environ, STREAMCTS_PYTHON=fake)
+        r = subprocess.run([os.path.join(self.root, "gen", "run")], cwd=self.root, env=env, capture_output=True,
+                           text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.edit(os.path.join(self.root, "spec", "sync.rules"), "waits for all work of the context", "waits")
+        r = subprocess.run([os.path.join(self.root, "gen", "run")], cwd=self.root, env=env, capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("gen/run:   changed: spec/sync.rules\n", r.stderr)
+        self.assertEqual(snapshot(self.generated), self.before)
+
+    def test_anything_else_needs_python(self):
+        r = self.run_gen("--check")
         self.assertEqual(r.returncode, 1)
         self.assertIn("no Python 3 with Jinja2 found", r.stderr)
 
@@ -406,6 +482,22 @@ class Units(TempDirCase):
         self.assertEqual(rules[0].cases[0].build["decls"], ['sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);'])
         self.assertEqual(rules[0].cases[0].control["ops"], ['sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);'])
 
+    def test_wait_on_an_event_never_recorded_needs_a_declaration(self):
+        """A wait on an event the program never records is an error (bad/wait_never_recorded) unless the
+        objects column declares the event; a control that drops the record is checked no further."""
+        rows, errors = self.read(
+            "id | level | streams | objects | program | expect | control | source | rule\n"
+            "x.declared | DE-FACTO | s=nonblocking, t=nonblocking | E=event"
+            " | gate on s; A: kernel on s; W: wait E on t; B: kernel on t | B not held by A"
+            " | insert record E on s before W | S | R.\n"
+            "x.dropped | MUST | s=nonblocking, t=nonblocking | -"
+            " | gate on s; A: kernel on s; R: record E on s; wait E on t; B: kernel on t | B after A | drop R | S | R.\n"
+            "x.later | SHOULD | s=nonblocking, t=nonblocking | -"
+            " | gate on s; A: kernel on s; wait E on t; B: kernel on t; R: record E on s | B not held by A"
+            " | R on t | S | R.\n")
+        self.assertEqual(errors, [])
+        self.assertEqual([gen.compile_row(r)[1] for r in rows], [[], [], []])
+
     def test_unary_expectations_need_no_gate(self):
         rows, errors = self.read("id | level | program | expect | control | source | rule\n"
                                  "x.a | MUST | X: event_create_ipc_timed | X answers invalid_value"
@@ -422,7 +514,7 @@ class Units(TempDirCase):
         ops = [" ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on
                         + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
                for k, kind in sorted(gen.KINDS.items(), key=lambda item: item[0].endswith("_destroy"))]
-        with open(os.path.join(self.spec, "kinds.rules"), "w", encoding="utf-8") as f:
+        with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i in range(0, len(ops), 30):
                 f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least | P=pool keep_memory, G=graph kernel | t"
@@ -443,7 +535,7 @@ def update_golden():
         if code:
             sys.exit(err)
         shutil.rmtree(EXPECTED, ignore_errors=True)
-        shutil.copytree(os.path.join(tmp, "generated"), EXPECTED)
+        shutil.copytree(os.path.join(tmp, "generated"), EXPECTED, ignore=shutil.ignore_patterns(gen.INPUTS))
     print(f"updated {os.path.relpath(EXPECTED, ROOT)}", file=sys.stderr)
 
 

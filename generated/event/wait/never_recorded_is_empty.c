@@ -11,7 +11,7 @@
  *   mode:    both
  *   axes:    witness=kernel,memset,memcpy_d2h_pinned,host_func,callback
  *   streams: s=nonblocking, t=nonblocking
- *   objects: -
+ *   objects: E=event
  *   threads: -
  *   repeat:  1
  *   program: gate on s; A: kernel on s; W: wait E on t; B: {witness} on t
@@ -196,7 +196,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2bd5fddd9502b54a",
+    .digest = "10323471cfff1b91",
     .cases = cases,
     .ncases = 5,
 };
