@@ -1,0 +1,33 @@
+#!/bin/sh
+# tools/bench over stand-in programs (the mock rule programs, as tap/<family>/*.t):
+# the per-family table counts their points and seconds, and the run, start-up and
+# floor lines are printed; bad arguments exit 2 before anything runs.
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "TAP version 13"
+echo "1..4"
+mkdir -p "$tmp/tap/stream" "$tmp/tap/event"
+cp "build/selftest/mock/stream.sync.waits_for_stream_work.prog" "$tmp/tap/stream/sync.t"
+cp "build/selftest/mock/event.wait.orders_later_work.prog" "$tmp/tap/event/wait.t"
+cp "build/selftest/mock/event.query.never_recorded_is_success.prog" "$tmp/tap/event/query.t"
+
+out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_BENCH_DIR="$tmp/bench" tools/bench -j2 --startup-samples 2 "$tmp/tap" 2>&1); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^event +2 +284 ' && printf '%s\n' "$out" | grep -qE '^stream +1 +64 ' &&
+    printf '%s\n' "$out" | grep -qE '^all +3 +348 ' && printf '%s\n' "$out" | grep -qE '^run: [0-9.]+ s wall at -j2; CPU' &&
+    printf '%s\n' "$out" | grep -qE '^start-up: median [0-9]+ ms over 2 programs' &&
+    printf '%s\n' "$out" | grep -qE '^floor: \(3 programs x [0-9.]+ s \+ 348 points / 2 x 5 ms window\) / 2 = '; then
+    echo "ok 1 - per-family programs and points, the run, start-up and floor"
+else echo "not ok 1 - bench over three stand-in programs (exit $rc)"; printf '%s\n' "$out" | sed 's/^/# /'; fi
+
+out=$(tools/bench -j 0 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$out" = "bench: -j '0': a whole number of programs to run at a time, 1 to 256" ]; then echo "ok 2 - -j 0 is refused"
+else echo "not ok 2 - -j 0 (exit $rc)"; printf '%s\n' "$out" | sed 's/^/# /'; fi
+
+out=$(tools/bench tap/no-such-family 2>&1); rc=$?
+if [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q '^bench: tap/no-such-family: no such file or directory'; then echo "ok 3 - a missing path is one line"
+else echo "not ok 3 - a missing path (exit $rc)"; printf '%s\n' "$out" | sed 's/^/# /'; fi
+
+out=$(tools/bench --help); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^usage: tools/bench'; then echo "ok 4 - --help on stdout, exit 0"
+else echo "not ok 4 - --help (exit $rc)"; fi
