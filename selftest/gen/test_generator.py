@@ -28,6 +28,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(ROOT, "gen"))
 import streamcts_gen as gen  # noqa: E402
+from streamcts.cases import compile_row  # noqa: E402
+from streamcts.emit_c import c_comment, c_string  # noqa: E402
+from streamcts.render import ninja_path  # noqa: E402
+from streamcts.table import read_table  # noqa: E402
+from streamcts.vocab import DEFAULTS, KINDS  # noqa: E402
+from streamcts.write import INPUTS, MARKER  # noqa: E402
 
 BAD = os.path.join(HERE, "bad")
 GOLDEN = os.path.join(HERE, "golden")
@@ -63,7 +69,7 @@ def tree(d):
 def golden(d):
     """tree(d) without inputs.sha256, whose digest of the generator changes with every edit of it."""
     files = tree(d)
-    files.pop(gen.INPUTS, None)
+    files.pop(INPUTS, None)
     return files
 
 
@@ -143,7 +149,7 @@ class BadInput(TempDirCase):
         # An out dir with files of an earlier run: none may change.
         os.makedirs(os.path.join(self.out, "old"))
         for rel, text in (("rules.ninja", "# old\n"), ("catalog.tsv", "case_id\n"),
-                          ("old/rule.c", gen.MARKER + "spec/old.rules:2 - do not edit. */\n"), ("hand.c", "int x;\n")):
+                          ("old/rule.c", MARKER + "spec/old.rules:2 - do not edit. */\n"), ("hand.c", "int x;\n")):
             with open(os.path.join(self.out, rel), "w") as f:
                 f.write(text)
         before = snapshot(self.out)
@@ -181,7 +187,7 @@ class Golden(TempDirCase):
         self.assertTrue(programs)
         for rel, data in tree(EXPECTED).items():
             if rel.endswith(".c"):
-                self.assertTrue(data.startswith(gen.MARKER.encode()), rel)
+                self.assertTrue(data.startswith(MARKER.encode()), rel)
 
     def test_programs_name_their_digest(self):
         """.digest is the sha256 of the file with the digest written as @DIGEST@: anyone can check it."""
@@ -230,7 +236,7 @@ class Golden(TempDirCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             trees.append(tree(out))
         self.assertEqual(trees[0], trees[1])
-        trees[0].pop(gen.INPUTS)
+        trees[0].pop(INPUTS)
         self.assertEqual(trees[0], tree(EXPECTED))
 
     def test_writes_only_what_changed(self):
@@ -254,7 +260,7 @@ class Golden(TempDirCase):
         self.edit(os.path.join(self.out, "sync/ctx/blocks.c"), "SC_BLOCKS_UNTIL", "SC_AFTER")
         os.remove(os.path.join(self.out, "events/wait/orders_streams.c"))
         with open(os.path.join(self.out, "gone.c"), "w") as f:
-            f.write(gen.MARKER + "spec/gone.rules:2 - do not edit. */\n")
+            f.write(MARKER + "spec/gone.rules:2 - do not edit. */\n")
         with open(os.path.join(self.out, "hand.c"), "w") as f:
             f.write("int hand;\n")
         before = snapshot(self.out)
@@ -272,7 +278,7 @@ class Golden(TempDirCase):
         self.generate_golden()
         os.makedirs(os.path.join(self.out, "old", "deeper"))
         with open(os.path.join(self.out, "old", "deeper", "rule.c"), "w") as f:
-            f.write(gen.MARKER + "spec/old.rules:2 - do not edit. */\n")
+            f.write(MARKER + "spec/old.rules:2 - do not edit. */\n")
         with open(os.path.join(self.out, "old", "hand.c"), "w") as f:
             f.write("/* written by hand */\n")
         os.remove(os.path.join(self.spec, "sync.rules"))
@@ -297,13 +303,16 @@ class Golden(TempDirCase):
         self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_inputs_listing_is_what_sha256sum_prints(self):
-        """gen/run checks generated/inputs.sha256 without Python: sha256sum must print it byte for byte."""
+        """gen/run checks generated/inputs.sha256 without Python: its sha256sum must print it byte for byte."""
         self.generate_golden()
         os.symlink(os.path.join(ROOT, "gen"), os.path.join(self.tmp, "gen"))
-        r = subprocess.run(["sh", "-c", "sha256sum gen/streamcts_gen.py gen/templates/*.j2 spec/*.rules"],
+        with open(os.path.join(ROOT, "gen", "run")) as f:
+            command = re.search(r"sha256sum gen/[^)]*", f.read()).group(0)
+        self.assertIn("gen/streamcts/*.py", command)
+        r = subprocess.run(["sh", "-c", command],
                            cwd=self.tmp, env=dict(os.environ, LC_ALL="C"), capture_output=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        with open(os.path.join(self.out, gen.INPUTS), "rb") as f:
+        with open(os.path.join(self.out, INPUTS), "rb") as f:
             self.assertEqual(f.read(), r.stdout)
 
 
@@ -334,8 +343,8 @@ class GenRunWithoutJinja2(TempDirCase):
         with open(os.path.join(self.root, "build", "gen.d")) as f:
             deps = f.read().replace("\\\n", "").split()
         self.assertEqual(deps[0], "generated/rules.ninja:")
-        for dep in ("spec", "spec/sync.rules", "gen/run", "gen/streamcts_gen.py", "gen/templates",
-                    "gen/templates/program.c.j2"):
+        for dep in ("spec", "spec/sync.rules", "gen/run", "gen/streamcts_gen.py", "gen/streamcts",
+                    "gen/streamcts/vocab.py", "gen/templates", "gen/templates/program.c.j2"):
             self.assertIn(dep, deps)
 
     def test_changed_inputs_fail_naming_them(self):
@@ -344,17 +353,20 @@ class GenRunWithoutJinja2(TempDirCase):
         shutil.copy(os.path.join(GOLDEN, "events.rules"), os.path.join(self.root, "spec", "new.rules"))
         with open(os.path.join(self.root, "gen", "templates", "catalog.tsv.j2"), "a") as f:
             f.write("{# an edit #}\n")
+        with open(os.path.join(self.root, "gen", "streamcts", "vocab.py"), "a") as f:
+            f.write("# an edit\n")
         r = self.run_gen("--depfile", "build/gen.d")
         self.assertEqual(r.returncode, 1, r.stderr)
-        for line in ("gen/run:   changed: gen/templates/catalog.tsv.j2", "gen/run:   new:     spec/new.rules",
-                     "gen/run:   changed: spec/sync.rules", "gen/run:   removed: spec/events.rules"):
+        for line in ("gen/run:   changed: gen/streamcts/vocab.py", "gen/run:   changed: gen/templates/catalog.tsv.j2",
+                     "gen/run:   new:     spec/new.rules", "gen/run:   changed: spec/sync.rules",
+                     "gen/run:   removed: spec/events.rules"):
             self.assertIn(line + "\n", r.stderr)
         self.assertIn("apt-get install python3-jinja2", r.stderr)
         self.assertEqual(snapshot(self.generated), self.before)
         self.assertFalse(os.path.exists(os.path.join(self.root, "build", "gen.d")))
 
     def test_missing_record_fails(self):
-        os.remove(os.path.join(self.generated, gen.INPUTS))
+        os.remove(os.path.join(self.generated, INPUTS))
         r = self.run_gen()
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn("generated/inputs.sha256 is missing", r.stderr)
@@ -389,7 +401,7 @@ class GenRunWithoutJinja2(TempDirCase):
 
 class Units(TempDirCase):
     def test_ninja_escape(self):
-        self.assertEqual(gen.ninja_path("spec/my rules:1$.rules"), "spec/my$ rules$:1$$.rules")
+        self.assertEqual(ninja_path("spec/my rules:1$.rules"), "spec/my$ rules$:1$$.rules")
 
     @unittest.skipUnless(shutil.which("gcc"), "no gcc")
     def test_c_string_round_trip(self):
@@ -398,7 +410,7 @@ class Units(TempDirCase):
         src = os.path.join(self.tmp, "s.c")
         with open(src, "w") as f:
             f.write("#include <stdio.h>\nint main(void)\n{\n")
-            f.writelines(f"    fputs({gen.c_string(t)}, stdout);\n    putchar(0);\n" for t in texts)
+            f.writelines(f"    fputs({c_string(t)}, stdout);\n    putchar(0);\n" for t in texts)
             f.write("    return 0;\n}\n")
         exe = os.path.join(self.tmp, "s")
         r = subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o", exe, src], capture_output=True, text=True)
@@ -407,14 +419,14 @@ class Units(TempDirCase):
         self.assertEqual(out.split(b"\0")[:-1], [t.encode() for t in texts])
 
     def test_comment_escape(self):
-        self.assertEqual(gen.c_comment("a */ b /* c ??/"), "a * / b / * c ?\\?/")
+        self.assertEqual(c_comment("a */ b /* c ??/"), "a * / b / * c ?\\?/")
 
     def read(self, text):
         path = os.path.join(self.spec, "t.rules")
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         errors = []
-        return gen.read_table(path, "spec/t.rules", errors), errors
+        return read_table(path, "spec/t.rules", errors), errors
 
     def test_rows_span_lines_and_skip_comments(self):
         rows, errors = self.read(
@@ -425,7 +437,7 @@ class Units(TempDirCase):
         self.assertEqual([(r.line, r.cells["id"]) for r in rows], [(6, "a.b"), (13, "c.d")])
         self.assertEqual(rows[0].cells["program"], "gate on s; A: kernel on s")
         self.assertEqual(rows[0].cells["rule"], "A rule that spans lines.")
-        self.assertEqual({k: rows[0].cells[k] for k in gen.DEFAULTS}, gen.DEFAULTS)
+        self.assertEqual({k: rows[0].cells[k] for k in DEFAULTS}, DEFAULTS)
 
     def test_axes_expand_in_order(self):
         rows, errors = self.read(
@@ -433,7 +445,7 @@ class Units(TempDirCase):
             "x.y | MUST | a=kernel,memset; th=t1,t2 | s=nonblocking | t1, t2\n"
             "  | gate on s; A: kernel on s; B: {a} on s in {th} | B after A | B on legacy | S | R.\n")
         self.assertEqual(errors, [])
-        rule, errs = gen.compile_row(rows[0])
+        rule, errs = compile_row(rows[0])
         self.assertEqual(errs, [])
         self.assertEqual([c.id for c in rule.cases], ["x.y.kernel.t1", "x.y.kernel.t2", "x.y.memset.t1", "x.y.memset.t2"])
         self.assertEqual(rule.axes, ["a", "th"])
@@ -447,7 +459,7 @@ class Units(TempDirCase):
         rows, errors = self.read("id | level | mode | streams | threads | program | expect | control | source | rule\n"
                                  "x.y | MUST | legacy " + row + "x.z | MUST | per-thread " + row)
         self.assertEqual(errors, [])
-        self.assertEqual([gen.compile_row(r)[1] for r in rows], [[], [
+        self.assertEqual([compile_row(r)[1] for r in rows], [[], [
             "expectation object 'A' is not held: no gate (gate, host_gate, value_gate or graph_launch of a gate graph) "
             "precedes it on stream null in thread t1"]])
 
@@ -460,7 +472,7 @@ class Units(TempDirCase):
             "x.c | MUST | s=nonblocking | gate on s; A: kernel on s; B: kernel on s | B after A"
             "  | insert fault on legacy before B, B on legacy | S | R.\n")
         self.assertEqual(errors, [])
-        rules = [gen.compile_row(r)[0] for r in rows]
+        rules = [compile_row(r)[0] for r in rows]
         self.assertEqual([(r.apis, r.isolate) for r in rules],
                          [(("driver", "runtime"), False), (("driver",), False), (("driver", "runtime"), True)])
 
@@ -476,7 +488,7 @@ class Units(TempDirCase):
             " | S | R.\n"
             "x.e | MUST | s=nonblocking | X: device_sync 7 | X answers success | X: stream_sync null@2 | S | R.\n")
         self.assertEqual(errors, [])
-        rules = [gen.compile_row(r)[0] for r in rows]
+        rules = [compile_row(r)[0] for r in rows]
         self.assertEqual([r.devices for r in rules], [1, 4, 2, 6, 8])
         # device=0 and legacy@0 are the defaults, written as before
         self.assertEqual(rules[0].cases[0].build["decls"], ['sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);'])
@@ -496,14 +508,14 @@ class Units(TempDirCase):
             " | gate on s; A: kernel on s; wait E on t; B: kernel on t; R: record E on s | B not held by A"
             " | R on t | S | R.\n")
         self.assertEqual(errors, [])
-        self.assertEqual([gen.compile_row(r)[1] for r in rows], [[], [], []])
+        self.assertEqual([compile_row(r)[1] for r in rows], [[], [], []])
 
     def test_unary_expectations_need_no_gate(self):
         rows, errors = self.read("id | level | program | expect | control | source | rule\n"
                                  "x.a | MUST | X: event_create_ipc_timed | X answers invalid_value"
                                  " | X: event_create_ipc | S | R.\n")
         self.assertEqual(errors, [])
-        rule, errs = gen.compile_row(rows[0])
+        rule, errs = compile_row(rows[0])
         self.assertEqual(errs, [])
         self.assertEqual(rule.cases[0].build["expect"], "sc_expect_answer(p, op_X, SC_CODE_INVALID_VALUE);")
 
@@ -513,7 +525,7 @@ class Units(TempDirCase):
         args = {"stream": "s", "event": "E", "buffer": "M", "pool": "P", "graph": "G", "device": "1"}
         ops = [" ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on
                         + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
-               for k, kind in sorted(gen.KINDS.items(), key=lambda item: item[0].endswith("_destroy"))]
+               for k, kind in sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))]
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i in range(0, len(ops), 30):
@@ -535,7 +547,7 @@ def update_golden():
         if code:
             sys.exit(err)
         shutil.rmtree(EXPECTED, ignore_errors=True)
-        shutil.copytree(os.path.join(tmp, "generated"), EXPECTED, ignore=shutil.ignore_patterns(gen.INPUTS))
+        shutil.copytree(os.path.join(tmp, "generated"), EXPECTED, ignore=shutil.ignore_patterns(INPUTS))
     print(f"updated {os.path.relpath(EXPECTED, ROOT)}", file=sys.stderr)
 
 

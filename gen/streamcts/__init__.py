@@ -1,0 +1,18 @@
+"""streamcts: the generator's modules; gen/streamcts_gen.py runs load -> render -> write.
+
+    vocab.py      the words of spec/*.rules: op kinds, relations, codes, limits (every module asks it)
+    paths.py      where the generator's files are; how outputs name a directory
+    model.py      what a row becomes: Program, Op, Expect, Case, Rule; Bad, a row's problem
+    table.py      a rules file -> rows
+    program.py    a case's streams, objects, threads and program cells -> Program
+    check.py      the checks of a Program
+    expect.py     the expect cell -> Expect, and its checks against the Program
+    control.py    the control cell's edits -> the negative-control Program
+    emit_c.py     a checked Program -> the C builder calls of a case
+    cases.py      a row -> Rule: its axes expanded into cases, each compiled with the five above
+    load.py       a spec dir -> every rule, checked across files (families, unique ids)
+    render.py     rules -> file contents, through templates/*.j2
+    write.py      file contents -> the out dir, only what changed; inputs.sha256
+
+Each module imports only modules above it in this list.
+"""

@@ -1,0 +1,157 @@
+"""Checks of a parsed Program: check_program(prog) -> [message] (names resolve, are unique, fit
+the runtime; arrays, thread exits, processes, buffers and words), and check_waits(prog).
+
+Both the case's program and its negative control are checked with check_program.
+"""
+from __future__ import annotations
+
+from .model import Object, one_of, typed_args
+from .program import builtin, object_types
+from .vocab import (
+    ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
+    PROCESS_KINDS, WAITS,
+)
+
+
+def check_buffers_and_words(prog):
+    """Buffers are allocated before they are used; a word is used by ops of one width."""
+    errs, allocated, width = [], set(), {}  # width: word -> (bits, first op)
+    for name, op, type_, arg in prog.uses():
+        if type_ == "buffer" and prog.objects.get(arg, Object("", ())).type == "ipc_memory":
+            continue  # main allocates it before the case starts
+        if type_ == "buffer" and op.kind in ALLOCS:
+            allocated.add(arg)
+        elif type_ == "buffer" and arg not in allocated:
+            errs.append(f"op {name}: buffer '{arg}' is used before an alloc_async or alloc_from allocates it")
+        elif type_ == "word":
+            bits = KINDS[op.kind].bits
+            first_bits, first = width.setdefault(arg, (bits, name))
+            if bits != first_bits:
+                errs.append(f"word '{arg}' is used by a {first_bits}-bit op ({first}) and a {bits}-bit op ({name})")
+    return errs
+
+
+def stream_error(prog, stream):
+    """Why `stream` names no stream of prog; None when it names one."""
+    ref = builtin(stream)
+    if stream in prog.streams or (ref and ref[1] < MAX_DEVICES):
+        return None
+    if "@" in stream:
+        return (
+            f"bad stream '{stream}' (the built-in streams of device D are legacy@D, per_thread@D and null@D, "
+            f"D from 0 to {MAX_DEVICES - 1})"
+        )
+    return f"unknown stream '{stream}'"
+
+
+def check_arrays(prog):
+    """An array of streams is named only by the kinds that issue a group."""
+    errs = []
+    for name, op, s in prog.targets():
+        count = prog.streams[s].count if s in prog.streams else 1
+        if count > 1 and not KINDS[op.kind].group:
+            errs.append(
+                f"op {name}: stream '{s}' is an array of {count} streams; {op.kind} cannot be issued to an array"
+            )
+    return errs
+
+
+def check_thread_exits(prog):
+    """A thread_exit is the last op of its thread, which is not main."""
+    errs = []
+    names = prog.names()
+    for i, (name, op) in enumerate(zip(names, prog.ops)):
+        if op.kind != "thread_exit":
+            continue
+        later = [n for n, o in zip(names[i + 1:], prog.ops[i + 1:]) if o.thread == op.thread]
+        if op.thread == "main":
+            errs.append(f"op {name}: thread_exit cannot end thread main (issue it 'in THREAD')")
+        elif later:
+            errs.append(f"op {name}: thread_exit must be the last op of thread {op.thread}; {later[0]} follows it")
+    return errs
+
+
+def check_processes(prog):
+    """Threads of other processes issue what main can observe there; streams and events stay in one
+    process unless an event is interprocess; a program of several processes uses one GPU."""
+    if not prog.procs:
+        return [f"op {n}: ipc_memory '{arg}' needs threads in other processes (t@p)"
+                for n, op, t, arg in prog.uses()
+                if t == "buffer" and prog.objects.get(arg, Object("", ())).type == "ipc_memory"][:1]
+    errs = []
+    for name, op in zip(prog.names(), prog.ops):
+        proc = prog.process(op.thread)
+        if proc != "main" and op.kind not in PROCESS_KINDS:
+            errs.append(f"op {name}: {op.kind} cannot be issued in process {proc} (want {one_of(PROCESS_KINDS)})")
+        if KINDS[op.kind].isolate or KINDS[op.kind].devices > 1:
+            errs.append(f"op {name}: {op.kind} cannot be part of a program of several processes")
+    for s, stream in prog.streams.items():
+        if stream.count > 1 or stream.device:
+            errs.append(f"stream '{s}': a program of several processes uses single streams of device 0")
+    refs = [builtin(s) for _, _, s in prog.targets()]
+    if any(ref and ref[1] for ref in refs):
+        errs.append("a program of several processes uses the built-in streams of device 0 only")
+    users = {}  # stream or event -> processes that name it
+    for name, op, s in prog.targets():
+        if s in prog.streams:
+            users.setdefault(("stream", s), []).append(prog.process(op.thread))
+    for name, op, t, arg in prog.uses():
+        if t == "event":
+            users.setdefault(("event", arg), []).append(prog.process(op.thread))
+    for (what, n), procs in users.items():
+        procs = list(dict.fromkeys(procs))
+        if len(procs) < 2:
+            continue
+        if what == "stream":
+            errs.append(f"stream '{n}' is used in processes {' and '.join(procs)}: a stream belongs to one process")
+        elif not {"interprocess", "disable_timing"} <= set(prog.objects.get(n, Object("", ())).flags):
+            errs.append(
+                f"event '{n}' is used in processes {' and '.join(procs)}: declare it {n}=event interprocess "
+                "disable_timing"
+            )
+    return errs
+
+
+def check_program(prog):
+    """Names in a parsed program resolve, are unique and fit the runtime."""
+    errs = [f"op {name}: {e}" for name, _, s in prog.targets() for e in [stream_error(prog, s)] if e]
+    errs += check_arrays(prog) + check_thread_exits(prog) + check_processes(prog)
+    seen = {}
+    for i, (name, op) in enumerate(zip(prog.names(), prog.ops), 1):
+        if op.thread != "main" and op.thread not in prog.threads:
+            errs.append(f"op {name}: unknown thread '{op.thread}'")
+        if name in seen:
+            errs.append(f"duplicate op name '{name}' (ops {seen[name]} and {i})")
+        seen.setdefault(name, i)
+    destroyed = {}  # stream or event -> the op that destroyed it
+    for name, op in zip(prog.names(), prog.ops):
+        uses = [op.stream] + [arg for _, arg in typed_args(name, op)]
+        errs += [f"op {name} uses '{u}' after {destroyed[u]} destroyed it" for u in uses if u in destroyed]
+        if op.kind in ("stream_destroy", "event_destroy"):
+            if builtin(op.args[0]):
+                errs.append(f"op {name}: the built-in stream '{op.args[0]}' cannot be destroyed")
+            destroyed[op.args[0]] = name
+    types, type_errs = object_types(prog)
+    errs += type_errs + check_buffers_and_words(prog)
+    names = list(prog.streams) + prog.threads + sorted(types) + prog.names()
+    errs += [f"name '{n}' is longer than {MAX_NAME} characters" for n in names if len(n) > MAX_NAME]
+    limits = [("ops", len(prog.ops), MAX_OPS), ("streams", len(prog.streams), MAX_STREAMS)]
+    members = sum(stream.count for stream in prog.streams.values())
+    limits.append(("streams counting each array member", members, MAX_MEMBERS))
+    limits += [(type_ + "s", list(types.values()).count(type_), limit) for type_, limit in MAX_OBJECTS.items()]
+    limits.append(("threads besides main", len(prog.threads), MAX_THREADS))
+    limits.append(("processes", len(prog.processes()), MAX_PROCS))
+    errs += [f"{count} {what}, the runtime takes at most {limit}" for what, count, limit in limits if count > limit]
+    return errs
+
+
+def check_waits(prog):
+    """A wait names an event some op records, or one the objects column declares: an undeclared event
+    that nothing records is most likely a misspelt name (the wait would wait for nothing)."""
+    recorded = {arg for _, op, t, arg in prog.uses() if t == "event" and op.kind == "record"}
+    return [
+        f"op {name}: {op.kind} on event '{arg}', which no op records (a misspelt name? to wait on an event that "
+        f"is never recorded, declare it in objects: {arg}=event)"
+        for name, op, t, arg in prog.uses()
+        if op.kind in WAITS and t == "event" and arg not in recorded and arg not in prog.objects
+    ]

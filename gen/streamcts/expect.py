@@ -1,0 +1,155 @@
+"""The expect cell: parse_expect(text) -> Expect, and check_expect(prog, exp, modes) -> [message]:
+the ops it names exist and can be judged (a binary relation's object is held behind a gate,
+observable, in a process main can see).
+"""
+from __future__ import annotations
+
+import re
+
+from .model import Bad, Expect, Object, article, one_of
+from .program import builtin
+from .vocab import CODES, COMPARISONS, GATES, GETTERS, KINDS, NAME, RELATIONS, SLOT_KINDS, UNARY_RELATIONS
+
+EXPECT_BINARY = re.compile(rf"({NAME}) ({'|'.join(RELATIONS)}) ({NAME})")
+EXPECT_VALUE = re.compile(rf"({NAME}) (answers|gives) (\S+)")
+EXPECT_UNARY = re.compile(rf"({NAME}) ({'|'.join(UNARY_RELATIONS)})")
+
+
+def parse_expect(text):
+    m = EXPECT_BINARY.fullmatch(text)
+    if m:
+        return Expect(m.group(1), m.group(2), object=m.group(3))
+    m = EXPECT_VALUE.fullmatch(text)
+    if m and m.group(2) == "answers" and m.group(3) not in CODES:
+        raise Bad(f"unknown code '{m.group(3)}' in '{text}' (want {one_of(CODES)})")
+    if m:
+        return Expect(m.group(1), m.group(2), value=m.group(3))
+    m = EXPECT_UNARY.fullmatch(text)
+    if m:
+        return Expect(*m.groups())
+    raise Bad(
+        f"unknown expectation '{text}' (want 'B after A', 'B not held by A', 'X blocks until A', "
+        "'X returns before A', 'Q not ready while A', 'Q ready while A', 'X equals Y', 'X differs from Y', "
+        "'X answers CODE', 'X gives VALUE', 'X complete on return' or 'X keeps its data')"
+    )
+
+
+def stream_of(op, modes, procs=None):
+    """The stream an op is issued to, as an identity: a built-in stream is one per device (plain legacy
+    is legacy@0); per_thread@D, and null@D when built for per-thread default streams, are one stream per
+    host thread; null@D alone in legacy mode is legacy@D.  A per-thread identity is a tuple.  Each
+    process has its own built-in streams: legacy in thread t@p1 is p1's (procs: thread -> process)."""
+    ref = builtin(op.stream)
+    if ref is None:
+        return op.stream
+    base, device = ref
+    if base == "per_thread" or (base == "null" and modes != ("legacy",)):
+        return (f"per_thread@{device}", op.thread)
+    proc = (procs or {}).get(op.thread)
+    return f"legacy@{device}" + (f" of {proc}" if proc else "")
+
+
+def is_gate(prog, op):
+    """A gate, host_gate or value_gate, or the launch of a gate graph."""
+    return op.kind in GATES or (op.kind == "graph_launch" and prog.objects[op.args[0]].flags == ("gate",))
+
+
+def held(prog, i, modes):
+    """Is op i held: a gate itself, or after a gate in its own stream?"""
+    op = prog.ops[i]
+    return is_gate(prog, op) or (
+        op.stream is not None
+        and any(
+            is_gate(prog, o) and stream_of(o, modes, prog.procs) == stream_of(op, modes, prog.procs)
+            for o in prog.ops[:i]
+        )
+    )
+
+
+def check_unary(exp, kind):
+    """An expectation of the subject alone, whose kind is given."""
+    subject = f"'{exp.subject}' is {kind}"
+    if exp.relation == "answers" and exp.value == "skipped" and kind != "host_func":
+        return [f"only a host_func answers 'skipped'; {subject}"]
+    if exp.relation == "gives" and KINDS[kind].getter and not KINDS[kind].values:
+        return [f"{kind} '{exp.subject}' gives no named value; compare it to another {kind} ('equals', 'differs from')"]
+    if exp.relation == "gives" and not KINDS[kind].values:
+        return [f"subject of 'gives' must be a getter ({', '.join(k for k in GETTERS if KINDS[k].values)}); {subject}"]
+    if exp.relation == "gives" and exp.value not in KINDS[kind].values:
+        return [f"{kind} '{exp.subject}' gives {one_of(KINDS[kind].values)}, not '{exp.value}'"]
+    if exp.relation == "complete on return" and KINDS[kind].data != "transfer":
+        return [f"subject of 'complete on return' must be a copy or memset (memcpy*, memset*); {subject}"]
+    if exp.relation == "keeps its data" and not KINDS[kind].data:
+        return [f"subject of 'keeps its data' must be a copy, memset or fill (memcpy*, memset*, fill); {subject}"]
+    return []
+
+
+def check_comparison(exp, skind, okind):
+    """'X equals Y', 'X differs from Y': two getters of one kind."""
+    others = [f"'{n}' is {k}" for n, k in ((exp.subject, skind), (exp.object, okind)) if not KINDS[k].getter]
+    if others:
+        return [f"'{exp.relation}' compares two getters ({', '.join(GETTERS)}); {' and '.join(others)}"]
+    if skind != okind:
+        return [f"'{exp.relation}' compares getters of one kind; '{exp.subject}' is {skind}, '{exp.object}' is {okind}"]
+    return []
+
+
+def check_expect_processes(prog, exp):
+    """What main can judge of ops in other processes: their return and result always; the data of IPC
+    memory only; and a subject judged in its own process needs an object seen through a shared slot."""
+    s = prog.named(exp.subject)
+    sproc = prog.process(prog.ops[s].thread)
+    if sproc == "main":
+        return []
+    subject = prog.ops[s]
+    if exp.relation in UNARY_RELATIONS and not (
+        subject.kind == "fill" and prog.objects.get(subject.args[0], Object("", ())).type == "ipc_memory"
+    ):
+        return [f"'{exp.relation}' of an op in process {sproc}: main reads back only ipc_memory (fill)"]
+    if exp.object is None or exp.relation in ("after", "not held by") or exp.relation in COMPARISONS:
+        return []
+    obj = prog.ops[prog.named(exp.object)]
+    if prog.process(obj.thread) != sproc and obj.kind not in SLOT_KINDS:
+        return [
+            f"'{exp.subject} {exp.relation} {exp.object}' is judged in process {sproc}, which sees "
+            f"{exp.object} of process {prog.process(obj.thread)} only through a slot: the object must be "
+            f"{one_of(SLOT_KINDS)}"
+        ]
+    return []
+
+
+def check_expect(prog, exp, modes):
+    missing = [n for n in dict.fromkeys((exp.subject, exp.object)) if n is not None and prog.named(n) is None]
+    if missing:
+        return [f"expectation names unknown op '{n}'" for n in missing]
+    if prog.procs:
+        errs = check_expect_processes(prog, exp)
+        if errs:
+            return errs
+    s = prog.named(exp.subject)
+    skind = prog.ops[s].kind
+    if exp.object is None:
+        return check_unary(exp, skind)
+    if exp.subject == exp.object:
+        return [f"expectation relates op '{exp.subject}' to itself"]
+    o = prog.named(exp.object)
+    okind = prog.ops[o].kind
+    if exp.relation in COMPARISONS:
+        return check_comparison(exp, skind, okind)
+    errs = []
+    if exp.relation in ("not ready while", "ready while") and KINDS[skind].role != "query":
+        errs.append(
+            f"subject of '{exp.relation}' must be a query (stream_query, event_query); '{exp.subject}' is {skind}"
+        )
+    for n, k in ((exp.subject, skind), (exp.object, okind)):
+        if not KINDS[k].observable:
+            errs.append(f"op '{n}' is {article(k)}, whose completion cannot be observed")
+    if not held(prog, o, modes):
+        obj = prog.ops[o]
+        where = f"({okind} is not stream work)" if obj.stream is None else f"on stream {obj.stream}"
+        where += f" in thread {obj.thread}" if isinstance(stream_of(obj, modes), tuple) else ""
+        errs.append(
+            f"expectation object '{exp.object}' is not held: no gate (gate, host_gate, value_gate or graph_launch "
+            f"of a gate graph) precedes it {where}"
+        )
+    return errs

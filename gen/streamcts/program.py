@@ -1,0 +1,217 @@
+"""The program of one case: parse_program(cells) reads its streams, objects, threads and program
+cells into a Program; builtin() and object_types() say what its names refer to.
+
+Each part checks its own syntax and raises Bad; whether the names resolve is check.py's.
+"""
+from __future__ import annotations
+
+import re
+
+from .model import Bad, Object, Op, Program, Stream, article, one_of
+from .vocab import (
+    BUILTIN_REF, BUILTIN_STREAMS, BY_USE, DEFAULT_POOL, INTEGER, KINDS, LOWER_NAME, MAX_DEVICES, MAX_PROCS, NAME,
+    OBJECT_FLAGS, OBJECT_NAME, PREFIXES, PRIORITIES, STREAM_KINDS, STREAM_RANGES, STREAM_SYNTAX,
+)
+
+
+def integer(text, low, high):
+    """The integer text writes, when it is one from low to high; else None."""
+    return int(text) if INTEGER.fullmatch(text) and low <= int(text) <= high else None
+
+
+def stream_attribute(name, value):
+    """The value of a stream attribute 'name=value', checked."""
+    if name == "priority" and value not in PRIORITIES:
+        raise Bad(f"unknown priority '{value}' (want {one_of(PRIORITIES)})")
+    if name == "priority":
+        return value
+    low, high = STREAM_RANGES[name]
+    n = integer(value, low, high)
+    if n is None:
+        raise Bad(f"{name} must be an integer from {low} to {high}, not '{value}'")
+    return n
+
+
+def parse_stream(text):
+    """'nonblocking priority=greatest count=4' -> Stream; attributes in any order, each at most once."""
+    words = text.split()
+    if not words or words[0] not in STREAM_KINDS:
+        raise Bad(
+            f"a stream is blocking or nonblocking, optionally followed by priority=P (P: {one_of(PRIORITIES)}), "
+            "device=D or count=N"
+        )
+    attributes = {}
+    for word in words[1:]:
+        name, eq, value = word.partition("=")
+        if not eq or name not in ("priority", *STREAM_RANGES):
+            raise Bad(f"unknown stream attribute '{word}' (want priority=P, device=D or count=N)")
+        if name in attributes:
+            raise Bad(f"stream attribute '{name}' given twice")
+        attributes[name] = stream_attribute(name, value)
+    return Stream(words[0], **attributes)
+
+
+def parse_streams(text):
+    """'s=blocking, t=nonblocking priority=least' -> {"s": Stream("blocking"), "t": Stream("nonblocking", "least")}."""
+    streams = {}
+    for decl in [] if text == "-" else (d.strip() for d in text.split(",")):
+        m = re.fullmatch(r"([^=\s]*)\s*=\s*(.*)", decl)
+        if not m or not LOWER_NAME.fullmatch(m.group(1)):
+            raise Bad(f"malformed stream declaration '{decl}' (want name={STREAM_SYNTAX})")
+        try:
+            stream = parse_stream(m.group(2))
+        except Bad as e:
+            raise Bad(f"malformed stream declaration '{decl}': {e}") from None
+        if m.group(1) in BUILTIN_STREAMS:
+            raise Bad(f"stream '{m.group(1)}' is built in; do not declare it")
+        if m.group(1) in streams:
+            raise Bad(f"stream '{m.group(1)}' declared twice")
+        streams[m.group(1)] = stream
+    return streams
+
+
+def parse_object(decl):
+    """'E=event disable_timing' -> ("E", Object("event", ("disable_timing",)))."""
+    m = re.fullmatch(r"([^=\s]*)\s*=\s*(\S+)((?:\s+\S+)*)", decl)
+    if not m or not OBJECT_NAME.fullmatch(m.group(1)):
+        raise Bad(f"malformed object declaration '{decl}' (want NAME=TYPE [FLAG ...], NAME as [A-Z][A-Za-z0-9_]*)")
+    name, type_, flags = m.group(1), m.group(2), m.group(3).split()
+    if type_ not in OBJECT_FLAGS:
+        raise Bad(f"unknown object type '{type_}' in '{decl}' (want {one_of(OBJECT_FLAGS)})")
+    known = OBJECT_FLAGS[type_]
+    for i, f in enumerate(flags):
+        if f not in known:
+            raise Bad(f"unknown {type_} flag '{f}' in '{decl}' (want {one_of(known)})")
+        if f in flags[:i]:
+            raise Bad(f"{type_} flag '{f}' repeated in '{decl}'")
+    if type_ == "graph" and len(flags) != 1:
+        raise Bad(f"graph declaration '{decl}' needs exactly one of {one_of(known)}")
+    return name, Object(type_, tuple(f for f in known if f in flags))
+
+
+def parse_objects(text):
+    """'E=event disable_timing, P=pool' -> {"E": Object(...), "P": Object(...)}."""
+    objects = {}
+    for decl in [] if text == "-" else (d.strip() for d in text.split(",")):
+        name, obj = parse_object(decl)
+        if name in objects:
+            raise Bad(f"object '{name}' declared twice")
+        objects[name] = obj
+    return objects
+
+
+def parse_threads(text):
+    """'t1, t2, u1@p1' -> (["t1", "t2", "u1"], {"u1": "p1"}): main is implicit; t@p runs in process p."""
+    threads, procs = [], {}
+    for t in [] if text == "-" else (t.strip() for t in text.split(",")):
+        if "@" in t:
+            t, proc = t.split("@", 1)
+            if not LOWER_NAME.fullmatch(proc):
+                raise Bad(f"malformed process name '{proc}' (want [a-z][a-z0-9_]*)")
+            if proc == "main":
+                raise Bad(f"thread '{t}@main': a thread of main needs no process")
+            procs[t] = proc
+        if not LOWER_NAME.fullmatch(t):
+            raise Bad(f"malformed thread name '{t}' (want [a-z][a-z0-9_]*)")
+        if t == "main":
+            raise Bad("thread 'main' is built in; do not declare it")
+        if t in threads:
+            raise Bad(f"thread '{t}' declared twice")
+        threads.append(t)
+    if len(set(procs.values())) + 1 > MAX_PROCS:
+        raise Bad(f"{len(set(procs.values())) + 1} processes, the runtime takes at most {MAX_PROCS}")
+    return threads, procs
+
+
+def check_arg(type_, arg, text):
+    """An ARG of an op, checked for the form its type takes."""
+    if type_ == "device" and integer(arg, 0, MAX_DEVICES - 1) is None:
+        raise Bad(f"malformed device '{arg}' in '{text}' (want an integer from 0 to {MAX_DEVICES - 1})")
+    if type_ in ("stream", "device") or OBJECT_NAME.fullmatch(arg) or (type_ == "pool" and arg == DEFAULT_POOL):
+        return arg
+    want = f"{DEFAULT_POOL} or [A-Z][A-Za-z0-9_]*" if type_ == "pool" else "[A-Z][A-Za-z0-9_]*"
+    raise Bad(f"malformed {type_} name '{arg}' in '{text}' (want {want})")
+
+
+def parse_op(text):
+    """'[NAME:] KIND [ARG ...] [on STREAM] [in THREAD]' -> Op."""
+    name, body = None, text
+    m = re.fullmatch(rf"({NAME})\s*:\s*(.*)", text)
+    if m:
+        name, body = m.groups()
+    elif ":" in text:
+        raise Bad(f"malformed op name in '{text}' (want {NAME})")
+    words = body.split()
+    if not words:
+        raise Bad("empty operation (stray ';')")
+    kind = KINDS.get(words[0])
+    if kind is None:
+        raise Bad(f"unknown op kind '{words[0]}' in '{text}'")
+    rest = words[1:]
+    args = []
+    if not (words[0] == "record" and rest[:1] == ["on"]):  # 'record on S' records an event of its own (typed_args)
+        for type_ in kind.args:
+            if not rest or rest[0] in ("on", "in"):
+                raise Bad(f"op '{text}': {words[0]} needs {' '.join(t.upper() for t in kind.args)}")
+            args.append(check_arg(type_, rest.pop(0), text))
+    stream = None
+    if rest[:1] == ["on"]:
+        if not kind.on:
+            raise Bad(f"op '{text}': {words[0]} takes no 'on STREAM'")
+        if len(rest) < 2:
+            raise Bad(f"op '{text}': 'on' needs a stream")
+        stream = rest[1]
+        del rest[:2]
+    elif kind.on:
+        raise Bad(f"op '{text}': {words[0]} needs 'on STREAM'")
+    thread = "main"
+    if rest[:1] == ["in"]:
+        if len(rest) < 2:
+            raise Bad(f"op '{text}': 'in' needs a thread")
+        thread = rest[1]
+        del rest[:2]
+    if rest:
+        raise Bad(f"malformed op '{text}': unexpected '{' '.join(rest)}'")
+    return Op(name, words[0], tuple(args), stream, thread)
+
+
+def parse_program(cell):
+    """The substituted cells of one case -> Program; raises Bad with every op problem."""
+    threads, procs = parse_threads(cell["threads"])
+    prog = Program(parse_streams(cell["streams"]), parse_objects(cell["objects"]), threads, [], procs)
+    errs = []
+    for text in cell["program"].split(";"):
+        try:
+            prog.ops.append(parse_op(text.strip()))
+        except Bad as e:
+            errs.append(str(e))
+    if errs:
+        raise Bad(*errs)
+    return prog
+
+
+def builtin(stream):
+    """'legacy@1' -> ("legacy", 1), 'null' -> ("null", 0): a built-in stream and its device; None for others."""
+    m = BUILTIN_REF.fullmatch(stream or "")
+    return (m.group(1), int(m.group(2) or 0)) if m else None
+
+
+def object_types(prog):
+    """Every object of a program -> its type (declared ones first, then by first use), and the problems found."""
+    types = {name: obj.type for name, obj in prog.objects.items()}
+    errs = []
+    for name, op, type_, arg in prog.uses():
+        if type_ not in PREFIXES or (type_, arg) == ("pool", DEFAULT_POOL):
+            continue
+        if types.get(arg) == "ipc_memory" and type_ == "buffer":
+            if op.kind != "fill":
+                errs.append(f"op {name}: '{arg}' is ipc_memory, which only fill writes")
+        elif arg not in types and type_ in BY_USE:
+            types[arg] = type_
+        elif arg not in types and type_ == "pool":
+            errs.append(f"op {name}: unknown pool '{arg}' (want {DEFAULT_POOL} or a pool declared in objects)")
+        elif arg not in types:
+            errs.append(f"op {name}: unknown graph '{arg}' (declare it in objects: {arg}=graph kernel|gate)")
+        elif types[arg] != type_:
+            errs.append(f"op {name}: '{arg}' is {article(types[arg])}, not {article(type_)}")
+    return types, errs

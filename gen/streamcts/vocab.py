@@ -1,0 +1,197 @@
+"""The words of spec/*.rules, in one place: columns, levels, modes, streams, objects, op kinds,
+relations, codes, the forms of names, and the limits of the runtime's program recorder.
+
+Every other module asks this one: a new op kind is a row of KINDS (and a builder call in
+runtime/streamcts.h); a new relation or code is an entry here.  Data only, no checks.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+COLUMNS = (
+    "id", "level", "mode", "axes", "streams", "objects", "threads", "repeat", "program", "expect", "control", "source",
+    "rule",
+)
+REQUIRED = ("id", "level", "program", "expect", "control", "source", "rule")
+DEFAULTS = {"mode": "both", "axes": "-", "streams": "-", "objects": "-", "threads": "-", "repeat": "1"}
+MAX_REPEAT = 1000
+SUBSTITUTED = ("streams", "objects", "threads", "program", "expect", "control")  # cells where {axis} is replaced
+UNSUBSTITUTED = ("id", "level", "mode", "repeat")  # cells where a {placeholder} is a mistake
+
+LEVELS = {"MUST": "SC_MUST", "DE-FACTO": "SC_DE_FACTO", "SHOULD": "SC_SHOULD"}
+MODES = {"both": ("legacy", "per-thread"), "legacy": ("legacy",), "per-thread": ("per-thread",)}
+LIBS = {"legacy": ("", "build/libsc-legacy.a"), "per-thread": (".ptds", "build/libsc-ptds.a")}
+APIS = {"driver": "SC_API_DRIVER", "runtime": "SC_API_RUNTIME"}
+BUILTIN_STREAMS = {"legacy": "SC_LEGACY_STREAM", "per_thread": "SC_PER_THREAD_STREAM", "null": "SC_NULL_STREAM"}
+STREAM_KINDS = {"blocking": "SC_BLOCKING", "nonblocking": "SC_NONBLOCKING"}
+STREAM_SYNTAX = "blocking|nonblocking [priority=P] [device=D] [count=N]"
+PRIORITIES = {
+    "least": "SC_PRIO_LEAST",
+    "greatest": "SC_PRIO_GREATEST",
+    "over_greatest": "SC_PRIO_OVER_GREATEST",
+    "under_least": "SC_PRIO_UNDER_LEAST",
+}
+# Types of the objects column -> their flags, in the order the C expression names them.
+OBJECT_FLAGS = {
+    "event": {
+        "blocking_sync": "SC_EV_BLOCKING_SYNC",
+        "disable_timing": "SC_EV_DISABLE_TIMING",
+        "interprocess": "SC_EV_INTERPROCESS",
+    },
+    "pool": {
+        "no_follow_events": "SC_POOL_NO_FOLLOW_EVENTS",
+        "no_opportunistic": "SC_POOL_NO_OPPORTUNISTIC",
+        "no_internal_deps": "SC_POOL_NO_INTERNAL_DEPS",
+        "keep_memory": "SC_POOL_KEEP_MEMORY",
+    },
+    "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE"},  # exactly one
+    "ipc_memory": {},  # device memory main exports to the other processes; 'fill' writes it
+}
+# Every type of object an op can name -> the prefix of its C variable, in declaration order.
+PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
+C_TYPES = {"ipc_memory": "buffer"}  # an object type whose C handle type has another name
+BY_USE = ("event", "buffer", "word")  # declared by use; pools and graphs only in the objects column
+DEFAULT_POOL = "default"
+RELATIONS = {
+    "after": "SC_AFTER",
+    "not held by": "SC_NOT_HELD",
+    "blocks until": "SC_BLOCKS_UNTIL",
+    "returns before": "SC_RETURNS_BEFORE",
+    "not ready while": "SC_NOT_READY_WHILE",
+    "ready while": "SC_READY_WHILE",
+    "equals": "SC_EQUALS",
+    "differs from": "SC_DIFFERS",
+}
+COMPARISONS = ("equals", "differs from")  # the binary relations of two getters: no gate needed
+UNARY_RELATIONS = {"complete on return": "SC_COMPLETE_ON_RETURN", "keeps its data": "SC_KEEPS_DATA"}
+CODES = (
+    "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
+    "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",
+)
+
+RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
+NAME = r"[A-Za-z][A-Za-z0-9_]*"                     # op names
+OBJECT_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")      # events, pools, graphs, buffers, words
+LOWER_NAME = re.compile(r"[a-z][a-z0-9_]*")          # streams, threads, axes
+AXIS_VALUE = re.compile(r"[a-z0-9_]+")               # a case id segment
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+INTEGER = re.compile(r"0|[1-9][0-9]*")
+BUILTIN_REF = re.compile(rf"({'|'.join(BUILTIN_STREAMS)})(?:@({INTEGER.pattern}))?")  # legacy, legacy@1, ...
+
+# Limits of the runtime's program recorder (runtime/prog.h); names longer
+# than SC_NAME_LEN - 1 would be silently truncated there.
+MAX_NAME, MAX_OPS, MAX_STREAMS, MAX_THREADS = 31, 64, 32, 7
+MAX_OBJECTS = {"event": 32, "pool": 4, "graph": 4, "buffer": 8, "ipc_memory": 8, "word": 8}
+MAX_PROCS = 8  # SC_MAX_PROCS, main included
+# What a thread of another process may issue: each is observed from main through
+# the shared slots, or through the probe its own process queries (runtime/run.c).
+PROCESS_KINDS = (
+    "gate", "host_gate", "kernel", "memset", "host_func", "callback", "record", "wait", "stream_sync",
+    "event_sync", "ctx_sync", "stream_query", "event_query", "fill", "stream_id",
+)
+# Ops main observes through a slot in the shared memory: the object of a relation judged in another process.
+SLOT_KINDS = ("gate", "host_gate", "kernel", "host_func", "callback")
+MAX_DEVICES, MAX_MEMBERS = 8, 4096  # SC_MAX_DEVICES; SC_MAX_MEMBERS: streams, counting every array member
+# Integer attributes of a stream declaration -> their range.
+STREAM_RANGES = {"device": (0, MAX_DEVICES - 1), "count": (2, 1024)}
+
+
+@dataclass(frozen=True)
+class Kind:
+    fn: str                    # the streamcts.h builder call
+    args: tuple = ()           # types of the ARGs the op names: stream, or a type of PREFIXES
+    consts: tuple = ()         # C constants passed after the ARGs
+    on: bool = True            # issued to a stream: needs "on STREAM"
+    role: str = "work"         # "work" (stream work), "host" (host call), "query" (stream_query, event_query)
+    observable: bool = True    # its completion can be observed: it may take part in a binary relation
+    data: str | None = None    # "transfer" (a copy or memset) or "fill": what the data expectations judge
+    getter: bool = False       # a host call whose value is kept: 'gives', 'equals', 'differs from'
+    values: tuple = ()         # what a getter gives ('gives'); none: it is only compared to another
+    bits: int = 0              # the width of its WORD
+    driver_only: bool = False  # the rule runs through the driver API only
+    isolate: bool = False      # the rule's points run in child processes (a sticky error)
+    group: bool = False        # its STREAM ('on' or ARG) may be an array of streams
+    devices: int = 1           # the GPUs it needs at least
+
+
+def host(fn, *args, **fields):
+    """A host call: issued from its thread, on no stream."""
+    return Kind(fn, args, on=False, role="host", **fields)
+
+
+def getter(fn, arg, *values):
+    """A host call that keeps a value of its ARG; values: what 'gives' may name."""
+    return host(fn, arg, getter=True, values=values)
+
+
+COPIES = (
+    "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d",
+    "h2h_pinned", "h2h_pageable", "h2m", "m2h", "d2m", "m2d",
+)
+SHAPED_COPIES = COPIES[:5]  # the copies memcpy2d_ and memcpy3d_ take
+SHAPES = {"memcpy": "", "memcpy2d": " | SC_COPY_2D", "memcpy3d": " | SC_COPY_3D"}
+GATES = ("gate", "host_gate", "value_gate")
+ALLOCS = ("alloc_async", "alloc_from")
+WAITS = ("wait", "wait_invalid_flags")
+
+KINDS = {k: Kind("sc_" + k, group=True) for k in ("gate", "host_gate", "kernel", "host_func", "callback")}
+KINDS["value_gate"] = Kind("sc_value_gate", driver_only=True, group=True)
+for _mem, _target in (("", "SC_MEM_DEVICE"), ("_pinned", "SC_MEM_PINNED"), ("_managed", "SC_MEM_MANAGED")):
+    _async = Kind("sc_memset_to", consts=(_target,), data="transfer")
+    KINDS["memset" + _mem] = _async if _mem else Kind("sc_memset", data="transfer")
+    KINDS[f"memset{_mem}_sync"] = host("sc_memset_sync", consts=(_target,), data="transfer")
+for _shape, _flag in SHAPES.items():
+    for _copy in SHAPED_COPIES if _flag else COPIES:
+        _c = "SC_" + _copy.upper() + _flag
+        KINDS[f"{_shape}_{_copy}"] = Kind("sc_memcpy_async", consts=(_c,), data="transfer")
+        KINDS[f"{_shape}_{_copy}_sync"] = host("sc_memcpy_sync", consts=(_c,), data="transfer")
+KINDS.update(
+    record=Kind("sc_record", ("event",)),
+    wait=Kind("sc_wait", ("event",), observable=False, group=True),
+    wait_invalid_flags=Kind("sc_wait_invalid_flags", ("event",), observable=False),
+    write_value=Kind("sc_write_value", ("word",), ("0",), bits=32, driver_only=True),
+    write_value_no_barrier=Kind("sc_write_value", ("word",), ("SC_WRITE_NO_BARRIER",), bits=32, driver_only=True),
+    write_value64=Kind("sc_write_value", ("word",), ("0",), bits=64, driver_only=True),
+)
+for _bits, _width in ((32, ""), (64, "64")):
+    for _cond in ("geq", "eq", "and", "nor"):
+        KINDS[f"wait_value{_width}_{_cond}"] = Kind(
+            "sc_wait_value", ("word",), ("SC_WAIT_" + _cond.upper(),), observable=False, bits=_bits, driver_only=True
+        )
+KINDS.update(
+    alloc_async=Kind("sc_alloc_async", ("buffer",), ("SC_DEFAULT_POOL",), observable=False),
+    alloc_from=Kind("sc_alloc_async", ("buffer", "pool"), observable=False),
+    free_async=Kind("sc_free_async", ("buffer",), observable=False),
+    fill=Kind("sc_fill", ("buffer",), data="fill"),
+    graph_launch=Kind("sc_graph_launch", ("graph",)),
+    fault=Kind("sc_fault", isolate=True),
+    stream_sync=host("sc_stream_sync", "stream", group=True),
+    event_sync=host("sc_event_sync", "event"),
+    ctx_sync=host("sc_ctx_sync"),
+    stream_query=Kind("sc_stream_query", ("stream",), on=False, role="query"),
+    event_query=Kind("sc_event_query", ("event",), on=False, role="query"),
+    elapsed=host("sc_elapsed", "event", "event"),
+    stream_flags=getter("sc_stream_flags", "stream", "blocking", "nonblocking"),
+    stream_priority=getter("sc_stream_priority", "stream", "least", "greatest"),
+    stream_id=getter("sc_stream_id", "stream"),
+    pool_reserved=getter("sc_pool_reserved", "pool", "zero", "nonzero"),
+    pool_trim=host("sc_pool_trim", "pool"),
+    capture_begin=host("sc_capture_begin", "stream", consts=("SC_CAPTURE_GLOBAL",)),
+    capture_begin_thread_local=host("sc_capture_begin", "stream", consts=("SC_CAPTURE_THREAD_LOCAL",)),
+    capture_begin_relaxed=host("sc_capture_begin", "stream", consts=("SC_CAPTURE_RELAXED",)),
+    capture_end=host("sc_capture_end", "stream"),
+    capture_status=getter("sc_capture_status", "stream", "none", "active", "invalidated"),
+    mem_alloc=host("sc_mem_alloc"),
+    stream_create_invalid_flags=host("sc_stream_create_invalid"),
+    event_create_ipc=host("sc_event_create_try", consts=("SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS",)),
+    event_create_ipc_timed=host("sc_event_create_try", consts=("SC_EV_INTERPROCESS",)),
+    stream_destroy=host("sc_stream_destroy", "stream", group=True),
+    event_destroy=host("sc_event_destroy", "event"),
+    thread_exit=host("sc_thread_exit"),
+    memcpy_peer=Kind("sc_memcpy_peer", data="transfer", devices=2),
+    device_sync=host("sc_device_sync", "device"),
+)
+for _action in ("pop", "push", "unset", "set"):
+    KINDS["ctx_" + _action] = host("sc_ctx_op", consts=("SC_CTX_" + _action.upper(),), driver_only=True)
+GETTERS = [k for k, kind in KINDS.items() if kind.getter]
