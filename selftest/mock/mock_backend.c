@@ -132,9 +132,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&s->mu);
         if (it->type == ITEM_WAIT)
             wait_done(it->on, it->target);
-        else if (it->fn == run_callback)
-            sc_callback_body(it->arg, context_error()); /* called, with the context's error if any */
-        else if (it->fn && !context_error())       /* after a fault, no work runs */
+        else if (it->fn && (!context_error() || it->fn == run_callback)) /* after a fault only callbacks run */
             it->fn(it->arg);
         pthread_mutex_lock(&s->mu);
         s->head = it->next;
@@ -449,7 +447,7 @@ static int host_func(void *s, void (*fn)(void *), void *arg)
     enqueue(s, ITEM_FN, fn, arg, NULL, 0);
     return 0;
 }
-static void run_callback(void *arg) { sc_callback_body(arg, 0); } /* the worker passes the status */
+static void run_callback(void *arg) { sc_callback_body(arg, context_error()); } /* with the context's error, if any */
 static int callback(void *s, void *arg) { return host_func(s, run_callback, arg); }
 static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
 static int event_record(void *e, void *s)
@@ -482,7 +480,8 @@ static int stream_query(void *s)
 {
     struct mstream *st = resolve(s);
     uint64_t enq = enq_of(st);
-    return context_error() ? context_error() : done_of(st) >= enq ? 0 : SC_NOT_READY;
+    int err = context_error();
+    return err ? err : done_of(st) >= enq ? 0 : SC_NOT_READY;
 }
 static int event_sync(void *e)
 {
@@ -494,7 +493,8 @@ static int event_sync(void *e)
 static int event_query(void *e)
 {
     struct mevent *ev = e;
-    return context_error() ? context_error() : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
+    int err = context_error();
+    return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
 }
 static int ctx_sync(void)
 {
