@@ -1,7 +1,7 @@
 #!/bin/sh
 # digest.sh OUT.c SOURCE... - names what a program's runtime and kernels are,
 # independently of git: the first 16 hex digits of the sha256 of the sources'
-# contents, in the order given.  Every TAP header prints it (main.c).
+# contents, in the order given.  Every TAP header prints it (report.c).
 set -eu
 out=$1
 shift

@@ -21,7 +21,7 @@
 int sc_mps_requested(const char *argv0);
 /* The daemon's directory when this run is an MPS client, else NULL. */
 const char *sc_mps_dir(void);
-/* Waits up to lock_ms for the lock (STREAMCTS_MPS_LOCK_MS, read by main.c), starts the daemon, runs
+/* Waits up to lock_ms for the lock (STREAMCTS_MPS_LOCK_MS, read by options.c), starts the daemon, runs
  * argv again as its client, stops it; returns the client's exit status. */
 int sc_mps_run(char **argv, unsigned lock_ms);
 

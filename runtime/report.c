@@ -1,0 +1,178 @@
+/* report.c - what the TAP output says about a rule: its header and each point (see report.h). */
+#define _GNU_SOURCE
+#include "report.h"
+#include "mps.h"
+#include "procs.h"
+#include "support.h"
+#include "tap.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *level_name(enum sc_level l)
+{
+    return l == SC_MUST ? "MUST" : l == SC_DE_FACTO ? "DE-FACTO" : "SHOULD";
+}
+
+/* What the runtime and kernels the program links are (build/rt/digest.c, runtime/digest.sh). */
+extern const char sc_runtime_digest[];
+
+/* The suite's revision: STREAMCTS_REVISION, else read from the .git above the program. */
+static void revision(char *out, size_t n)
+{
+    char path[4096], head[256];
+    const char *env = getenv("STREAMCTS_REVISION");
+    snprintf(out, n, "unknown");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return;
+    }
+    ssize_t len = readlink("/proc/self/exe", path, sizeof path - 64);
+    if (len <= 0)
+        return;
+    path[len] = '\0';
+    for (char *slash; (slash = strrchr(path, '/')) != NULL;) {
+        *slash = '\0';
+        char git[4200];
+        snprintf(git, sizeof git, "%s/.git/HEAD", path);
+        FILE *f = fopen(git, "r");
+        if (!f)
+            continue;
+        if (fgets(head, sizeof head, f)) {
+            head[strcspn(head, "\n")] = '\0';
+            if (!strncmp(head, "ref: ", 5)) {
+                char ref[4400];
+                FILE *rf;
+                snprintf(ref, sizeof ref, "%s/.git/%s", path, head + 5);
+                if (!(rf = fopen(ref, "r")) || !fgets(head, sizeof head, rf))
+                    snprintf(head, sizeof head, "unknown");
+                head[strcspn(head, "\n")] = '\0';
+                if (rf)
+                    fclose(rf);
+            }
+            snprintf(out, n, "%.40s (working tree state unknown)", head);
+        }
+        fclose(f);
+        return;
+    }
+}
+
+void sc_report_header(const sc_rule *rule, const struct sc_options *o)
+{
+    struct sc_device_info d;
+    char rev[128], kmod[256] = "unknown";
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (f) {
+        if (fgets(kmod, sizeof kmod, f))
+            kmod[strcspn(kmod, "\n")] = '\0';
+        fclose(f);
+    }
+    sc_driver_describe(&d);
+    revision(rev, sizeof rev);
+#define ENV(name) (getenv(name) ? getenv(name) : "(unset)")
+    sc_tap_diag("streamcts %s (%s): %s", rule->id, level_name(rule->level), rule->text);
+    sc_tap_diag("source: %s", rule->source);
+    sc_tap_diag("spec: %s; program: %s; expect: %s%s%s", rule->spec, rule->program, rule->expect,
+                rule->axes[0] ? "; case axes: " : "", rule->axes);
+    sc_tap_diag("device: %s, %s, compute capability %d.%d", d.name, d.uuid, d.cc_major, d.cc_minor);
+    sc_tap_diag("driver: CUDA %d.%d (%s); runtime: cudart %d.%d static; compile mode: %s",
+                d.driver_version / 1000, d.driver_version % 1000 / 10, kmod, d.runtime_version / 1000,
+                d.runtime_version % 1000 / 10, sc_compile_mode);
+    if (d.lacking[0])
+        sc_tap_diag("driver: libcuda.so.1 lacks the optional entry points %s; a case that calls one fails, "
+                    "naming it", d.lacking);
+    sc_tap_diag("env: CUDA_DEVICE_MAX_CONNECTIONS=%s CUDA_LAUNCH_BLOCKING=%s CUDA_VISIBLE_DEVICES=%s",
+                ENV("CUDA_DEVICE_MAX_CONNECTIONS"), ENV("CUDA_LAUNCH_BLOCKING"), ENV("CUDA_VISIBLE_DEVICES"));
+#undef ENV
+    sc_tap_diag("window %u ms, deadline %u ms, repeat %u, attempts %u; revision %s", o->window_ms, o->deadline_ms,
+                o->repeat, o->attempts, rev);
+    sc_tap_diag("build: program %s (sha256 of its generated C), runtime and kernels %s (sha256 of their sources)",
+                rule->digest ? rule->digest : "unknown", sc_runtime_digest);
+    if (!sc_support_api(rule, 1))
+        sc_tap_diag("runtime API: not run, it has no counterpart of the driver calls this rule uses");
+    if (rule->isolate)
+        sc_tap_diag("each point runs in a child process of its own: the program faults its context");
+    if (sc_mps_dir())
+        sc_tap_diag("MPS: every process of every case is a client of a private MPS server (pipe directory %s)",
+                    sc_mps_dir());
+    if (rule->processes > 1)
+        sc_tap_diag("a case's other %d process(es) are this program again, with %s set: started once per API, "
+                    "they take one run after another; one that fails is replaced; the driver API's end before "
+                    "the runtime API's start",
+                    rule->processes - 1, SC_PROCESS_ENV);
+    if (sc_support_room_waited_ns())
+        sc_tap_diag("the device had no room for this program's context at first: initialisation took %.1f s, "
+                    "waiting for it (CUDA_ERROR_OUT_OF_MEMORY while other processes held theirs)",
+                    (double)sc_support_room_waited_ns() / 1e9);
+}
+
+void sc_report_point(const sc_rule *rule, const sc_case *c, const sc_backend *b, int control,
+                     const struct sc_result *res, const struct sc_tally *t, const struct sc_options *o,
+                     const char *argv0)
+{
+    const struct sc_verdict *v = &res->verdict;
+    char directive[600], relation[200], rerun[600], iter[32], window[32], attempts[80];
+    int ok;
+    const char *severity;
+
+    if (v->outcome == SC_SKIP) { /* explicit, never a pass */
+        snprintf(directive, sizeof directive, "SKIP %s", v->why);
+        sc_tap_point(1, directive, NULL);
+        return;
+    }
+    if (v->outcome == SC_UNDECIDED) {
+        /* the device blocked a call before the subject: neither pass nor violation, and visible */
+        snprintf(directive, sizeof directive, "TODO undecidable on this device (in every attempt)");
+        severity = "undecidable";
+        ok = 0;
+    } else if (control) {
+        ok = v->outcome == SC_VIOLATED; /* the control must show the violation */
+        if (v->outcome == SC_PASS) {
+            snprintf(directive, sizeof directive,
+                     "TODO vacuous: the control did not show the violation, so the test cannot detect one on this device");
+            severity = "vacuous";
+        } else {
+            snprintf(directive, sizeof directive, "TODO %s rule", level_name(rule->level));
+            severity = rule->level == SC_MUST ? "fail" : "todo";
+        }
+    } else {
+        ok = v->outcome == SC_PASS;
+        snprintf(directive, sizeof directive, "TODO %s rule not kept", level_name(rule->level));
+        severity = rule->level == SC_MUST ? "fail" : "todo";
+    }
+    if (ok) {
+        if (t->held) /* independence was seen, but not at the first attempt: worth knowing */
+            sc_tap_diag("%s.%s%s: a false dependency held the witness in %u attempt(s) before it ran independently",
+                        c->id, b->name, control ? ".control" : "", t->held);
+        sc_tap_point(1, NULL, NULL);
+        return;
+    }
+    int todo = (control && v->outcome == SC_PASS) || v->outcome == SC_UNDECIDED || rule->level != SC_MUST;
+    struct sc_yaml y = { 0 };
+    snprintf(relation, sizeof relation, "%s", rule->expect);
+    snprintf(rerun, sizeof rerun, "%s --case '%s' --api %s", argv0, c->id, b->name);
+    snprintf(iter, sizeof iter, "%u of %u", t->iteration, o->repeat);
+    snprintf(window, sizeof window, "%u", o->window_ms);
+    sc_yaml_add(&y, "message", v->why);
+    sc_yaml_add(&y, "severity", severity);
+    sc_yaml_add(&y, "outcome", sc_outcome_name(v->outcome));
+    sc_yaml_add(&y, "level", level_name(rule->level));
+    sc_yaml_add(&y, "case", c->id);
+    sc_yaml_add(&y, "part", control ? "negative control" : "case");
+    sc_yaml_add(&y, "expect", relation);
+    sc_yaml_add(&y, "api", b->name);
+    sc_yaml_add(&y, "compile_mode", sc_compile_mode);
+    sc_yaml_add(&y, "iteration", iter);
+    sc_yaml_add(&y, "window_ms", window);
+    if (t->held) {
+        snprintf(attempts, sizeof attempts, "held in %u of %u attempts with fresh streams", t->held, o->attempts);
+        sc_yaml_add(&y, "attempts", attempts);
+    }
+    sc_yaml_add(&y, "source", rule->source);
+    sc_yaml_add(&y, "spec", rule->spec);
+    sc_yaml_add(&y, "rerun", rerun);
+    y.list_key = "timeline";
+    y.list = res->timeline;
+    sc_tap_point(0, todo ? directive : NULL, &y);
+}

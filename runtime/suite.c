@@ -1,0 +1,170 @@
+/* suite.c - a rule program's TAP run: start, plan, the loop over APIs x cases x controls (see suite.h). */
+#define _GNU_SOURCE
+#include "suite.h"
+#include "point.h"
+#include "report.h"
+#include "support.h"
+#include "tap.h"
+#include "watchdog.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SC_INIT_DEADLINES 12u /* the device's initialisation may take this many deadlines */
+
+static const sc_backend *const backends[2] = { &sc_driver_backend, &sc_runtime_backend };
+
+int sc_suite_list(const sc_rule *rule, const struct sc_options *o)
+{
+    for (int i = 0; i < rule->ncases; i++)
+        if (sc_options_case(o, rule->cases[i].id))
+            printf("%s\n", rule->cases[i].id);
+    return 0;
+}
+
+/* The device's initialisation, bounded by the watchdog, and whether the rule can run here: SC_SUPPORT_OK, or
+ * the skip or the failed point is written. */
+static enum sc_support start(const sc_rule *rule, const struct sc_options *o, struct sc_support_answer *a)
+{
+    /* cuInit, the contexts, loading and warming the kernels: seen to take over 10 s under load
+     * (CUDA_DEVICE_MAX_CONNECTIONS=32, prove -j8), so the limit is generous, but there is one */
+    static char init_why[200];
+    snprintf(init_why, sizeof init_why,
+             "watchdog: initialising the device (cuInit, its context, the suite's kernels) did not end within "
+             "%.1f s (%u deadlines); the driver or the device is stuck", SC_INIT_DEADLINES * o->deadline_ms / 1e3,
+             SC_INIT_DEADLINES);
+    sc_watchdog_start();
+    sc_tap_unplanned("device initialisation");
+    sc_watchdog_arm(SC_INIT_DEADLINES * (uint64_t)o->deadline_ms * 1000000u, init_why);
+    enum sc_support s = sc_support_check(rule, o, a);
+    if (s == SC_SUPPORT_SKIP) {
+        sc_tap_skip_all(a->why);
+    } else if (s == SC_SUPPORT_FAIL) {
+        struct sc_yaml y = { 0 };
+        sc_yaml_add(&y, "message", a->why);
+        sc_tap_plan(1, &a->point);
+        sc_tap_point(0, NULL, &y);
+    } else {
+        sc_driver_backend.thread_attach();
+        sc_watchdog_disarm();
+    }
+    return s;
+}
+
+/* The plan's point names: per API (a case's other processes, if any, serve one API: run.c), every selected
+ * case and its control; returns how many. */
+static int plan_names(const sc_rule *rule, const struct sc_options *o, const char **names)
+{
+    int n = 0;
+    for (int a = 0; a < 2; a++) {
+        if (!sc_options_api(o, backends[a]->name) || !sc_support_api(rule, a))
+            continue;
+        for (int i = 0; i < rule->ncases; i++) {
+            if (!sc_options_case(o, rule->cases[i].id))
+                continue;
+            for (int ctl = 0; ctl <= o->controls; ctl++) {
+                char *name = malloc(strlen(rule->cases[i].id) + 32);
+                sprintf(name, "%s.%s%s", rule->cases[i].id, backends[a]->name, ctl ? ".control" : "");
+                names[n++] = name;
+            }
+        }
+    }
+    return n;
+}
+
+/* After the points: what the other processes and isolated children cost. */
+static void report_children(const sc_rule *rule)
+{
+    unsigned isolated_waits;
+    uint64_t isolated_wait_ns;
+    if (rule->processes > 1) {
+        struct sc_peer_tally t;
+        sc_run_end_peers(&t);
+        if (t.room_waits)
+            sc_tap_diag("other processes: %u started for %u runs; %u of them waited %.1f s in all for room for "
+                        "their context",
+                        t.started, t.runs, t.room_waits, (double)t.room_wait_ns / 1e9);
+        else
+            sc_tap_diag("other processes: %u started for %u runs", t.started, t.runs);
+    }
+    sc_point_isolated_room_waits(&isolated_waits, &isolated_wait_ns);
+    if (isolated_waits)
+        sc_tap_diag("isolated points: %u child processes waited %.1f s in all for room for their context",
+                    isolated_waits, (double)isolated_wait_ns / 1e9);
+}
+
+int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
+{
+    struct sc_support_answer support;
+    sc_tap_begin(stdout);
+    switch (start(rule, o, &support)) {
+    case SC_SUPPORT_SKIP: return 0;
+    case SC_SUPPORT_FAIL: return 1;
+    case SC_SUPPORT_OK: break;
+    }
+    const char **names = calloc((size_t)rule->ncases * 4 + 1, sizeof *names);
+    int n = plan_names(rule, o, names);
+    if (n == 0) {
+        sc_tap_skip_all("no case matches the selection");
+        return 0;
+    }
+    sc_report_header(rule, o);
+    sc_tap_plan(n, names);
+
+    struct sc_run_config cfg = sc_point_config(o, argv);
+    /* a program has three phases bounded by the deadline, plus the window */
+    /* (a case of several processes may also take 4 deadlines to start them: run.c, SC_START_DEADLINES) */
+    uint64_t phases = rule->processes > 1 ? 8 : 4;
+    uint64_t limit = (uint64_t)o->repeat * o->attempts * (cfg.window_ns + phases * cfg.deadline_ns) + 10000000000ull;
+    static struct sc_result res;
+    for (int a = 0; a < 2; a++) {
+        const sc_backend *b = backends[a];
+        if (!sc_options_api(o, b->name) || !sc_support_api(rule, a))
+            continue;
+        if (a == 1)
+            sc_run_retire_peers(0); /* the driver API's processes are done: their contexts are freed first */
+        for (int i = 0; i < rule->ncases; i++) {
+            const sc_case *c = &rule->cases[i];
+            struct sc_tally tally;
+            if (!sc_options_case(o, c->id))
+                continue;
+            cfg.case_index = i;
+            if (b == &sc_runtime_backend && support.runtime_why) { /* a failure, never a skip or a silent pass */
+                struct sc_yaml y = { 0 };
+                sc_yaml_add(&y, "message", support.runtime_why);
+                for (int ctl = 0; ctl <= o->controls; ctl++)
+                    sc_tap_point(0, NULL, &y);
+                continue;
+            }
+            if (rule->isolate) { /* the child is killed at the limit; no watchdog needed here */
+                sc_point_run_isolated(argv, i, a, 0, limit, o->repeat, o->attempts, &res, &tally);
+                sc_report_point(rule, c, b, 0, &res, &tally, o, argv[0]);
+                if (o->controls) {
+                    sc_point_run_isolated(argv, i, a, 1, limit, 1, o->attempts, &res, &tally);
+                    sc_report_point(rule, c, b, 1, &res, &tally, o, argv[0]);
+                }
+                continue;
+            }
+            sc_watchdog_arm(limit, "watchdog: the point exceeded its hard time limit; a CUDA call or the device is stuck");
+            sc_point_run(b, c->build, 0, &cfg, o->repeat, o->attempts, SC_PASS, &res, &tally);
+            sc_report_point(rule, c, b, 0, &res, &tally, o, argv[0]);
+            if (res.hung)
+                goto hung;
+            if (o->controls) {
+                sc_point_run(b, c->control, 1, &cfg, 1, o->attempts, SC_VIOLATED, &res, &tally);
+                sc_report_point(rule, c, b, 1, &res, &tally, o, argv[0]);
+                if (res.hung)
+                    goto hung;
+            }
+            sc_watchdog_disarm();
+        }
+    }
+    report_children(rule);
+    return sc_tap_failures() ? 1 : 0;
+
+hung:
+    sc_tap_abandon("an earlier case left a host thread blocked inside a CUDA call; the process cannot go on safely");
+    fflush(stdout);
+    _exit(1);
+}

@@ -1,0 +1,88 @@
+/* support.c - can the rule run here: initialisation and capability checks (see support.h). */
+#include "support.h"
+#include "clock.h"
+#include "mps.h"
+#include <stdio.h>
+#include <string.h>
+
+#define SC_ROOM_DEADLINES 3u /* waiting for room for a context (SC_BUSY) may take this many deadlines */
+#define SC_ROOM_RETRY_NS 50000000u
+
+static uint64_t room_waited_ns; /* how long this process waited for room for its context */
+
+uint64_t sc_support_room_waited_ns(void) { return room_waited_ns; }
+
+/*
+ * The driver API's initialisation, waited for while the device has no room
+ * for another context: other programs of a parallel run hold theirs (an H100
+ * at CUDA_DEVICE_MAX_CONNECTIONS=32 held 7 to 11 processes' contexts, then answered
+ * CUDA_ERROR_OUT_OF_MEMORY while 77 GiB were free).  That is the machine's
+ * load, not the rule under test, so it is waited out, for a bounded time.
+ */
+static int init_driver(const struct sc_options *o, char *why, size_t n)
+{
+    uint64_t start = sc_now_ns(), limit = SC_ROOM_DEADLINES * (uint64_t)o->deadline_ms * 1000000u;
+    int state, busy = 0;
+    while ((state = sc_driver_backend.init(why, n)) == SC_BUSY && sc_now_ns() - start < limit) {
+        busy = 1;
+        sc_pause_ns(SC_ROOM_RETRY_NS);
+    }
+    if (!busy || (state != SC_READY && state != SC_BUSY))
+        return state;
+    uint64_t waited = sc_now_ns() - start;
+    if (state == SC_BUSY) {
+        size_t len = strlen(why);
+        snprintf(why + len, n - len, "; still so after %.1f s of waiting", (double)waited / 1e9);
+        return SC_BROKEN;
+    }
+    room_waited_ns = waited; /* with the successful initialisation itself */
+    return state;
+}
+
+int sc_support_init_api(const struct sc_options *o, const sc_backend *b, char *why, size_t n)
+{
+    if (init_driver(o, why, n) != SC_READY || (b != &sc_driver_backend && b->init(why, n) != SC_READY))
+        return -1;
+    return 0;
+}
+
+enum sc_support sc_support_check(const sc_rule *rule, const struct sc_options *o, struct sc_support_answer *a)
+{
+    char why[512] = "";
+    int state = init_driver(o, why, sizeof why), ndev = 0;
+    memset(a, 0, sizeof *a);
+    snprintf(a->why, sizeof a->why, "%s", why);
+    if (state == SC_MISSING) /* no driver library, or cuInit answered no device or the stub library */
+        return SC_SUPPORT_SKIP;
+    if (state == SC_LACKING) { /* a driver library, but not one every program can run on: never a skip */
+        a->point = "driver entry points";
+        return SC_SUPPORT_FAIL;
+    }
+    if (state == SC_BROKEN && sc_mps_dir()) { /* the capability is missing, not the driver broken */
+        snprintf(a->why, sizeof a->why, "no MPS: its server is not usable here (%s); see %s/control.log", why,
+                 sc_mps_dir());
+        return SC_SUPPORT_SKIP;
+    }
+    if (state == SC_BROKEN) {
+        a->point = "device initialisation";
+        return SC_SUPPORT_FAIL;
+    }
+    if (rule->devices > 1 && (sc_driver_backend.device_count(&ndev) || ndev < rule->devices)) {
+        snprintf(a->why, sizeof a->why, "needs %d GPUs, this machine has %d", rule->devices, ndev);
+        return SC_SUPPORT_SKIP;
+    }
+    if (sc_runtime_backend.init(why, sizeof why) != SC_READY) {
+        /* the driver API works on this device but cudart cannot use it (a stand-in that cudart rejects, a
+         * driver older than the runtime): its points fail, never a skip or a silent pass */
+        snprintf(a->runtime_msg, sizeof a->runtime_msg, "the runtime API cannot use the driver the driver API uses: %s",
+                 why);
+        a->runtime_why = a->runtime_msg;
+    }
+    return SC_SUPPORT_OK;
+}
+
+int sc_support_api(const sc_rule *rule, int a)
+{
+    unsigned bit = a == 0 ? SC_API_DRIVER : SC_API_RUNTIME;
+    return !rule->apis || (rule->apis & bit);
+}
