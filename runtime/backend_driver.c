@@ -92,6 +92,26 @@ static int open_device(int d, char *why, size_t n)
     return rc;
 }
 
+/* Loads the driver library and runs cuInit, once per process: SC_READY, or SC_MISSING / SC_LACKING / SC_BROKEN
+ * with the reason.  No context yet: a program can ask how many GPUs there are before it pays for one. */
+static int start(char *reason, size_t n)
+{
+    static int state = -1;
+    static char why[512];
+    if (state < 0 && (state = sc_driver_load(why, sizeof why)) == SC_READY) {
+        CUresult rc = SC_CALL(cuInit, 0);
+        const char *name = "?";
+        if (rc != CUDA_SUCCESS) {
+            SC_CALL(cuGetErrorName, rc, &name);
+            snprintf(why, sizeof why, "%s (cuInit: %s)",
+                     rc == CUDA_ERROR_NO_DEVICE ? "no CUDA device" : "no usable CUDA driver", name);
+            state = rc == CUDA_ERROR_NO_DEVICE || rc == CUDA_ERROR_STUB_LIBRARY ? SC_MISSING : SC_BROKEN;
+        }
+    }
+    snprintf(reason, n, "%s", why);
+    return state;
+}
+
 static int init(char *why, size_t whylen)
 {
     static int state = -1; /* shared by every case of the process */
@@ -100,19 +120,10 @@ static int init(char *why, size_t whylen)
         snprintf(why, whylen, "%s", reason);
         return state;
     }
-    /* SC_MISSING: no library; SC_LACKING: one without entry points every program needs */
-    if ((state = sc_driver_load(reason, sizeof reason)) == SC_READY) {
-        state = SC_BROKEN;
-        CUresult rc = SC_CALL(cuInit, 0);
-        const char *name = "?";
-        if (rc != CUDA_SUCCESS) {
-            SC_CALL(cuGetErrorName, rc, &name);
-            snprintf(reason, sizeof reason, "%s (cuInit: %s)",
-                     rc == CUDA_ERROR_NO_DEVICE ? "no CUDA device" : "no usable CUDA driver", name);
-            if (rc == CUDA_ERROR_NO_DEVICE || rc == CUDA_ERROR_STUB_LIBRARY)
-                state = SC_MISSING;
-        } else if ((rc = open_device(0, reason, sizeof reason)) == CUDA_SUCCESS) {
-            state = SC_READY;
+    if ((state = start(reason, sizeof reason)) == SC_READY) {
+        CUresult rc = open_device(0, reason, sizeof reason);
+        state = rc == CUDA_SUCCESS ? SC_READY : SC_BROKEN;
+        if (rc == CUDA_SUCCESS) {
             reason[0] = '\0';
         } else if (rc == CUDA_ERROR_OUT_OF_MEMORY && !gpus[0].ctx) {
             /* no context was made: other processes hold the device's room for contexts (an H100 at
@@ -126,7 +137,14 @@ static int init(char *why, size_t whylen)
     return state;
 }
 
-static int device_count(int *n) { return SC_CALL(cuDeviceGetCount, n); }
+/* Works before init: after cuInit only (start). */
+static int device_count(int *n)
+{
+    char why[512];
+    if (start(why, sizeof why) != SC_READY)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    return SC_CALL(cuDeviceGetCount, n);
+}
 
 static int use_device(int d)
 {

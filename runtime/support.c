@@ -46,11 +46,30 @@ int sc_support_init_api(const struct sc_options *o, const sc_backend *b, char *w
     return 0;
 }
 
+/* 1 (with the skip reason) when the rule needs more GPUs than the driver counts, -1 when it cannot count, else 0. */
+static int too_few_gpus(const sc_rule *rule, struct sc_support_answer *a)
+{
+    int ndev = 0;
+    if (rule->devices <= 1)
+        return 0;
+    if (sc_driver_backend.device_count(&ndev)) {
+        snprintf(a->why, sizeof a->why, "needs %d GPUs; the driver cannot count them", rule->devices);
+        return -1;
+    }
+    if (ndev >= rule->devices)
+        return 0;
+    snprintf(a->why, sizeof a->why, "needs %d GPUs, this machine has %d", rule->devices, ndev);
+    return 1;
+}
+
 enum sc_support sc_support_check(const sc_rule *rule, const struct sc_options *o, struct sc_support_answer *a)
 {
     char why[512] = "";
-    int state = init_driver(o, why, sizeof why), ndev = 0;
     memset(a, 0, sizeof *a);
+    /* the GPU count first: a rule that needs more GPUs than there are skips without paying for a context */
+    if (too_few_gpus(rule, a) > 0)
+        return SC_SUPPORT_SKIP;
+    int state = init_driver(o, why, sizeof why);
     snprintf(a->why, sizeof a->why, "%s", why);
     if (state == SC_MISSING) /* no driver library, or cuInit answered no device or the stub library */
         return SC_SUPPORT_SKIP;
@@ -67,10 +86,8 @@ enum sc_support sc_support_check(const sc_rule *rule, const struct sc_options *o
         a->point = "device initialisation";
         return SC_SUPPORT_FAIL;
     }
-    if (rule->devices > 1 && (sc_driver_backend.device_count(&ndev) || ndev < rule->devices)) {
-        snprintf(a->why, sizeof a->why, "needs %d GPUs, this machine has %d", rule->devices, ndev);
+    if (too_few_gpus(rule, a)) /* a count the driver cannot give is too few */
         return SC_SUPPORT_SKIP;
-    }
     if (sc_runtime_backend.init(why, sizeof why) != SC_READY) {
         /* the driver API works on this device but cudart cannot use it (a stand-in that cudart rejects, a
          * driver older than the runtime): its points fail, never a skip or a silent pass */
