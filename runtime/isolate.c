@@ -3,6 +3,7 @@
 #include "isolate.h"
 #include "clock.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ int sc_isolate_run(char *const argv[], int case_index, int api, int control, uin
     char var[96], exe[4096];
     size_t got = 0, nenv = 0;
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0 || pipe(fds) != 0) {
+    if (len <= 0 || pipe2(fds, O_CLOEXEC) != 0) { /* close-on-exec: children run side by side (point.c) */
         snprintf(why, whylen, "cannot start a child process: %s", strerror(errno));
         return -1;
     }
@@ -61,7 +62,7 @@ int sc_isolate_run(char *const argv[], int case_index, int api, int control, uin
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        close(fds[0]);
+        fcntl(fds[1], F_SETFD, 0); /* this child's end alone stays open across exec */
         execve(exe, argv, env);
         _exit(127);
     }

@@ -17,19 +17,22 @@ static const struct number {
     unsigned min, max;
     size_t field;
     const char *help;
+    const char *auto_default; /* the default when it is not a number, else NULL */
 } numbers[] = {
     { "--repeat", "STREAMCTS_REPEAT", 0, 1, 10000, offsetof(struct sc_options, repeat),
-      "runs of each case; one failing run fails it" },
+      "runs of each case; one failing run fails it", NULL },
     { "--attempts", "STREAMCTS_ATTEMPTS", 0, 1, 100, offsetof(struct sc_options, attempts),
-      "fresh-stream tries of a case that needs independence" },
+      "fresh-stream tries of a case that needs independence", NULL },
     { "--window-ms", "STREAMCTS_WINDOW_MS", 0, 1, 60000, offsetof(struct sc_options, window_ms),
-      "hold window" },
+      "hold window", NULL },
+    { "--first-look-ms", "STREAMCTS_FIRST_LOOK_MS", 0, 0, 60000, offsetof(struct sc_options, first_look_ms),
+      "hold window of each point's first run; 0: none", "calibrated on the device" },
     { "--deadline-ms", "STREAMCTS_DEADLINE_MS", 0, 1, 600000, offsetof(struct sc_options, deadline_ms),
-      "deadline of each phase" },
+      "deadline of each phase", NULL },
     { "--no-control", "STREAMCTS_NO_CONTROL", 1, 0, 1, offsetof(struct sc_options, no_control),
-      "1 skips the negative controls" },
+      "1 skips the negative controls", NULL },
     { NULL, "STREAMCTS_MPS_LOCK_MS", 0, 0, 86400000, offsetof(struct sc_options, mps_lock_ms),
-      "how long a *.mps.t program waits for the MPS server" },
+      "how long a *.mps.t program waits for the MPS server", NULL },
 };
 #define NNUMBERS (sizeof numbers / sizeof numbers[0])
 static const char *const apis = "driver, runtime or both";
@@ -75,6 +78,7 @@ static void defaults(const sc_rule *rule, struct sc_options *o)
     o->repeat = rule->repeat ? rule->repeat : 1;
     o->attempts = 3;
     o->window_ms = 50;
+    o->first_look_ms = SC_FIRST_LOOK_AUTO;
     o->deadline_ms = 10000;
     o->mps_lock_ms = SC_MPS_LOCK_MS;
 }
@@ -93,9 +97,13 @@ static void help(const sc_rule *rule)
     for (size_t i = 0; i < NNUMBERS; i++) {
         const struct number *n = &numbers[i];
         snprintf(label, sizeof label, "%s%s", n->flag ? n->flag : "", n->flag && !n->is_switch ? " N" : "");
-        printf("  %-17s %-22s %u..%u: %s (default%s %u)\n", label, n->env, n->min, n->max, n->help,
-               n->field == offsetof(struct sc_options, repeat) ? ": the rule's," : "",
-               *(const unsigned *)((const char *)&dflt + n->field));
+        if (n->auto_default)
+            printf("  %-17s %-22s %u..%u: %s (default: %s)\n", label, n->env, n->min, n->max, n->help,
+                   n->auto_default);
+        else
+            printf("  %-17s %-22s %u..%u: %s (default%s %u)\n", label, n->env, n->min, n->max, n->help,
+                   n->field == offsetof(struct sc_options, repeat) ? ": the rule's," : "",
+                   *(const unsigned *)((const char *)&dflt + n->field));
     }
     printf("  %-17s %-22s %s\n  %-17s %-22s %s\n"
            "A number is digits only; a bad flag or value exits 2 before any device is touched.\n",

@@ -9,6 +9,8 @@
  *                                            (default: the rule's repeat column)
  *   --attempts N      STREAMCTS_ATTEMPTS     1..100: tries to see independence past false dependencies (3)
  *   --window-ms N     STREAMCTS_WINDOW_MS    1..60000: hold window (default 50)
+ *   --first-look-ms N STREAMCTS_FIRST_LOOK_MS 0..60000: hold window of each point's first run, tried before
+ *                                            the full window (0: none; default: calibrated, calibrate.h)
  *   --deadline-ms N   STREAMCTS_DEADLINE_MS  1..600000: per-phase deadline (default 10000)
  *   --no-control      STREAMCTS_NO_CONTROL   0..1: 1 skips the negative controls
  *   --list                                   print the case ids and exit
@@ -24,9 +26,11 @@
 
 struct sc_options {
     const char *glob, *api; /* NULL or empty: every case, both APIs */
-    unsigned repeat, attempts, window_ms, deadline_ms, no_control, mps_lock_ms;
+    unsigned repeat, attempts, window_ms, first_look_ms, deadline_ms, no_control, mps_lock_ms;
     int controls, list;
 };
+
+#define SC_FIRST_LOOK_AUTO 60001u /* first_look_ms when not given: calibrated at start (calibrate.h) */
 
 /* sc_options_parse's answers: run, exit 0 (--help was printed), exit 2 (bad input, named on stderr). */
 enum { SC_OPTIONS_GO = 0, SC_OPTIONS_DONE = 1, SC_OPTIONS_BAD = 2 };

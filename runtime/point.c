@@ -3,13 +3,16 @@
 #include "point.h"
 #include "isolate.h"
 #include "support.h"
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 struct sc_run_config sc_point_config(const struct sc_options *o, char *const *argv)
 {
-    struct sc_run_config cfg = { (uint64_t)o->window_ms * 1000000u, (uint64_t)o->deadline_ms * 1000000u, argv, 0, 0 };
+    struct sc_run_config cfg = { (uint64_t)o->window_ms * 1000000u, (uint64_t)o->deadline_ms * 1000000u, argv, 0, 0,
+                                 o->first_look_ms == SC_FIRST_LOOK_AUTO ? 0 : (uint64_t)o->first_look_ms * 1000000u };
     return cfg;
 }
 
@@ -30,21 +33,27 @@ void sc_point_run(const sc_backend *b, sc_build_fn build, int control, struct sc
                   unsigned attempts, enum sc_outcome want, struct sc_result *res, struct sc_tally *t)
 {
     static struct sc_prog prog;
+    const uint64_t window = cfg->window_ns;
+    /* a first look shorter than the window comes before the attempts, and is not counted among them (calibrate.h) */
+    const unsigned look = cfg->first_look_ns && cfg->first_look_ns < window;
     t->held = 0;
     cfg->control = control;
     for (unsigned k = 1; k <= repeat; k++) {
         t->iteration = k;
-        for (unsigned a = 1; a <= attempts; a++) {
+        for (unsigned a = 1 - look; a <= attempts; a++) {
+            cfg->window_ns = a == 0 ? cfg->first_look_ns : window;
+            t->window_ns = cfg->window_ns;
             sc_prog_init(&prog);
             build(&prog);
             sc_run_program(b, &prog, cfg, res);
             if (res->hung || !needs_independence(prog.rel, control, res->verdict.outcome))
                 break;
-            t->held++;
+            t->held += a > 0;
         }
         if (res->verdict.outcome != want || res->hung)
-            return;
+            break;
     }
+    cfg->window_ns = window;
 }
 
 /* What a child process sends back: the point's result and its tally. */
@@ -55,28 +64,36 @@ struct child_reply {
 };
 
 /* Isolated children that waited for room for their context, and how long in all (reported at the end). */
+static pthread_mutex_t room_mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned isolated_room_waits;
 static uint64_t isolated_room_wait_ns;
 
 void sc_point_isolated_room_waits(unsigned *n, uint64_t *ns)
 {
+    pthread_mutex_lock(&room_mu);
     *n = isolated_room_waits;
     *ns = isolated_room_wait_ns;
+    pthread_mutex_unlock(&room_mu);
 }
 
 /* Runs one point (case, API, control) in a child process of its own. */
 static void run_isolated(char *const argv[], int case_index, int api, int control, uint64_t limit_ns,
                          struct sc_result *res, struct sc_tally *t)
 {
-    static struct child_reply reply;
-    char why[300];
-    if (sc_isolate_run(argv, case_index, api, control, limit_ns, &reply, sizeof reply, why, sizeof why) == 0) {
-        *res = reply.res;
-        *t = reply.tally;
-        if (reply.room_waited_ns)
-            isolated_room_waits++, isolated_room_wait_ns += reply.room_waited_ns;
+    struct child_reply *reply = malloc(sizeof *reply);
+    char why[300] = "out of memory";
+    if (reply && sc_isolate_run(argv, case_index, api, control, limit_ns, reply, sizeof *reply, why, sizeof why) == 0) {
+        *res = reply->res;
+        *t = reply->tally;
+        if (reply->room_waited_ns) {
+            pthread_mutex_lock(&room_mu);
+            isolated_room_waits++, isolated_room_wait_ns += reply->room_waited_ns;
+            pthread_mutex_unlock(&room_mu);
+        }
+        free(reply);
         return;
     }
+    free(reply);
     memset(res, 0, sizeof *res);
     memset(t, 0, sizeof *t);
     t->iteration = 1;
@@ -89,23 +106,60 @@ static void run_isolated(char *const argv[], int case_index, int api, int contro
  * every attempt with fresh streams, gets a child process of its own, since a
  * faulted context cannot run the program again.
  */
-void sc_point_run_isolated(char *const argv[], int case_index, int api, int control, uint64_t limit_ns,
-                           unsigned repeat, unsigned attempts, struct sc_result *res, struct sc_tally *t)
+static void run_isolated_point(char *const argv[], struct sc_isolated_point *pt, uint64_t limit_ns, unsigned attempts)
 {
-    enum sc_outcome want = control ? SC_VIOLATED : SC_PASS;
+    enum sc_outcome want = pt->control ? SC_VIOLATED : SC_PASS;
     unsigned held = 0, k;
-    for (k = 1; k <= repeat; k++) {
+    for (k = 1; k <= pt->repeat; k++) {
         for (unsigned a = 1; a <= attempts; a++) {
-            run_isolated(argv, case_index, api, control, limit_ns, res, t);
-            if (!needs_independence(res->verdict.rel, control, res->verdict.outcome))
+            run_isolated(argv, pt->case_index, pt->api, pt->control, limit_ns, &pt->res, &pt->tally);
+            if (!needs_independence(pt->res.verdict.rel, pt->control, pt->res.verdict.outcome))
                 break;
             held++;
         }
-        if (res->verdict.outcome != want)
+        if (pt->res.verdict.outcome != want)
             break;
     }
-    t->iteration = k > repeat ? repeat : k;
-    t->held = held;
+    pt->tally.iteration = k > pt->repeat ? pt->repeat : k;
+    pt->tally.held = held;
+}
+
+/* The points a set of threads shares: each takes the next until none is left. */
+struct isolated_work {
+    char *const *argv;
+    struct sc_isolated_point *pts;
+    int n, next;
+    uint64_t limit_ns;
+    unsigned attempts;
+};
+
+static void *isolated_worker(void *arg)
+{
+    struct isolated_work *w = arg;
+    int i;
+    while ((i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) < w->n)
+        run_isolated_point(w->argv, &w->pts[i], w->limit_ns, w->attempts);
+    return NULL;
+}
+
+/*
+ * The points are independent: each child has a context of its own, and the
+ * parent only waits for them.  What a child costs is its context's start and
+ * its faulted tear-down, not the GPU, so SC_ISOLATED_AT_ONCE of them run side
+ * by side; the results are reported in plan order afterwards.
+ */
+void sc_point_run_isolated_all(char *const argv[], struct sc_isolated_point *pts, int n, uint64_t limit_ns,
+                               unsigned attempts)
+{
+    struct isolated_work w = { argv, pts, n, 0, limit_ns, attempts };
+    pthread_t th[SC_ISOLATED_AT_ONCE];
+    int started = 0;
+    while (started < SC_ISOLATED_AT_ONCE && started < n && pthread_create(&th[started], NULL, isolated_worker, &w) == 0)
+        started++;
+    if (started == 0) /* no thread to spare: this one does them all */
+        isolated_worker(&w);
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
 }
 
 /* One of a case's other processes (procs.h). */
@@ -162,6 +216,7 @@ int sc_point_child_main(const sc_rule *rule, const struct sc_options *o, char **
         const sc_case *c = &rule->cases[case_index];
         /* one run: main starts a child for each repetition and attempt (sc_point_run_isolated) */
         cfg.case_index = case_index, cfg.control = control;
+        cfg.first_look_ns = 0; /* the child runs once: main runs the attempts */
         sc_point_run(b, control ? c->control : c->build, control, &cfg, 1, 1, control ? SC_VIOLATED : SC_PASS,
                      &reply.res, &reply.tally);
     }

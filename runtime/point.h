@@ -18,18 +18,28 @@
 struct sc_tally {
     unsigned iteration; /* the repetition that decided the point          */
     unsigned held;      /* attempts in which a false dependency held B     */
+    uint64_t window_ns; /* the hold window of the run that decided it      */
 };
 
-/* The run settings the options give, for point (0, 0). */
+/* The run settings the options give, for point (0, 0); a calibrated first look is the caller's (suite.c). */
 struct sc_run_config sc_point_config(const struct sc_options *o, char *const *argv);
 
 /* Runs one program up to `repeat` times, stopping at the first that does not give `want`; each run is tried
  * up to `attempts` times while it needs independence it did not see. */
 void sc_point_run(const sc_backend *b, sc_build_fn build, int control, struct sc_run_config *cfg, unsigned repeat,
                   unsigned attempts, enum sc_outcome want, struct sc_result *res, struct sc_tally *t);
-/* The same, each run in a child process of its own (killed at limit_ns). */
-void sc_point_run_isolated(char *const argv[], int case_index, int api, int control, uint64_t limit_ns,
-                           unsigned repeat, unsigned attempts, struct sc_result *res, struct sc_tally *t);
+
+/* A point of a rule whose program faults its context (rule->isolate): every run in a child process of its own. */
+struct sc_isolated_point {
+    int case_index, api, control; /* which point; api 0 driver, 1 runtime          */
+    unsigned repeat;              /* how many runs must give the wanted outcome     */
+    struct sc_result res;         /* filled by sc_point_run_isolated_all            */
+    struct sc_tally tally;
+};
+#define SC_ISOLATED_AT_ONCE 4 /* children running side by side */
+/* Runs the n points, SC_ISOLATED_AT_ONCE at a time, each child killed at limit_ns. */
+void sc_point_run_isolated_all(char *const argv[], struct sc_isolated_point *pts, int n, uint64_t limit_ns,
+                               unsigned attempts);
 /* How many isolated children waited for room for their context, and how long in all. */
 void sc_point_isolated_room_waits(unsigned *n, uint64_t *ns);
 

@@ -153,7 +153,7 @@ void sc_report_point(const sc_rule *rule, const sc_case *c, const sc_backend *b,
     snprintf(relation, sizeof relation, "%s", rule->expect);
     snprintf(rerun, sizeof rerun, "%s --case '%s' --api %s", argv0, c->id, b->name);
     snprintf(iter, sizeof iter, "%u of %u", t->iteration, o->repeat);
-    snprintf(window, sizeof window, "%u", o->window_ms);
+    snprintf(window, sizeof window, "%.0f", (double)(t->window_ns ? t->window_ns : o->window_ms * 1000000ull) / 1e6);
     sc_yaml_add(&y, "message", v->why);
     sc_yaml_add(&y, "severity", severity);
     sc_yaml_add(&y, "outcome", sc_outcome_name(v->outcome));

@@ -21,6 +21,7 @@ struct sc_run_config {
      * them, through the region they share, which case and part each run is */
     char *const *argv;
     int case_index, control;
+    uint64_t first_look_ns; /* sc_point_run: the window of each point's first run; 0: none (calibrate.h) */
 };
 
 struct sc_result {

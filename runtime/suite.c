@@ -1,6 +1,7 @@
 /* suite.c - a rule program's TAP run: start, plan, the loop over APIs x cases x controls (see suite.h). */
 #define _GNU_SOURCE
 #include "suite.h"
+#include "calibrate.h"
 #include "point.h"
 #include "report.h"
 #include "support.h"
@@ -94,6 +95,71 @@ static void report_children(const sc_rule *rule)
                     isolated_waits, (double)isolated_wait_ns / 1e9);
 }
 
+/* A rule that faults its context: every point it will report (the loop's order), run in child processes side by
+ * side before any is reported. */
+static struct sc_isolated_point *run_isolated_points(const sc_rule *rule, const struct sc_options *o, char **argv,
+                                                     const struct sc_support_answer *support, uint64_t limit)
+{
+    struct sc_isolated_point *pts = calloc((size_t)rule->ncases * 4 + 1, sizeof *pts);
+    int n = 0;
+    if (!pts) {
+        sc_tap_abandon("out of memory for the isolated points' results");
+        exit(1);
+    }
+    for (int a = 0; a < 2; a++) {
+        if (!sc_options_api(o, backends[a]->name) || !sc_support_api(rule, a) || (a == 1 && support->runtime_why))
+            continue;
+        for (int i = 0; i < rule->ncases; i++)
+            for (int ctl = 0; sc_options_case(o, rule->cases[i].id) && ctl <= o->controls; ctl++)
+                pts[n].case_index = i, pts[n].api = a, pts[n].control = ctl, pts[n++].repeat = ctl ? 1 : o->repeat;
+    }
+    sc_point_run_isolated_all(argv, pts, n, limit, o->attempts);
+    return pts;
+}
+
+static uint64_t point_limit_ns; /* the watchdog's limit for one point */
+
+/* One point, bounded by the watchdog; 1 when a host thread is left stuck in a CUDA call. */
+static int run_point(const sc_backend *b, sc_build_fn build, int control, struct sc_run_config *cfg, unsigned repeat,
+                     const struct sc_options *o, struct sc_result *res, struct sc_tally *t)
+{
+    sc_watchdog_arm(point_limit_ns, "watchdog: the point exceeded its hard time limit; a CUDA call or the device is stuck");
+    sc_point_run(b, build, control, cfg, repeat, o->attempts, control ? SC_VIOLATED : SC_PASS, res, t);
+    sc_watchdog_disarm();
+    return res->hung;
+}
+
+/*
+ * A case and its control, reported in that order.  A case that held B for
+ * the first look only (calibrate.h) stands on its control: the control is
+ * the same program without the dependency, so if the control showed its
+ * violation within the first look, a driver ignoring the dependency would
+ * have shown it in the case too.  When the control needed the full window,
+ * or there is no control, the case runs again with the full window.
+ * 1 when a host thread is left stuck in a CUDA call (what ran is reported).
+ */
+static int run_case(const sc_rule *rule, const sc_case *c, const sc_backend *b, struct sc_run_config *cfg,
+                    const struct sc_options *o, const char *argv0)
+{
+    static struct sc_result res[2];
+    struct sc_tally tally[2];
+    int hung = run_point(b, c->build, 0, cfg, o->repeat, o, &res[0], &tally[0]);
+    if (!hung && o->controls)
+        hung = run_point(b, c->control, 1, cfg, 1, o, &res[1], &tally[1]);
+    int looked = cfg->first_look_ns && tally[0].window_ns == cfg->first_look_ns;
+    if (!hung && looked && res[0].verdict.outcome == SC_PASS &&
+        (!o->controls || res[1].verdict.outcome != SC_VIOLATED || tally[1].window_ns != cfg->first_look_ns)) {
+        uint64_t look = cfg->first_look_ns;
+        cfg->first_look_ns = 0;
+        hung = run_point(b, c->build, 0, cfg, o->repeat, o, &res[0], &tally[0]);
+        cfg->first_look_ns = look;
+    }
+    sc_report_point(rule, c, b, 0, &res[0], &tally[0], o, argv0);
+    if (o->controls && !res[0].hung)
+        sc_report_point(rule, c, b, 1, &res[1], &tally[1], o, argv0);
+    return hung;
+}
+
 int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
 {
     struct sc_support_answer support;
@@ -110,14 +176,32 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
         return 0;
     }
     sc_report_header(rule, o);
+    struct sc_run_config cfg = sc_point_config(o, argv);
+    if (rule->isolate) { /* each isolated child runs its point once: main runs the attempts */
+        cfg.first_look_ns = 0;
+    } else if (o->first_look_ms == SC_FIRST_LOOK_AUTO) {
+        uint64_t slowest;
+        cfg.first_look_ns = sc_calibrate_first_look(&sc_driver_backend, cfg.window_ns, &slowest);
+        sc_tap_diag("first look %.1f ms (%u x the slowest of %u legal launch and synchronize round trips, %.3f ms, "
+                    "at least %.0f ms, at most the window)",
+                    (double)cfg.first_look_ns / 1e6, SC_FIRST_LOOK_FACTOR, SC_FIRST_LOOK_ROUND_TRIPS,
+                    (double)slowest / 1e6, SC_FIRST_LOOK_MIN_NS / 1e6);
+    } else if (cfg.first_look_ns) {
+        sc_tap_diag("first look %u ms (set)", o->first_look_ms);
+    }
+    if (cfg.first_look_ns && cfg.first_look_ns < cfg.window_ns)
+        sc_tap_diag("each point's first run holds its gates for the first look; a case that held B that long "
+                    "stands when its control showed its violation within it, else it and any run that needs more "
+                    "get the full window");
     sc_tap_plan(n, names);
 
-    struct sc_run_config cfg = sc_point_config(o, argv);
     /* a program has three phases bounded by the deadline, plus the window */
     /* (a case of several processes may also take 4 deadlines to start them: run.c, SC_START_DEADLINES) */
     uint64_t phases = rule->processes > 1 ? 8 : 4;
-    uint64_t limit = (uint64_t)o->repeat * o->attempts * (cfg.window_ns + phases * cfg.deadline_ns) + 10000000000ull;
-    static struct sc_result res;
+    uint64_t limit = (uint64_t)o->repeat * (o->attempts + 1) * (cfg.window_ns + phases * cfg.deadline_ns) + 10000000000ull;
+    /* the children are killed at the limit; no watchdog needed for them */
+    point_limit_ns = limit;
+    struct sc_isolated_point *isolated = rule->isolate ? run_isolated_points(rule, o, argv, &support, limit) : NULL;
     for (int a = 0; a < 2; a++) {
         const sc_backend *b = backends[a];
         if (!sc_options_api(o, b->name) || !sc_support_api(rule, a))
@@ -126,7 +210,6 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
             sc_run_retire_peers(0); /* the driver API's processes are done: their contexts are freed first */
         for (int i = 0; i < rule->ncases; i++) {
             const sc_case *c = &rule->cases[i];
-            struct sc_tally tally;
             if (!sc_options_case(o, c->id))
                 continue;
             cfg.case_index = i;
@@ -137,27 +220,13 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
                     sc_tap_point(0, NULL, &y);
                 continue;
             }
-            if (rule->isolate) { /* the child is killed at the limit; no watchdog needed here */
-                sc_point_run_isolated(argv, i, a, 0, limit, o->repeat, o->attempts, &res, &tally);
-                sc_report_point(rule, c, b, 0, &res, &tally, o, argv[0]);
-                if (o->controls) {
-                    sc_point_run_isolated(argv, i, a, 1, limit, 1, o->attempts, &res, &tally);
-                    sc_report_point(rule, c, b, 1, &res, &tally, o, argv[0]);
-                }
+            if (isolated) { /* run already, in plan order */
+                for (int ctl = 0; ctl <= o->controls; ctl++, isolated++)
+                    sc_report_point(rule, c, b, ctl, &isolated->res, &isolated->tally, o, argv[0]);
                 continue;
             }
-            sc_watchdog_arm(limit, "watchdog: the point exceeded its hard time limit; a CUDA call or the device is stuck");
-            sc_point_run(b, c->build, 0, &cfg, o->repeat, o->attempts, SC_PASS, &res, &tally);
-            sc_report_point(rule, c, b, 0, &res, &tally, o, argv[0]);
-            if (res.hung)
+            if (run_case(rule, c, b, &cfg, o, argv[0]))
                 goto hung;
-            if (o->controls) {
-                sc_point_run(b, c->control, 1, &cfg, 1, o->attempts, SC_VIOLATED, &res, &tally);
-                sc_report_point(rule, c, b, 1, &res, &tally, o, argv[0]);
-                if (res.hung)
-                    goto hung;
-            }
-            sc_watchdog_disarm();
         }
     }
     report_children(rule);

@@ -33,6 +33,29 @@ host_func host_func.runs_after_prior_work completed while A was still pending
 sync stream.sync.waits_for_stream_work returned while A was still pending
 EOF_CASES
 
+# the first look (runtime/calibrate.h): a 5 ms hold before the 50 ms window still catches each
+# broken promise, deciding cases within the 5 ms; a conforming mock passes every point with it, even
+# a slow one whose work starts 20 ms late, where every control needs the full window to show its
+# violation and so every case runs again with the full window
+while read -r brk prog msg; do
+    out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=5 STREAMCTS_MOCK_BREAK=$brk "$dir/$prog.prog" 2>&1); rc=$?
+    main=$(grep '^not ok' <<<"$out" | grep -vc '\.control'); short=$(grep -c 'window_ms: "5"' <<<"$out")
+    if [ $rc -ne 0 ] && [ "$main" -gt 0 ] && [ "$short" -gt 0 ] && grep -q '^# first look 5 ms (set)' <<<"$out" &&
+        grep -q "message: \".*$msg" <<<"$out"; then
+        ok "break $brk, first look 5 ms: $prog reports $main violated cases, $short of them within the first look"
+    else nok "break $brk, first look 5 ms: $prog did not report the violation (exit $rc, $main cases, $short short)" "$out"; fi
+done <<'EOF_CASES'
+wait event.wait.orders_later_work completed while A was still pending
+sync stream.sync.waits_for_stream_work returned while A was still pending
+EOF_CASES
+for quirk in "" slow_device; do
+    out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=5 STREAMCTS_MOCK_QUIRK=$quirk \
+        "$dir/event.wait.orders_later_work.prog" --case '*.kernel.memset' 2>&1); rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 4 ] && ! grep -q '^not ok' <<<"$out"; then
+        ok "a conforming ${quirk:-fast} mock passes every case and control with a 5 ms first look"
+    else nok "a conforming ${quirk:-fast} mock failed with a 5 ms first look (exit $rc)" "$out"; fi
+done
+
 # legal drivers, which no MUST point may fail: one whose every enqueue waits (up to 50 ms) for its
 # stream to drain, as under CUDA_LAUNCH_BLOCKING=1, so that the gates must open early; one whose
 # faulting launch answers the fault itself (one attempt each: retrying an undecidable point with

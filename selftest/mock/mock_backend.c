@@ -30,6 +30,8 @@
  *                  call may block for a while)
  *   fault_at_launch  a faulting kernel's launch waits for it and answers its
  *                  error itself, as under CUDA_LAUNCH_BLOCKING=1
+ *   slow_device    each piece of work starts 20 ms after its stream lets it
+ *                  (a slow device: what B needs longer than a first look)
  * A faulting kernel makes the context's error sticky: every synchronize and
  * query answers it from then on.
  * It provides both backends ("driver" and "runtime" behave the same).
@@ -130,6 +132,8 @@ static void *worker(void *arg)
             pthread_cond_wait(&s->cv, &s->mu);
         struct item *it = s->head;
         pthread_mutex_unlock(&s->mu);
+        if (quirks("slow_device"))
+            sc_pause_ns(20000000u);
         if (it->type == ITEM_WAIT)
             wait_done(it->on, it->target);
         else if (it->fn && (!context_error() || it->fn == run_callback)) /* after a fault only callbacks run */
