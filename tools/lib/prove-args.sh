@@ -21,6 +21,7 @@ prove_args_fail() {
 }
 
 prove_args_jobs() {  # TOOL ARGUMENT(S) VALUE
+    prove_jobs=$3
     case $3 in
     '' | *[!0-9]* | 0*) prove_args_fail "$1" "$2: the number of programs prove runs at a time must be 1 or more" ;;
     esac
@@ -39,7 +40,7 @@ prove_args_built() {
 prove_args() {
     tool=$1 output=$2
     shift 2
-    prove_paths=no
+    prove_paths=no prove_jobs=
     for a; do
         case $a in -h | --help) usage; exit 0 ;; esac
     done
