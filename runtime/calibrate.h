@@ -18,16 +18,21 @@
 #include <stdint.h>
 
 #define SC_FIRST_LOOK_ROUND_TRIPS 16u     /* legal round trips timed at start                       */
-#define SC_FIRST_LOOK_FACTOR 50u          /* the first look is this many of the slowest of them ...  */
+#define SC_FIRST_LOOK_FACTOR 50u          /* the first look is this many of their median ...         */
 #define SC_FIRST_LOOK_MIN_NS 5000000u     /* ... and at least 5 ms                                   */
 
 /*
- * The first look's window: SC_FIRST_LOOK_FACTOR x the slowest of
- * SC_FIRST_LOOK_ROUND_TRIPS launches of a small kernel each followed by its
- * stream's synchronization, at least SC_FIRST_LOOK_MIN_NS, at most window_ns
- * (window_ns itself when the device cannot be timed).  *slowest_ns: the
- * slowest round trip.  Call with device 0 current in this thread.
+ * The first look's window: SC_FIRST_LOOK_FACTOR x the median of
+ * SC_FIRST_LOOK_ROUND_TRIPS launches of a small kernel each followed by
+ * queries of its stream until it is done, at least SC_FIRST_LOOK_MIN_NS, at most window_ns
+ * (window_ns itself when the device cannot be timed: a call failed, or a
+ * round trip took longer than deadline_ns).  *median_ns: their
+ * median.  Call with device 0 current in this thread.  The median, not the
+ * slowest: under a parallel run the GPU's contexts take turns, and one round
+ * trip that waited for a turn says little; a control that needs longer gets
+ * the full window, and the first look doubles for the rest of the program
+ * (suite.c), so a short first look costs time, never a verdict.
  */
-uint64_t sc_calibrate_first_look(const sc_backend *b, uint64_t window_ns, uint64_t *slowest_ns);
+uint64_t sc_calibrate_first_look(const sc_backend *b, uint64_t window_ns, uint64_t deadline_ns, uint64_t *median_ns);
 
 #endif
