@@ -33,7 +33,7 @@ const char *wl_str(const char *fmt, ...)
     return p;
 }
 
-static const char *error_name(int rc)
+const char *wl_error_name(int rc)
 {
     const char *name = NULL;
     const char *lacks = sc_driver_lacks_message(rc);
@@ -47,7 +47,7 @@ static const char *error_name(int rc)
 int wl_fail(const char *call, int rc)
 {
     if (rc && !wl_error[0])
-        snprintf(wl_error, sizeof wl_error, "%s answered %s (%d)", call, error_name(rc), rc);
+        snprintf(wl_error, sizeof wl_error, "%s answered %s (%d)", call, wl_error_name(rc), rc);
     return rc;
 }
 
@@ -114,11 +114,11 @@ void wl_start(int argc, char **argv, const char *usage)
         cannot_start(state == SC_MISSING, "driver entry points", why);
     if ((rc = SC_CALL(cuInit, 0)) != 0) {
         snprintf(why, sizeof why, "%s (cuInit: %s)", rc == CUDA_ERROR_NO_DEVICE ? "no CUDA device" : "no usable CUDA driver",
-                 error_name(rc));
+                 wl_error_name(rc));
         cannot_start(rc == CUDA_ERROR_NO_DEVICE || rc == CUDA_ERROR_STUB_LIBRARY, "device initialisation", why);
     }
     if ((rc = SC_CALL(cuDeviceGetCount, &n)) != 0 || n == 0)
-        cannot_start(rc == 0, "device initialisation", rc ? error_name(rc) : "no CUDA device (cuDeviceGetCount: 0)");
+        cannot_start(rc == 0, "device initialisation", rc ? wl_error_name(rc) : "no CUDA device (cuDeviceGetCount: 0)");
     if ((rc = SC_CALL(cuDeviceGet, &wl_dev, 0)) != 0 || (rc = SC_CALL(cuDevicePrimaryCtxRetain, &wl_ctx, wl_dev)) != 0 ||
         (rc = SC_CALL(cuCtxSetCurrent, wl_ctx)) != 0 || (rc = SC_CALL(cuModuleLoadData, &mod, wl_fatbin)) != 0 ||
         (rc = SC_CALL(cuModuleGetFunction, &wl_k.fill, mod, "wl_fill")) != 0 ||
@@ -127,7 +127,7 @@ void wl_start(int argc, char **argv, const char *usage)
         (rc = SC_CALL(cuModuleGetFunction, &wl_k.stamp, mod, "wl_stamp")) != 0 ||
         (rc = SC_CALL(cuModuleGetFunction, &wl_k.spin, mod, "wl_spin")) != 0 ||
         (rc = SC_CALL(cuModuleGetFunction, &wl_k.work, mod, "wl_work")) != 0) {
-        snprintf(why, sizeof why, "opening device 0 and loading the workload kernels: %s", error_name(rc));
+        snprintf(why, sizeof why, "opening device 0 and loading the workload kernels: %s", wl_error_name(rc));
         cannot_start(0, "device initialisation", why);
     }
     sc_watchdog_disarm();
@@ -174,6 +174,9 @@ void wl_point(int outcome, const char *level, const char *message, struct sc_yam
         break;
     case WL_VIOLATED:
         write_point(0, must ? NULL : wl_str("TODO %s rule not kept", level), message, level, y);
+        break;
+    case WL_UNDECIDABLE:
+        write_point(0, "TODO undecidable", message, level, y);
         break;
     case WL_SKIP:
         write_point(1, wl_str("SKIP %s", message), message, level, y);

@@ -41,6 +41,8 @@ void wl_arm(unsigned seconds);
 
 /* The first failing call of the point under way, "" when none (reset by wl_point). */
 extern char wl_error[256];
+/* The name of a CUDA code, or of the entry point libcuda.so.1 lacks. */
+const char *wl_error_name(int rc);
 /* Records call failed with rc (first failure only); returns rc. */
 int wl_fail(const char *call, int rc);
 #define WL_TRY(call)                                                            \
@@ -53,10 +55,11 @@ int wl_fail(const char *call, int rc);
     } while (0)
 
 /* Outcome of a check: level "MUST", "DE-FACTO" or "SHOULD". */
-enum { WL_KEPT, WL_VIOLATED, WL_ERROR, WL_SKIP };
+enum { WL_KEPT, WL_VIOLATED, WL_UNDECIDABLE, WL_ERROR, WL_SKIP };
 /*
  * Writes the next point: kept -> ok; violated -> not ok (with `# TODO
- * <level> rule not kept` for DE-FACTO and SHOULD); error -> not ok naming
+ * <level> rule not kept` for DE-FACTO and SHOULD); undecidable (the check's
+ * premise did not hold) -> not ok # TODO undecidable; error -> not ok naming
  * wl_error; skip -> ok # SKIP message.  y: YAML keys, message and level added.
  */
 void wl_point(int outcome, const char *level, const char *message, struct sc_yaml *y);

@@ -119,7 +119,7 @@ out:
         else if (err)
             wl_point(WL_ERROR, "SHOULD", "the backlog could not be run", &y);
         else if (!premise)
-            wl_point(WL_VIOLATED, "SHOULD", "undecidable: the backlog had drained when the high-priority launch returned", &y);
+            wl_point(WL_UNDECIDABLE, "SHOULD", "the backlog had drained when the high-priority launch returned", &y);
         else
             wl_point(kept ? WL_KEPT : WL_VIOLATED, "SHOULD",
                      wl_str("%d of %d backlog blocks started after the high-priority block", r->after, r->total), &y);
