@@ -140,6 +140,12 @@ void wl_start(int argc, char **argv, const char *usage)
 
 void wl_plan(int n, const char *const *names) { sc_tap_plan(n, names); }
 
+void wl_begin(unsigned seconds)
+{
+    wl_error[0] = '\0';
+    wl_arm(seconds);
+}
+
 void wl_arm(unsigned seconds)
 {
     static char reason[96];
@@ -162,7 +168,6 @@ static void write_point(int ok, const char *directive, const char *message, cons
     sc_watchdog_disarm();
     sc_tap_point(ok, directive, &out);
     arena_used = 0;
-    wl_error[0] = '\0';
 }
 
 void wl_point(int outcome, const char *level, const char *message, struct sc_yaml *y)
@@ -186,10 +191,12 @@ void wl_point(int outcome, const char *level, const char *message, struct sc_yam
     }
 }
 
-void wl_control(int shown, int error, const char *message, struct sc_yaml *y)
+void wl_control(int shown, int premise, const char *message, struct sc_yaml *y)
 {
-    if (error)
-        write_point(0, NULL, wl_str("%s: %s", message, wl_error[0] ? wl_error : "error"), NULL, y);
+    if (wl_error[0])
+        write_point(0, NULL, wl_str("%s: %s", message, wl_error), NULL, y);
+    else if (!premise)
+        write_point(0, "TODO undecidable", message, NULL, y);
     else
         write_point(shown, shown ? NULL : "TODO vacuous: the check did not detect the violation", message, NULL, y);
 }

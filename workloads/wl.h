@@ -38,8 +38,10 @@ void wl_start(int argc, char **argv, const char *usage);
 void wl_plan(int n, const char *const *names);
 /* Arms the watchdog for the next point (limit in seconds). */
 void wl_arm(unsigned seconds);
+/* Starts work that owes no earlier error: clears wl_error and arms the watchdog. */
+void wl_begin(unsigned seconds);
 
-/* The first failing call of the point under way, "" when none (reset by wl_point). */
+/* The first failing call since wl_begin, "" when none: points written after it are errors. */
 extern char wl_error[256];
 /* The name of a CUDA code, or of the entry point libcuda.so.1 lacks. */
 const char *wl_error_name(int rc);
@@ -63,8 +65,12 @@ enum { WL_KEPT, WL_VIOLATED, WL_UNDECIDABLE, WL_ERROR, WL_SKIP };
  * wl_error; skip -> ok # SKIP message.  y: YAML keys, message and level added.
  */
 void wl_point(int outcome, const char *level, const char *message, struct sc_yaml *y);
-/* A negative control: shown -> ok; not shown -> not ok # TODO vacuous. */
-void wl_control(int shown, int error, const char *message, struct sc_yaml *y);
+/*
+ * A negative control: an error (wl_error) -> not ok naming it; premise not
+ * held -> not ok # TODO undecidable; the violation shown -> ok; not shown ->
+ * not ok # TODO vacuous.
+ */
+void wl_control(int shown, int premise, const char *message, struct sc_yaml *y);
 
 /* Host-mapped pinned memory: host pointer, its device address in *dev. */
 void *wl_host_mapped(size_t n, CUdeviceptr *dev);

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
         sc_yaml_add(&y, "tolerance", wl_str("median <= %.1f x median without + %.0f us", TOLERANCE_RATIO, TOLERANCE_US));
         sc_tap_diag("%d %s streams: median %.1f us, p99 %.1f us", n, control ? "busy" : "idle", l.median_us, l.p99_us);
         if (control)
-            wl_control(!kept, !base_ok || rc, "busy other streams slow the one stream down past the tolerance", &y);
+            wl_control(!kept, 1, "busy other streams slow the one stream down past the tolerance", &y);
         else if (!base_ok || rc)
             wl_point(WL_ERROR, "SHOULD", "the latency could not be measured", &y);
         else

@@ -114,8 +114,8 @@ out:
             sc_tap_diag("high priority: %d of %d backlog blocks started after it; equal priority: %d", res[0].after,
                         res[0].total, res[1].after);
         if (c)
-            wl_control(!kept, err || !premise, err ? "error" : !premise ? "premise not held: the backlog had drained"
-                       : "a block of the backlog's priority starts after the backlog", &y);
+            wl_control(!kept, premise, premise ? "a block of the backlog's priority starts after the backlog"
+                                               : "the backlog had drained when the launch returned", &y);
         else if (err)
             wl_point(WL_ERROR, "SHOULD", "the backlog could not be run", &y);
         else if (!premise)
