@@ -21,8 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-extern const unsigned char wl_fatbin[];
-extern const size_t wl_fatbin_size;
+extern const unsigned char wl_fatbin[]; /* workloads/kernels.cu, embedded by kernels/embed.sh */
 
 struct wl_kernels {
     CUfunction fill, verify, gate, stamp, spin, work;
@@ -41,7 +40,7 @@ void wl_arm(unsigned seconds);
 /* Starts work that owes no earlier error: clears wl_error and arms the watchdog. */
 void wl_begin(unsigned seconds);
 
-/* The first failing call since wl_begin, "" when none: points written after it are errors. */
+/* The first failing call since wl_begin, "" when none (wl_point's WL_ERROR and wl_control name it). */
 extern char wl_error[256];
 /* The name of a CUDA code, or of the entry point libcuda.so.1 lacks. */
 const char *wl_error_name(int rc);
@@ -56,7 +55,7 @@ int wl_fail(const char *call, int rc);
         }                                                                       \
     } while (0)
 
-/* Outcome of a check: level "MUST", "DE-FACTO" or "SHOULD". */
+/* The outcome of a check, for wl_point; its level is "MUST", "DE-FACTO", "SHOULD" or "REPORT". */
 enum { WL_KEPT, WL_VIOLATED, WL_UNDECIDABLE, WL_ERROR, WL_SKIP };
 /*
  * Writes the next point: kept -> ok; violated -> not ok (with `# TODO
