@@ -29,6 +29,21 @@ static int needs_independence(enum sc_relation rel, int control, enum sc_outcome
            (control && rel == SC_KEEPS_DATA && o == SC_PASS) || o == SC_UNDECIDED;
 }
 
+/*
+ * What a first look (calibrate.h) may settle: the outcome a point wants (a
+ * case's pass, which suite.c backs with its control; a control's violation),
+ * and a violation that no window could undo: B completing, or X returning,
+ * while A was still held.  Anything else (a call that blocked longer than
+ * the first look, a not-held witness still pending, an undecidable run) is
+ * judged again with the full window.
+ */
+static int settled_at_first_look(enum sc_relation rel, int control, enum sc_outcome o)
+{
+    if (control)
+        return o == SC_VIOLATED;
+    return o == SC_PASS || (o == SC_VIOLATED && (rel == SC_AFTER || rel == SC_BLOCKS_UNTIL));
+}
+
 void sc_point_run(const sc_backend *b, sc_build_fn build, int control, struct sc_run_config *cfg, unsigned repeat,
                   unsigned attempts, enum sc_outcome want, struct sc_result *res, struct sc_tally *t)
 {
@@ -46,7 +61,8 @@ void sc_point_run(const sc_backend *b, sc_build_fn build, int control, struct sc
             sc_prog_init(&prog);
             build(&prog);
             sc_run_program(b, &prog, cfg, res);
-            if (res->hung || !needs_independence(prog.rel, control, res->verdict.outcome))
+            if (res->hung || (a == 0 ? settled_at_first_look(prog.rel, control, res->verdict.outcome)
+                                     : !needs_independence(prog.rel, control, res->verdict.outcome)))
                 break;
             t->held += a > 0;
         }

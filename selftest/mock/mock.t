@@ -110,10 +110,11 @@ if [ $rc -eq 1 ] && [ "$(grep -c '^1\.\.1$' <<<"$out")" = 1 ] && grep -q '^not o
 else nok "a stuck initialisation was not reported (exit $rc)" "$out"; fi
 
 # a device without room for another context (CUDA_ERROR_OUT_OF_MEMORY while other programs hold
-# theirs) is waited for, main and the case's other processes alike, for a bounded time
+# theirs) is waited for, main and the case's other processes alike, for a bounded time (24 runs, more
+# when a loaded machine makes a not-held point try again with fresh streams)
 out=$(STREAMCTS_MOCK_BREAK=ctx_full timeout 60 "$dir/process.legacy_stream.not_held_by_other_process.prog" --deadline-ms 1000 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -qE '^# the device had no room for this program.s context at first: initialisation took (0\.[5-9]|[1-9][0-9]*\.[0-9]) s' <<<"$out" &&
-    grep -qE '^# other processes: 2 started for 24 runs; 2 of them waited (0\.9|[1-9][0-9]*\.[0-9]) s in all for room for their context$' <<<"$out" &&
+    grep -qE '^# other processes: 2 started for (2[4-9]|[3-9][0-9]) runs; 2 of them waited (0\.9|[1-9][0-9]*\.[0-9]) s in all for room for their context$' <<<"$out" &&
     [ "$(grep -cE '^(not )?ok [0-9]' <<<"$out")" = 24 ] && ! grep '^not ok' <<<"$out" | grep -qv '# TODO'; then
     ok "a device with no room for a context yet is waited for, by main and the other processes, and the waits are reported"
 else nok "a full device was not waited for (exit $rc)" "$out"; fi
