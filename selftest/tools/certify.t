@@ -70,8 +70,8 @@ tools/certify --from "$tmp/fail.log" -o "$tmp/fail" >"$tmp/out" 2>"$tmp/err"; rc
 check "the same with two MUST points failed: exit 1, NOT CERTIFIED, both named, both in junit.xml as <failure>" \
     '[ $rc -eq 1 ] && head -1 "$tmp/out" | grep -q "^NOT CERTIFIED: 2 MUST points failed$" && grep -q "^  $f1: B completed" "$tmp/out" &&
      [ "$(grep -c "<failure " "$tmp/fail/junit.xml")" -eq 2 ] && xmllint --noout --schema $fix/junit.xsd "$tmp/fail/junit.xml" 2>/dev/null' "exit $rc: $(head -5 "$tmp/out")"
-check "report.html draws each failure: host-clock bars per stream, the gates' release, the deciding observation in red, %globaltimer" \
-    'F1=$f1 perl -0ne "exit !(/<h3>fail \(MUST\): \Q\$ENV{F1}\E<\/h3>.*?<svg [^>]*>(.*?)<\/svg>/s && (\$s = \$1) =~ /class=\"lane\">s</ && \$s =~ /class=\"lane\">t</ &&
+check "report.html draws each failure: host-clock bars per op and stream, the gates' release, the deciding observation in red, %globaltimer" \
+    'F1=$f1 perl -0ne "exit !(/<h3>fail \(MUST\): \Q\$ENV{F1}\E<\/h3>.*?<svg [^>]*>(.*?)<\/svg>/s && (\$s = \$1) =~ /class=\"lane\">s: op1</ && \$s =~ /class=\"lane\">s: A</ && \$s =~ /class=\"lane\">t: B</ &&
         \$s =~ /class=\"release\"/ && \$s =~ /class=\"decides\".*observed B complete \(gates closed\)/ && \$s =~ /%globaltimer/)" "$tmp/fail/report.html"'
 
 tools/certify --from $dir/mock-run.tap -o "$tmp/mock" >"$tmp/out" 2>"$tmp/err"; rc=$?

@@ -6,7 +6,7 @@
 #   my $html = certify::Html::page($res, $prov, $summary_text);
 #   my $svg  = certify::Html::timeline_svg(\@timeline_lines, $message);
 # The timeline is the one the point's YAML block holds: on the host clock,
-# one lane per stream (and one per host thread for host calls), each op a
+# one row per op, grouped by stream (host calls by host thread), each op a
 # bar from its issue to when the host observed it complete, gates hatched,
 # the gates' release a dashed line and an observation made while the gates
 # were still closed (the one that decides a violation) in red; below, the
@@ -56,10 +56,13 @@ sub timeline_svg {
     my ($lines, $message) = @_;
     my ($ops, $marks, $end) = parse_timeline($lines);
     return '' unless @$ops;
-    my @lanes;
-    my %lane;
-    for (@$ops) { push @lanes, $_->{lane} unless exists $lane{$_->{lane}}; $lane{$_->{lane}} //= $#lanes }
-    my ($W, $L, $LH) = (900, 130, 22);
+    # one row per op, the ops of a stream together, in the order the streams were first used
+    my (@streams, %ops_of);
+    for (@$ops) { push @streams, $_->{lane} unless $ops_of{$_->{lane}}; push @{$ops_of{$_->{lane}}}, $_ }
+    my @rows = map { @{$ops_of{$_}} } @streams;
+    my @lanes = map {"$_->{lane}: $_->{name}"} @rows;
+    my %lane = map { $rows[$_]{name} => $_ } 0 .. $#rows;
+    my ($W, $L, $LH) = (900, 150, 20);
     my $span = $end > 0 ? $end : 1;
     my $x = sub { sprintf '%.1f', $L + ($_[0] / $span) * ($W - $L - 20) };
     my $host_h = 30 + @lanes * $LH;
@@ -81,7 +84,7 @@ sub timeline_svg {
             . qq(<line x1="$L" y1="@{[$y + $LH - 2]}" x2="@{[$W - 20]}" y2="@{[$y + $LH - 2]}" class="grid"/>\n);
     }
     for my $o (@$ops) {
-        my $y = 24 + $lane{$o->{lane}} * $LH + 3;
+        my $y = 24 + $lane{$o->{name}} * $LH + 3;
         my $to = $o->{done} // $o->{ret};
         my $gate = $o->{kind} =~ /gate/;
         my $w = sprintf '%.1f', $x->($to) - $x->($o->{issue});
@@ -108,7 +111,7 @@ sub timeline_svg {
                 . qq(<line x1="$L" y1="@{[$y + $LH - 2]}" x2="@{[$W - 20]}" y2="@{[$y + $LH - 2]}" class="grid"/>\n);
         }
         for my $o (@dev) {
-            my $y = $dev_top + 20 + $lane{$o->{lane}} * $LH + 3;
+            my $y = $dev_top + 20 + $lane{$o->{name}} * $LH + 3;
             my $w = sprintf '%.1f', $dx->($o->{dev_end}) - $dx->($o->{dev_start});
             $w = 2 if $w < 2;
             $s .= qq(<g class="op"><title>@{[esc("$o->{name}: device start +$o->{dev_start} us, end +$o->{dev_end} us")]}</title>)
