@@ -25,7 +25,7 @@ valid() {  # BUNDLE: results.json and junit.xml validate
 }
 jq_() { perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); print eval($ARGV[0]) // "", "\n"' "$2" <"$1/results.json"; }
 echo "TAP version 13"
-echo "1..40"
+echo "1..42"
 
 # -- rendering logs --------------------------------------------------------------------
 tools/certify --from $dir/h100-excerpt.tap -o "$tmp/excerpt" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -144,6 +144,7 @@ bad "a log cut between two points of a program" "$tmp/cut2.log:56: the log ends 
 bad "an empty log" "$tmp/empty.log:1: no program's output in it" --from "$tmp/empty.log"
 bad "a log that does not exist" "$tmp/none.log: no such file" --from "$tmp/none.log"
 bad "an unknown option" "--no-such-option: unknown option" --no-such-option
+bad "a PATH that does not exist" "tap/no_such: no such file or directory \(paths are relative to the repository root" tap/no_such
 bad "--rerun-failures out of range" "--rerun-failures 101: how many times a failed point is rerun must be a number from 0 to 100" --rerun-failures 101
 bad "-j 0" "-j: how many programs run at a time must be a number from 1 to 1024|-j 0: " -j 0
 mkdir -p "$tmp/notbundle"; echo keep >"$tmp/notbundle/file"
@@ -154,7 +155,7 @@ check "-o naming a directory that holds something else: exit 2, and it is left a
 # -- live runs on mock programs ----------------------------------------------------------
 m=$PWD/build/selftest/mock
 if [ ! -x "$m/default_stream.legacy.waits_for_blocking.prog" ]; then
-    for i in 1 2 3 4 5; do ok "# SKIP the mock programs are not built (ninja selftest)"; done
+    for i in 1 2 3 4 5 6; do ok "# SKIP the mock programs are not built (ninja selftest)"; done
 else
     mkdir -p "$tmp/live/tap/default_stream/legacy" "$tmp/live/tap/host_func" "$tmp/live/tap/stream/sync"
     # a MUST failure every time: the legacy stream does not wait for blocking streams
@@ -182,6 +183,11 @@ else
          [ $took -lt 60 ]' "$(cat "$tmp/out")"
     check "not on a terminal, no progress line: stderr holds the verdict line only" \
         '[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^certify: NOT CERTIFIED" "$tmp/err"' "$(cat "$tmp/err")"
+    script -qec "STREAMCTS_WINDOW_MS=50 tools/certify --no-build --rerun-failures 0 -o $tmp/tty $tmp/live/tap/default_stream" /dev/null \
+        >"$tmp/tty.out" 2>&1 </dev/null
+    check "on a terminal, a progress line: programs done of all, failures so far, seconds" \
+        'grep -q "certify: 0/1 programs, 0 failing, [0-9]* s elapsed" "$tmp/tty.out" && grep -q "certify: 1/1 programs, 2 failing, [0-9]* s elapsed" "$tmp/tty.out"' \
+        "$(tr '\r' '\n' <"$tmp/tty.out" | head -5)"
 fi
 
 # -- the suite on this machine ---------------------------------------------------------------

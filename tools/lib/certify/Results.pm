@@ -87,7 +87,7 @@ sub program_record {
 
 sub build {
     my ($cat, $progs) = @_;
-    my %res = (points => [], programs => [], by_id => {}, progs => $progs);
+    my %res = (points => [], programs => [], by_id => {});
     for my $prog (@$progs) {
         push @{$res{programs}}, program_record($prog);
         for my $pt (@{$prog->{points}}) {

@@ -100,7 +100,7 @@ sub prove_log {
     my $close = sub {
         return unless $cur;
         my $p = program($cur->{path}, $cur->{lines}, $file, $cur->{first});
-        $p->{$_} = $cur->{$_} for grep { exists $cur->{$_} } qw(ms exit signal skip_line ended);
+        $p->{$_} = $cur->{$_} for grep { exists $cur->{$_} } qw(ms exit signal);
         $p->{skip_all} //= $cur->{skip_line} if defined $cur->{skip_line};
         $p->{tap} = "1..0 # SKIP $cur->{skip_line}\n" if defined $cur->{skip_line};  # what prove showed as "skipped: ..."
         $p->{problems} = [] if defined $cur->{skip_line};
