@@ -6,7 +6,8 @@
 #   %how: command => [argv], from => the TAP log (undef for a live run),
 #         gpu_count => number or undef, date => ISO 8601 UTC.
 # Fields read from the headers are lists of the distinct values the programs
-# printed (one value when the run was uniform).
+# printed (one value when the run was uniform); suite.program_digests maps
+# each program to the digest of its generated C.
 package certify::Provenance;
 use strict;
 use warnings;
@@ -33,7 +34,7 @@ sub collect {
             push @window, $1;
             push @rev, $2;
         }
-        if (($h->{build} // '') =~ /^program (\w+) .*runtime and kernels (\w+)/) { push @prog, $1; push @rt, $2 }
+        if (($h->{build} // '') =~ /^program (\w+) .*runtime and kernels (\w+)/) { push @prog, [$p->{path}, $1]; push @rt, $2 }
         while (($h->{env} // '') =~ /(\w+)=(\S+)/g) { push @{$env{$1}}, $2 }
     }
     my %knobs = map { $_ => $ENV{$_} } grep { /^(CUDA_DEVICE_MAX_CONNECTIONS|CUDA_LAUNCH_BLOCKING|CUDA_VISIBLE_DEVICES|CUDA_MPS_\w+|STREAMCTS_\w+)$/ } keys %ENV;
@@ -53,7 +54,7 @@ sub collect {
         driver => {versions => distinct(@drv), cuda_versions => distinct(@cuda)},
         toolkit => {cudart => distinct(@cudart), nvcc_here => $nvcc_version},
         suite => {revisions => distinct(@rev), runtime_digests => distinct(@rt),
-            program_digests => scalar @{distinct(@prog)}, catalog_sha256 => $cat->{digest},
+            program_digests => {map { @$_ } @prog}, catalog_sha256 => $cat->{digest},
             checkout_here => $checkout || undef},
         settings => distinct(@window),
         environment => {in_programs => {map { $_ => distinct(@{$env{$_}}) } sort keys %env}, certify => \%knobs},
