@@ -25,7 +25,7 @@ valid() {  # BUNDLE: results.json and junit.xml validate
 }
 jq_() { perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); print eval($ARGV[0]) // "", "\n"' "$2" <"$1/results.json"; }
 echo "TAP version 13"
-echo "1..42"
+echo "1..43"
 
 # -- rendering logs --------------------------------------------------------------------
 tools/certify --from $dir/h100-excerpt.tap -o "$tmp/excerpt" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -78,6 +78,23 @@ tools/certify --from $dir/mock-run.tap -o "$tmp/mock" >"$tmp/out" 2>"$tmp/err"; 
 check "a mock run with a MUST failure and a killed program: exit 1; the killed program is named as crashed" \
     '[ $rc -eq 1 ] && grep -q "tap/stream/sync/waits_for_stream_work.t: crashed: killed by signal 9; planned 64 points, reported 0" "$tmp/out" &&
      grep -q "<error message=\"killed by signal 9" "$tmp/mock/junit.xml" && valid "$tmp/mock"' "exit $rc: $(cat "$tmp/out")"
+
+cat >"$tmp/entry.log" <<'LOG'
+[12:00:00] tap/fifo/null_stream.t .. 
+TAP version 13
+# streamcts fifo.null_stream (MUST): a stand-in libcuda.so.1 without cuStreamWaitEvent
+1..1
+not ok 1 - driver entry points
+  ---
+  message: "libcuda.so.1 lacks cuStreamWaitEvent, which every program needs"
+  ...
+Failed 1/1 subtests 
+Result: FAIL
+LOG
+tools/certify --from "$tmp/entry.log" -o "$tmp/entry" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a driver that lacks an entry point: exit 3, INCOMPLETE, naming it, not a MUST failure of a case" \
+    '[ $rc -eq 3 ] && head -1 "$tmp/out" | grep -q "^INCOMPLETE: driver entry points failed in tap/fifo/null_stream.t: libcuda.so.1 lacks cuStreamWaitEvent" &&
+     ! grep -q "^MUST points failed" "$tmp/out" && valid "$tmp/entry"' "exit $rc: $(cat "$tmp/out" "$tmp/err")"
 
 # -- waivers -----------------------------------------------------------------------------
 printf '# known issues\n\nfifo.null_stream.kernel.kernel  queue reordering under review  https://bugs.example/1  2999-12-31\n' >"$tmp/w1"

@@ -46,7 +46,7 @@ sub text {
     $m{$_->{status}}++ for @mp;
     $s .= sprintf "mustpass:      %d MUST cases: %s\n", scalar @mp,
         join(', ', map { "$m{$_} $_" } grep { $m{$_} } qw(passed failed waived skipped undecided missing)) || 'none';
-    my @fails = grep { $_->{outcome} eq 'fail' } @p;
+    my @fails = grep { $_->{outcome} eq 'fail' && $_->{case} } @p;  # the others make the run incomplete
     $s .= list('MUST points failed', map { "$_->{id}" . ($_->{classification} ? " [$_->{classification}]" : '')
         . ": " . ($_->{message} // '') } @fails);
     $s .= list('waived', map { "$_->{id}: $_->{waiver}{reason} ($_->{waiver}{ticket}, until $_->{waiver}{expiry})" }
