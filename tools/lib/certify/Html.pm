@@ -100,7 +100,8 @@ sub timeline_svg {
         my $cls = $m->{release} ? 'release' : $m->{decides} ? 'decides' : 'mark';
         $s .= qq(<g class="$cls"><title>@{[esc("$m->{t} ms: $m->{text}")]}</title>)
             . qq(<line x1="$mx" y1="20" x2="$mx" y2="@{[$host_h]}"/>)
-            . ($m->{release} || $m->{decides} ? qq(<text x="@{[$mx + 3]}" y="@{[$host_h + ($m->{release} ? 24 : 12)]}">@{[esc($m->{release} ? 'gates released' : $m->{text})]}</text>) : '')
+            . ($m->{release} || $m->{decides} ? qq(<text x="@{[$mx > $W / 2 ? $mx - 3 : $mx + 3]}" y="@{[$host_h + ($m->{release} ? 24 : 12)]}")
+                . ($mx > $W / 2 ? ' text-anchor="end"' : '') . qq(>@{[esc($m->{release} ? 'gates released' : $m->{text})]}</text>) : '')
             . "</g>\n";
     }
     if (@dev) {
