@@ -1,7 +1,8 @@
 #!/bin/sh
 # deps.sh - installs what streamcts needs to build and run, if it is missing:
-# a C compiler, ninja, perl's prove, Python 3 with Jinja2 (build time only)
-# and the CUDA toolkit's nvcc and static cudart (looked for, never installed).
+# a C compiler, ninja, perl's prove, Python 3 with Jinja2 (build time only),
+# xmllint (tools/certify's self-test validates its junit.xml with it) and the
+# CUDA toolkit's nvcc and static cudart (looked for, never installed).
 set -eu
 
 case ${1:-} in
@@ -10,7 +11,7 @@ case ${1:-} in
 usage: tools/deps.sh
 
 Installs what streamcts needs and lacks, with apt-get (through sudo when not
-root): a C compiler, ninja, perl's prove, Python 3 with Jinja2.  The CUDA
+root): a C compiler, ninja, perl's prove, Python 3 with Jinja2, xmllint.  The CUDA
 toolkit ($CUDA_HOME, default /usr/local/cuda) is looked for, never
 installed.  Exit status: 0 all there, 2 a bad argument, another non-zero
 one when something is missing or could not be installed.
@@ -24,6 +25,7 @@ missing=
 command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
 command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
 command -v prove >/dev/null 2>&1 || missing="$missing perl"
+command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 have_jinja=no
 for py in python3 /usr/bin/python3; do
     if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import jinja2' >/dev/null 2>&1; then

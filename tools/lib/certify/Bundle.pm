@@ -1,0 +1,102 @@
+# certify::Bundle - the directory tools/certify writes, whole or not at all:
+# everything goes to DIR.tmp, which replaces DIR only when it is complete.
+#
+#   my $b = certify::Bundle::begin($dir);    # dies when DIR is something else
+#   $b->tap($program_path, $text);           # tap/<path under tap/>
+#   $b->file($name, $text);
+#   $b->finish;                              # DIR.tmp -> DIR
+#   $b->abort;                               # DIR.tmp removed (also at exit)
+#   certify::Bundle::results_json($res, $prov)   results.json's text
+#   certify::Bundle::mustpass($res, $cat)        mustpass.txt's text
+package certify::Bundle;
+use strict;
+use warnings;
+use File::Path qw(make_path remove_tree);
+use File::Basename qw(dirname);
+use JSON::PP;
+
+my @open;
+
+sub begin {
+    my ($dir) = @_;
+    if (-e $dir) {
+        die "$dir: exists and is not a directory\n" unless -d $dir;
+        opendir my $dh, $dir or die "$dir: cannot read it: $!\n";
+        my @in = grep { !/^\.\.?$/ } readdir $dh;
+        die "$dir: exists and is not a bundle of tools/certify (no results.json): give another -o DIR\n"
+            if @in && !-f "$dir/results.json";
+    }
+    my $tmp = "$dir.tmp";
+    remove_tree($tmp) if -e $tmp;
+    make_path("$tmp/tap");
+    my $b = bless {dir => $dir, tmp => $tmp}, __PACKAGE__;
+    push @open, $b;
+    return $b;
+}
+
+sub file {
+    my ($b, $name, $text) = @_;
+    my $f = "$b->{tmp}/$name";
+    make_path(dirname($f));
+    open my $fh, '>', $f or die "$f: cannot write it: $!\n";
+    print $fh $text;
+    close $fh or die "$f: cannot write it: $!\n";
+}
+
+sub tap {
+    my ($b, $path, $text) = @_;
+    (my $rel = $path) =~ s{^.*?(?:^|/)tap/}{};
+    $b->file("tap/$rel", $text);
+}
+
+sub finish {
+    my ($b) = @_;
+    my $old = "$b->{dir}.old.$$";
+    rename $b->{dir}, $old or die "$b->{dir}: cannot move the earlier bundle aside: $!\n" if -e $b->{dir};
+    rename $b->{tmp}, $b->{dir} or die "$b->{dir}: cannot put the bundle in place: $!\n";
+    remove_tree($old) if -e $old;
+    @open = grep { $_ != $b } @open;
+}
+
+sub abort {
+    my ($b) = @_;
+    remove_tree($b->{tmp}) if -e $b->{tmp};
+    @open = grep { $_ != $b } @open;
+}
+
+END { $_->abort for @open }
+
+sub results_json {
+    my ($res, $prov) = @_;
+    my %doc = (
+        schema => 'streamcts-certify-results/1',
+        verdict => $res->{verdict},
+        exit_status => $res->{exit_status},
+        headline => $res->{headline},
+        incomplete => $res->{incomplete},
+        suite => {catalog_sha256 => $prov->{suite}{catalog_sha256}, revisions => $prov->{suite}{revisions}},
+        date => $prov->{date},
+        points => [map { my %r = %$_; delete $r{family}; \%r } @{$res->{points}}],
+        programs => $res->{programs},
+        mustpass => [map { {case => $_->{case}, status => $_->{status}, points => $_->{points}, ran => $_->{ran},
+            why => $_->{why}} } @{$res->{mustpass}}],
+    );
+    $doc{waivers} = $res->{waivers} if $res->{waivers};
+    $doc{baseline} = $res->{baseline} if $res->{baseline};
+    return JSON::PP->new->canonical->pretty->encode(\%doc);
+}
+
+sub mustpass {
+    my ($res, $cat) = @_;
+    my $s = "# streamcts mustpass: every MUST case of this suite (generated/catalog.tsv, made from spec/ at\n"
+        . "# build time) and what ran of it, over both APIs, both compile modes and MPS where its rule has them.\n"
+        . "# status: passed | failed | waived | skipped (the device lacks what it needs)\n"
+        . "# | undecided (its points were undecidable: none passed or failed) | missing (did not run)\n"
+        . "# case\tstatus\tpoints ran/planned\tspec\twhy\n";
+    for my $e (@{$res->{mustpass}}) {
+        $s .= join("\t", $e->{case}, $e->{status}, "$e->{ran}/$e->{points}", $cat->{cases}{$e->{case}}{spec}, $e->{why} // '') . "\n";
+    }
+    return $s;
+}
+
+1;
