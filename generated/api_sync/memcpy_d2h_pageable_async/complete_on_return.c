@@ -5,8 +5,8 @@
  * An asynchronous device-to-pageable copy has written its destination when
  * the call returns, even behind held work.
  *
- * level:   MUST
- * source:  CUDA Driver API, 2. API synchronization behavior, Memcpy (asynchronous: "For transfers from device memory to pageable host memory, the function will return only once the copy has completed")
+ * level:   DE-FACTO
+ * source:  CUDA Driver API, 2. API synchronization behavior, Memcpy, CUDA 11.0 (asynchronous: "For transfers from device memory to pageable host memory, the function will return only once the copy has completed") + the same page, CUDA 13.0 ("might be synchronous with respect to host") + docs/observations.md
  *
  * spec row:
  *   mode:    both
@@ -101,9 +101,9 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "api_sync.memcpy_d2h_pageable_async.complete_on_return",
-    .level = SC_MUST,
+    .level = SC_DE_FACTO,
     .text = "An asynchronous device-to-pageable copy has written its destination when the call returns, even behind held work.",
-    .source = "CUDA Driver API, 2. API synchronization behavior, Memcpy (asynchronous: \"For transfers from device memory to pageable host memory, the function will return only once the copy has completed\")",
+    .source = "CUDA Driver API, 2. API synchronization behavior, Memcpy, CUDA 11.0 (asynchronous: \"For transfers from device memory to pageable host memory, the function will return only once the copy has completed\") + the same page, CUDA 13.0 (\"might be synchronous with respect to host\") + docs/observations.md",
     .axes = "shape",
     .program = "gate on s; A: kernel on s; X: {shape}_d2h_pageable on s",
     .expect = "X complete on return",
@@ -112,7 +112,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3ed05da90d366465",
+    .digest = "f8bef18d8e38b4f1",
     .cases = cases,
     .ncases = 3,
 };

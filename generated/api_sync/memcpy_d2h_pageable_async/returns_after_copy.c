@@ -5,8 +5,8 @@
  * cuMemcpyDtoHAsync into pageable memory returns only once the copy, ordered
  * after prior work in its stream, completed.
  *
- * level:   MUST
- * source:  CUDA Driver API, 2. API synchronization behavior, Memcpy (asynchronous, device to pageable host)
+ * level:   DE-FACTO
+ * source:  CUDA Driver API, 2. API synchronization behavior, Memcpy, CUDA 11.0 (asynchronous: "For transfers from device memory to pageable host memory, the function will return only once the copy has completed") + the same page, CUDA 13.0 ("For transfers between device memory and pageable host memory, the function might be synchronous with respect to host") + docs/observations.md
  *
  * spec row:
  *   mode:    both
@@ -51,9 +51,9 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "api_sync.memcpy_d2h_pageable_async.returns_after_copy",
-    .level = SC_MUST,
+    .level = SC_DE_FACTO,
     .text = "cuMemcpyDtoHAsync into pageable memory returns only once the copy, ordered after prior work in its stream, completed.",
-    .source = "CUDA Driver API, 2. API synchronization behavior, Memcpy (asynchronous, device to pageable host)",
+    .source = "CUDA Driver API, 2. API synchronization behavior, Memcpy, CUDA 11.0 (asynchronous: \"For transfers from device memory to pageable host memory, the function will return only once the copy has completed\") + the same page, CUDA 13.0 (\"For transfers between device memory and pageable host memory, the function might be synchronous with respect to host\") + docs/observations.md",
     .axes = "",
     .program = "gate on s; A: kernel on s; X: memcpy_d2h_pageable on s",
     .expect = "X blocks until A",
@@ -62,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e8fbce58bfdffddd",
+    .digest = "9873c2e62a16c0e3",
     .cases = cases,
     .ncases = 1,
 };

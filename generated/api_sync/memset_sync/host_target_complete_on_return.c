@@ -2,15 +2,15 @@
 /*
  * api_sync.memset_sync.host_target_complete_on_return
  *
- * A synchronous memset of pinned host or managed memory has written it when
- * the call returns.
+ * A synchronous memset of pinned host memory has written it when the call
+ * returns.
  *
  * level:   MUST
- * source:  CUDA Driver API, 2. API synchronization behavior, Memset ("except when the target is pinned host memory or a Unified Memory region, in which case they are fully synchronous")
+ * source:  CUDA Driver API, 2. API synchronization behavior, Memset ("except when the target is pinned host memory ..., in which case they are fully synchronous") + CUDA Runtime API, the same page, CUDA 13.0 ("except when the target memory is pinned host memory")
  *
  * spec row:
  *   mode:    both
- *   axes:    target=pinned,managed
+ *   axes:    target=pinned
  *   streams: t=nonblocking
  *   objects: -
  *   threads: -
@@ -42,37 +42,15 @@ static void case_1_control(sc_prog *p)
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
 }
 
-/* api_sync.memset_sync.host_target_complete_on_return.managed */
-static void case_2(sc_prog *p)
-{
-    sc_stream_create(p, "t", SC_NONBLOCKING);
-
-    sc_op op_X = sc_memset_sync(p, "X", SC_MEM_MANAGED);
-
-    sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
-}
-
-/* api_sync.memset_sync.host_target_complete_on_return.managed: negative control */
-static void case_2_control(sc_prog *p)
-{
-    sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
-
-    sc_gate(p, "op1", st_t);
-    sc_op op_X = sc_memset_to(p, "X", SC_MEM_MANAGED, st_t);
-
-    sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
-}
-
 static const sc_case cases[] = {
     {"api_sync.memset_sync.host_target_complete_on_return.pinned", case_1, case_1_control},
-    {"api_sync.memset_sync.host_target_complete_on_return.managed", case_2, case_2_control},
 };
 
 static const sc_rule rule = {
     .id = "api_sync.memset_sync.host_target_complete_on_return",
     .level = SC_MUST,
-    .text = "A synchronous memset of pinned host or managed memory has written it when the call returns.",
-    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (\"except when the target is pinned host memory or a Unified Memory region, in which case they are fully synchronous\")",
+    .text = "A synchronous memset of pinned host memory has written it when the call returns.",
+    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (\"except when the target is pinned host memory ..., in which case they are fully synchronous\") + CUDA Runtime API, the same page, CUDA 13.0 (\"except when the target memory is pinned host memory\")",
     .axes = "target",
     .program = "X: memset_{target}_sync",
     .expect = "X complete on return",
@@ -81,9 +59,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "af8c2888130afb26",
+    .digest = "7a1cad5b9715c04e",
     .cases = cases,
-    .ncases = 2,
+    .ncases = 1,
 };
 
 int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }

@@ -6,7 +6,7 @@
  * prior legacy-stream work completed.
  *
  * level:   DE-FACTO
- * source:  CUDA Driver API, 2. API synchronization behavior, Memset (pinned or managed target: "fully synchronous") + 3. Stream synchronization behavior, Legacy default stream
+ * source:  CUDA Driver API, 2. API synchronization behavior, Memset (pinned target, and until CUDA 12 managed: "fully synchronous") + 3. Stream synchronization behavior, Legacy default stream
  *
  * spec row:
  *   mode:    both
@@ -78,7 +78,7 @@ static const sc_rule rule = {
     .id = "api_sync.memset_sync.host_target_waits_for_legacy_stream",
     .level = SC_DE_FACTO,
     .text = "A synchronous memset of pinned host or managed memory returns only after prior legacy-stream work completed.",
-    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (pinned or managed target: \"fully synchronous\") + 3. Stream synchronization behavior, Legacy default stream",
+    .source = "CUDA Driver API, 2. API synchronization behavior, Memset (pinned target, and until CUDA 12 managed: \"fully synchronous\") + 3. Stream synchronization behavior, Legacy default stream",
     .axes = "target",
     .program = "G: gate on legacy; A: kernel on legacy; X: memset_{target}_sync",
     .expect = "X blocks until A",
@@ -87,7 +87,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "0a6c4ce5ef8e3834",
+    .digest = "147482588351ce7d",
     .cases = cases,
     .ncases = 2,
 };

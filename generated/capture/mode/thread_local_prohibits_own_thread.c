@@ -6,7 +6,7 @@
  * itself.
  *
  * level:   MUST
- * source:  CUDA Driver API, Stream Management, cuThreadExchangeStreamCaptureMode (CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: "if the local thread has an ongoing capture sequence not initiated with CU_STREAM_CAPTURE_MODE_RELAXED, it is prohibited from potentially unsafe API calls")
+ * source:  CUDA Driver API, Stream Management, cuThreadExchangeStreamCaptureMode (CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: "if the local thread has an ongoing capture sequence not initiated with CU_STREAM_CAPTURE_MODE_RELAXED, it is prohibited from potentially unsafe API calls") + CUDA Runtime API, Data types, cudaErrorStreamCaptureUnsupported ("The operation is not permitted when the stream is capturing")
  *
  * spec row:
  *   mode:    both
@@ -55,7 +55,7 @@ static const sc_rule rule = {
     .id = "capture.mode.thread_local_prohibits_own_thread",
     .level = SC_MUST,
     .text = "A thread with a thread-local capture under way cannot make an unsafe call itself.",
-    .source = "CUDA Driver API, Stream Management, cuThreadExchangeStreamCaptureMode (CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: \"if the local thread has an ongoing capture sequence not initiated with CU_STREAM_CAPTURE_MODE_RELAXED, it is prohibited from potentially unsafe API calls\")",
+    .source = "CUDA Driver API, Stream Management, cuThreadExchangeStreamCaptureMode (CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: \"if the local thread has an ongoing capture sequence not initiated with CU_STREAM_CAPTURE_MODE_RELAXED, it is prohibited from potentially unsafe API calls\") + CUDA Runtime API, Data types, cudaErrorStreamCaptureUnsupported (\"The operation is not permitted when the stream is capturing\")",
     .axes = "",
     .program = "C: capture_begin_thread_local s in t1; X: mem_alloc in t1",
     .expect = "X answers capture_unsupported",
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fb8904c502c28a03",
+    .digest = "801cd000048651de",
     .cases = cases,
     .ncases = 1,
 };

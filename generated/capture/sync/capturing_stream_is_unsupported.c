@@ -5,7 +5,7 @@
  * cuStreamSynchronize of a stream being captured is refused.
  *
  * level:   MUST
- * source:  CUDA Programming Guide, Stream Capture, Prohibited and Unhandled Operations ("It is invalid to synchronize ... a stream which is being captured")
+ * source:  CUDA Programming Guide, Stream Capture, Prohibited and Unhandled Operations ("It is invalid to synchronize ... a stream which is being captured") + CUDA Runtime API, Data types, cudaErrorStreamCaptureUnsupported ("The operation is not permitted when the stream is capturing")
  *
  * spec row:
  *   mode:    both
@@ -52,7 +52,7 @@ static const sc_rule rule = {
     .id = "capture.sync.capturing_stream_is_unsupported",
     .level = SC_MUST,
     .text = "cuStreamSynchronize of a stream being captured is refused.",
-    .source = "CUDA Programming Guide, Stream Capture, Prohibited and Unhandled Operations (\"It is invalid to synchronize ... a stream which is being captured\")",
+    .source = "CUDA Programming Guide, Stream Capture, Prohibited and Unhandled Operations (\"It is invalid to synchronize ... a stream which is being captured\") + CUDA Runtime API, Data types, cudaErrorStreamCaptureUnsupported (\"The operation is not permitted when the stream is capturing\")",
     .axes = "",
     .program = "capture_begin_relaxed s; X: stream_sync s",
     .expect = "X answers capture_unsupported",
@@ -61,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "feb2e30a6f2736d3",
+    .digest = "05477f5fdf2975ac",
     .cases = cases,
     .ncases = 1,
 };

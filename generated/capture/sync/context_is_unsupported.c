@@ -6,7 +6,7 @@
  * captured is refused.
  *
  * level:   MUST
- * source:  CUDA Programming Guide, Stream Capture, Prohibited and Unhandled Operations ("invalid to ... synchronize a broader handle which encompasses an active stream capture, such as a device or context handle")
+ * source:  CUDA Programming Guide, Stream Capture, Prohibited and Unhandled Operations ("invalid to ... synchronize a broader handle which encompasses an active stream capture, such as a device or context handle") + CUDA Runtime API, Data types, cudaErrorStreamCaptureUnsupported ("The operation is not permitted when the stream is capturing")
  *
  * spec row:
  *   mode:    both
@@ -50,7 +50,7 @@ static const sc_rule rule = {
     .id = "capture.sync.context_is_unsupported",
     .level = SC_MUST,
     .text = "Context (device) synchronization while a stream of the context is being captured is refused.",
-    .source = "CUDA Programming Guide, Stream Capture, Prohibited and Unhandled Operations (\"invalid to ... synchronize a broader handle which encompasses an active stream capture, such as a device or context handle\")",
+    .source = "CUDA Programming Guide, Stream Capture, Prohibited and Unhandled Operations (\"invalid to ... synchronize a broader handle which encompasses an active stream capture, such as a device or context handle\") + CUDA Runtime API, Data types, cudaErrorStreamCaptureUnsupported (\"The operation is not permitted when the stream is capturing\")",
     .axes = "",
     .program = "C: capture_begin s; X: ctx_sync",
     .expect = "X answers capture_unsupported",
@@ -59,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ec6192f23bdbcd09",
+    .digest = "05076b9b2141af7a",
     .cases = cases,
     .ncases = 1,
 };
