@@ -55,7 +55,7 @@ int wl_fail(const char *call, int rc);
         }                                                                       \
     } while (0)
 
-/* The outcome of a check, for wl_point; its level is "MUST", "DE-FACTO", "SHOULD" or "REPORT". */
+/* The outcome of a check, for wl_point; its level is "MUST", "DE-FACTO" or "SHOULD" (the levels results.json allows: docs/results.schema.json). */
 enum { WL_KEPT, WL_VIOLATED, WL_UNDECIDABLE, WL_ERROR, WL_SKIP };
 /*
  * Writes the next point: kept -> ok; violated -> not ok (with `# TODO
