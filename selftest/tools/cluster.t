@@ -10,7 +10,7 @@ for t in ninja prove mpirun srun; do printf '#!/bin/sh\necho %s >>"%s"\n' "$t" "
 printf '#!/bin/sh\necho node7; echo node8\n' >"$tmp/bin/scontrol"
 chmod +x "$tmp/bin"/*
 echo "TAP version 13"
-echo "1..9"
+echo "1..10"
 n=0
 say() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; printf '%s\n' "$3" | sed 's/^/# /'; fi; }
 run() { out=$(env -u SLURM_JOB_ID PATH="$tmp/bin:$PATH" timeout 20 tools/cluster "$@" 2>"$tmp/err"); rc=$?; err=$(cat "$tmp/err"); }
@@ -77,8 +77,15 @@ if command -v mpirun >/dev/null 2>&1 && [ -x build/converge/converge ]; then
         --results "$tmp/run" converge 2>"$tmp/err"); rc=$?
     [ $rc -eq 3 ] && grep -qE '^1\.\.0 # SKIP no CUDA (driver|device)' "$tmp/run/converge.tap"
     say $? "mpirun, 2 ranks on this host: the program runs on both, skips without a GPU, cluster exits 3" "$out $(cat "$tmp/err")"
+    out=$(CUDA_VISIBLE_DEVICES= timeout 300 tools/cluster --engine mpirun --gpus-per-node 2 --results "$tmp/suite" suite -- tap/fifo \
+        2>"$tmp/err"); rc=$?
+    [ $rc -eq 3 ] && grep -q '^0 .*NO POINT RAN *Files=' <<<"$out" && grep -q '^1 .*NO POINT RAN *Files=' <<<"$out" &&
+        grep -q '^run-suite: no point ran' "$tmp/suite/rank-1/suite.log"
+    say $? "mpirun, 2 ranks: tools/run-suite on each, gathered into one table (no GPU: no point ran, exit 3)" "$out $(tail -3 "$tmp/err")"
 else
-    n=$((n + 1)); echo "ok $n # SKIP no mpirun here (Debian's openmpi-bin is not installed; the GPU check runs it)"
+    for what in "the convergence program" "the suite on each rank"; do
+        n=$((n + 1)); echo "ok $n # SKIP no mpirun here for $what (Debian's openmpi-bin is not installed; the GPU check runs it)"
+    done
 fi
 n=$((n + 1))
 echo "ok $n # SKIP a one-node Slurm: Debian's slurm-wlm needs munged, slurmctld and slurmd started as root with a node of this machine's shape; not done inside a test (the srun line is checked dry above)"
