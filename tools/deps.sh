@@ -1,31 +1,39 @@
 #!/bin/sh
 # deps.sh - installs what streamcts needs to build and run, if it is missing:
-# a C compiler, ninja, perl's prove, Python 3 with Jinja2 (build time only),
-# xmllint (tools/certify's self-test validates its junit.xml with it) and the
-# CUDA toolkit's nvcc and static cudart (looked for, never installed).
+# a C compiler, ninja, perl's prove, Python 3 with Jinja2 (build time only)
+# and the CUDA toolkit's nvcc and static cudart (looked for, never
+# installed); with --self-test also what only the self-tests use: xmllint
+# (certify.t validates junit.xml) and Open MPI's mpirun (cluster.t).  A GPU
+# machine without a network runs the suite without them.
 set -eu
 
+self_test=no
 case ${1:-} in
+--self-test) self_test=yes ;;
 -h | --help)
     cat <<'USAGE'
-usage: tools/deps.sh
+usage: tools/deps.sh [--self-test]
 
 Installs what streamcts needs and lacks, with apt-get (through sudo when not
-root): a C compiler, ninja, perl's prove, Python 3 with Jinja2, xmllint.  The CUDA
+root): a C compiler, ninja, perl's prove, Python 3 with Jinja2; with
+--self-test (tools/self-test) also xmllint and Open MPI's mpirun.  The CUDA
 toolkit ($CUDA_HOME, default /usr/local/cuda) is looked for, never
 installed.  Exit status: 0 all there, 2 a bad argument, another non-zero
 one when something is missing or could not be installed.
 USAGE
     exit 0 ;;
 '') ;;
-*) echo "deps.sh: $1: unknown argument (it takes none; see tools/deps.sh --help)" >&2; exit 2 ;;
+*) echo "deps.sh: $1: unknown argument (it takes --self-test or nothing; see tools/deps.sh --help)" >&2; exit 2 ;;
 esac
 
 missing=
 command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
 command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
 command -v prove >/dev/null 2>&1 || missing="$missing perl"
-command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+if [ $self_test = yes ]; then
+    command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+    command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
+fi
 have_jinja=no
 for py in python3 /usr/bin/python3; do
     if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import jinja2' >/dev/null 2>&1; then
