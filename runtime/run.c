@@ -427,9 +427,8 @@ static void fill_words(void *p, uint32_t v)
         w[k] = v;
 }
 
-static int is_copy(enum sc_op_kind k) { return k == SC_OP_MEMCPY_ASYNC || k == SC_OP_MEMCPY_SYNC; }
-static int is_memset(enum sc_op_kind k) { return k == SC_OP_MEMSET || k == SC_OP_MEMSET_SYNC; }
-static int is_transfer(enum sc_op_kind k) { return is_copy(k) || k == SC_OP_MEMCPY_PEER; }
+/* What the data checks judge of an op of kind k (ops.def's data column). */
+static enum sc_op_data data_of(enum sc_op_kind k) { return sc_op_facts(k)->data; }
 
 /* Where op i reads (src) and writes (dst). */
 static void ends(const struct sc_op_def *d, enum where *dst, enum where *src)
@@ -447,13 +446,13 @@ static void ends(const struct sc_op_def *d, enum where *dst, enum where *src)
         [SC_M2D] = W_MANAGED,
     };
     *dst = *src = W_NONE;
-    if (d->kind == SC_OP_MEMCPY_PEER) {
+    if (data_of(d->kind) == SC_DATA_PEER) {
         *dst = W_DEV_DST, *src = W_PEER_SRC;
-    } else if (is_copy(d->kind)) {
+    } else if (data_of(d->kind) == SC_DATA_COPY) {
         unsigned k = d->copy & SC_COPY_KIND_MASK;
         if (k >= SC_H2D_PINNED && k <= SC_M2D)
             *dst = copy_dst[k], *src = copy_src[k];
-    } else if (is_memset(d->kind)) {
+    } else if (data_of(d->kind) == SC_DATA_MEMSET) {
         *dst = d->mem == SC_MEM_PINNED ? W_PINNED : d->mem == SC_MEM_MANAGED ? W_MANAGED : W_DEV_DST;
     }
 }
@@ -461,25 +460,8 @@ static void ends(const struct sc_op_def *d, enum where *dst, enum where *src)
 /* The word a copy's destination must hold at the end. */
 static uint32_t expected_word(const struct op_rt *o)
 {
-    return is_memset(o->def->kind) || o->def->kind == SC_OP_FILL ? 0x01010101u * o->fill : o->token;
-}
-
-static int has_slot(enum sc_op_kind k)
-{
-    return k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_KERNEL || k == SC_OP_HOST_FUNC ||
-           k == SC_OP_CALLBACK || k == SC_OP_GRAPH_LAUNCH;
-}
-static int has_probe(enum sc_op_kind k)
-{
-    return k == SC_OP_MEMSET || k == SC_OP_MEMCPY_ASYNC || k == SC_OP_RECORD || k == SC_OP_VALUE_GATE ||
-           k == SC_OP_FILL || k == SC_OP_FAULT || k == SC_OP_MEMCPY_PEER;
-}
-/* Kinds an op on a stream array issues to every member. */
-static int is_group_kind(enum sc_op_kind k)
-{
-    return k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_VALUE_GATE || k == SC_OP_KERNEL ||
-           k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK || k == SC_OP_WAIT || k == SC_OP_STREAM_SYNC ||
-           k == SC_OP_STREAM_DESTROY;
+    enum sc_op_data data = data_of(o->def->kind);
+    return data == SC_DATA_MEMSET || data == SC_DATA_FILL ? 0x01010101u * o->fill : o->token;
 }
 
 /* The handle of member m of stream s (a built-in stream: of the current device). */
@@ -491,21 +473,15 @@ static void *stream_handle(struct run *r, sc_stream s, int m)
 /* The device an op is issued on: its stream's, its event's, or the one it names. */
 static int op_device(struct run *r, const struct sc_op_def *d)
 {
-    switch (d->kind) {
-    case SC_OP_EVENT_SYNC: case SC_OP_EVENT_QUERY: case SC_OP_EVENT_DESTROY: case SC_OP_ELAPSED:
+    const struct sc_op_facts *f = sc_op_facts(d->kind);
+    if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_EVENT)
         return r->event_device[d->event];
-    case SC_OP_DEVICE_SYNC:
+    if (f->arg == SC_ARG_DEVICE)
         return d->cond;
-    case SC_OP_MEMCPY_SYNC: case SC_OP_MEMSET_SYNC: case SC_OP_CTX_SYNC: case SC_OP_POOL_RESERVED:
-    case SC_OP_POOL_TRIM: case SC_OP_STREAM_CREATE_INVALID: case SC_OP_EVENT_CREATE_TRY: case SC_OP_MEM_ALLOC:
-    case SC_OP_CTX: case SC_OP_THREAD_EXIT:
-        return 0;
-    default:
-        return sc_stream_device(r->p, d->stream);
-    }
+    if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_NONE)
+        return 0; /* a host call on no handle: the first device */
+    return sc_stream_device(r->p, d->stream);
 }
-static int on_device(enum sc_op_kind k) { return k == SC_OP_GATE || k == SC_OP_KERNEL || k == SC_OP_GRAPH_LAUNCH; }
-static int is_stream_work(enum sc_op_kind k) { return !sc_op_is_host_call(k); }
 
 /*
  * Words of the stream memory operations.  A word starts at `init`; a
@@ -570,7 +546,7 @@ static int add_members(struct run *r, int i, char *why, size_t n)
         mb->slot = r->next_slot++;
         mb->token = o->token;
         mb->harg = (struct host_arg){ &r->pool->slots[mb->slot], mb->token, r->pool->gate, r->cfg.deadline_ns };
-        if (has_probe(o->def->kind) && (rc = r->b->event_create(&mb->probe, 0))) {
+        if (sc_op_facts(o->def->kind)->probe && (rc = r->b->event_create(&mb->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", r->b->error_name(rc));
             return -1;
         }
@@ -585,19 +561,16 @@ static int devices_used(const struct sc_prog *p)
     for (int s = 0; s < p->nstreams; s++)
         n = p->streams[s].device + 1 > n ? p->streams[s].device + 1 : n;
     for (int i = 0; i < p->nops; i++) {
-        int d = p->ops[i].kind == SC_OP_DEVICE_SYNC ? p->ops[i].cond : sc_stream_device(p, p->ops[i].stream);
-        if (p->ops[i].kind == SC_OP_MEMCPY_PEER && d < 1)
-            d = 1;
+        const struct sc_op_facts *f = sc_op_facts(p->ops[i].kind);
+        int d = f->arg == SC_ARG_DEVICE ? p->ops[i].cond : sc_stream_device(p, p->ops[i].stream);
+        if (d < f->devices - 1) /* a peer copy uses device 1 too */
+            d = f->devices - 1;
         n = d + 1 > n ? d + 1 : n;
     }
     return n;
 }
 
-static int uses_event(enum sc_op_kind k)
-{
-    return k == SC_OP_RECORD || k == SC_OP_WAIT || k == SC_OP_WAIT_INVALID || k == SC_OP_EVENT_SYNC ||
-           k == SC_OP_EVENT_QUERY || k == SC_OP_EVENT_DESTROY || k == SC_OP_ELAPSED;
-}
+static int uses_event(enum sc_op_kind k) { return sc_op_facts(k)->arg == SC_ARG_EVENT; }
 
 /* Which process creates each stream and event: the first to issue to the stream / record the event. */
 static void owners(struct run *r)
@@ -836,13 +809,11 @@ static int prepare(struct run *r, char *why, size_t n)
         on_dev(r, o->device);
         o->stream = stream_handle(r, d->stream, 0);
         o->nmem = sc_stream_count(p, d->stream);
-        o->event = (d->kind == SC_OP_RECORD || d->kind == SC_OP_WAIT || d->kind == SC_OP_WAIT_INVALID ||
-                    d->kind == SC_OP_EVENT_SYNC || d->kind == SC_OP_EVENT_QUERY || d->kind == SC_OP_EVENT_DESTROY ||
-                    d->kind == SC_OP_ELAPSED) ? r->events[d->event] : NULL;
+        o->event = uses_event(d->kind) ? r->events[d->event] : NULL;
         o->harg = (struct host_arg){ &r->pool->slots[i], o->token, r->pool->gate, r->cfg.deadline_ns };
         if (!mine(r, i))
             continue; /* another process issues it */
-        if (has_probe(d->kind) && (rc = b->event_create(&o->probe, 0))) {
+        if (sc_op_facts(d->kind)->probe && (rc = b->event_create(&o->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", b->error_name(rc));
             return -1;
         }
@@ -904,13 +875,13 @@ static int member_done(struct run *r, int i, int m)
     enum sc_op_kind k = o->def->kind;
     int slot = m ? o->more[m - 1].slot : i;
     uint32_t token = m ? o->more[m - 1].token : o->token;
-    if (has_slot(k))
+    if (sc_op_facts(k)->slot)
         return __atomic_load_n(&r->pool->slots[slot].token, __ATOMIC_ACQUIRE) == token;
     if (k == SC_OP_WRITE_VALUE)
         return __atomic_load_n(&r->pool->words[o->def->word], __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
-    if (has_probe(k) && !mine(r, i))
+    if (sc_op_facts(k)->probe && !mine(r, i))
         return load(&r->sh->op[i].done); /* its own process queries the probe */
-    if (has_probe(k)) {
+    if (sc_op_facts(k)->probe) {
         on_dev(r, o->device);
         int q = r->b->event_query(m ? o->more[m - 1].probe : o->probe);
         if (q == 0 && r->sh && m == 0)
@@ -986,7 +957,7 @@ static void sample(struct run *r)
     }
 
     for (int i = 0; i < p->nops; i++) {
-        if (r->op[i].done || !sc_op_is_observable(p->ops[i].kind))
+        if (r->op[i].done || !sc_op_facts(p->ops[i].kind)->observable)
             continue;
         int d = probe(r, i);
         if (d < 0 && r->faulted_at >= 0) {
@@ -1055,7 +1026,7 @@ static int issue_member(struct run *r, int i, int m)
     }
     if (rc == 0 && o->def->kind == SC_OP_STREAM_DESTROY)
         r->members[r->first[o->def->stream] + m] = NULL;
-    if (rc == 0 && has_probe(o->def->kind))
+    if (rc == 0 && sc_op_facts(o->def->kind)->probe)
         rc = b->event_record(mb->probe, mb->stream);
     return rc;
 }
@@ -1076,7 +1047,7 @@ static int gate_running(struct run *r)
 static int issue(struct run *r, int i)
 {
     int rc = issue_one(r, i);
-    for (int m = 1; rc == 0 && m < r->op[i].nmem && is_group_kind(r->op[i].def->kind); m++)
+    for (int m = 1; rc == 0 && m < r->op[i].nmem && sc_op_facts(r->op[i].def->kind)->group; m++)
         rc = issue_member(r, i, m);
     return rc;
 }
@@ -1096,12 +1067,12 @@ static int issue_one(struct run *r, int i)
     ends(d, &dw, &sw);
     dst = buffer(r, i, dw, &rc);
     src = buffer(r, i, sw, &rc);
-    if (is_stream_work(d->kind) && r->has_capture && d->stream >= 0 && o->stream) {
+    if (sc_op_facts(d->kind)->role == SC_ROLE_WORK && r->has_capture && d->stream >= 0 && o->stream) {
         /* work issued into a capture is recorded, not run: do not wait for it */
         if (b->capture_status(o->stream, &status) == 0 && status != SC_CAPTURE_NONE)
             o->captured = 1;
     }
-    if (is_memset(d->kind) && dw == W_PINNED && (rc = b->host_dev_ptr(&dst, dst)))
+    if (data_of(d->kind) == SC_DATA_MEMSET && dw == W_PINNED && (rc = b->host_dev_ptr(&dst, dst)))
         return rc;
 
     switch (d->kind) {
@@ -1226,12 +1197,12 @@ static int issue_one(struct run *r, int i)
         if ((rc = b->event_destroy(o->event)) == 0)
             r->events[d->event] = NULL;
         break;
-    case SC_OP_KIND_END: break;
+    case SC_OP_NONE: case SC_OP_KIND_END: break;
     }
     /* a launch that waits for its kernel (CUDA_LAUNCH_BLOCKING=1) may answer the fault itself */
     if (d->kind == SC_OP_FAULT && (rc == 0 || rc == b->code(SC_CODE_ILLEGAL_ADDRESS)))
         r->faulted_at = i;
-    if (rc == 0 && has_probe(d->kind))
+    if (rc == 0 && sc_op_facts(d->kind)->probe)
         rc = b->event_record(o->probe, o->stream);
     return rc;
 }
@@ -1263,7 +1234,7 @@ static void look_at_return(struct run *r, int i)
     }
 }
 
-static int is_query(enum sc_op_kind k) { return k == SC_OP_STREAM_QUERY || k == SC_OP_EVENT_QUERY; }
+static int is_query(enum sc_op_kind k) { return sc_op_facts(k)->role == SC_ROLE_QUERY; }
 
 static void end_captures(struct run *r, int worker)
 {
@@ -1487,7 +1458,7 @@ static const char *writer_of(struct run *r, uint32_t word)
         return "the pattern written over the source after the call returned";
     for (int i = 0; i < r->p->nops; i++) {
         enum sc_op_kind k = r->p->ops[i].kind;
-        if ((is_transfer(k) || is_memset(k) || k == SC_OP_FILL) && expected_word(&r->op[i]) == word)
+        if (data_of(k) != SC_DATA_NONE && expected_word(&r->op[i]) == word)
             return r->p->ops[i].name;
     }
     return word == 0 ? "the zeroes it was cleared with" : "no op of the case";
@@ -1545,7 +1516,7 @@ static void check_data(struct run *r)
             sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
         if (k == SC_OP_CALLBACK && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
             sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
-        if (!is_transfer(k) && !is_memset(k) && k != SC_OP_FILL)
+        if (data_of(k) == SC_DATA_NONE)
             continue;
         if (!mine(r, i) && !(k == SC_OP_FILL && p->buffer_ipc[o->def->buffer]))
             continue; /* another process's memory: main cannot read it back */
@@ -1591,14 +1562,14 @@ static void note_stamps(struct run *r)
 {
     uint64_t base = UINT64_MAX;
     for (int i = 0; i < r->p->nops; i++)
-        if (on_device(r->p->ops[i].kind) && r->pool->slots[i].token == r->op[i].token &&
+        if (sc_op_facts(r->p->ops[i].kind)->stamp && r->pool->slots[i].token == r->op[i].token &&
             r->pool->slots[i].start_ns < base)
             base = r->pool->slots[i].start_ns;
     if (base == UINT64_MAX)
         return;
     for (int i = 0; i < r->p->nops; i++) {
         struct sc_slot *sl = &r->pool->slots[i];
-        if (on_device(r->p->ops[i].kind) && sl->token == r->op[i].token)
+        if (sc_op_facts(r->p->ops[i].kind)->stamp && sl->token == r->op[i].token)
             note(r, "%%globaltimer %s: start +%.3f us, end +%.3f us", opname(r, i), (double)(sl->start_ns - base) / 1e3,
                  (double)(sl->end_ns - base) / 1e3);
     }
@@ -1607,46 +1578,36 @@ static void note_stamps(struct run *r)
 static void check_stamps(struct run *r)
 {
     const struct sc_prog *p = r->p;
-    if (p->rel != SC_AFTER || !on_device(p->ops[p->subject].kind) || !on_device(p->ops[p->object].kind))
+    if (p->rel != SC_AFTER || !sc_op_facts(p->ops[p->subject].kind)->stamp ||
+        !sc_op_facts(p->ops[p->object].kind)->stamp)
         return;
     struct sc_slot *s = &r->pool->slots[p->subject], *o = &r->pool->slots[p->object];
     if (s->token == r->op[p->subject].token && o->token == r->op[p->object].token)
         sc_verdict_stamps(&r->v, s->start_ns, o->end_ns, opname(r, p->subject), opname(r, p->object));
 }
 
-/* Host calls whose argument is a stream they act on, not one they are issued to. */
-static int stream_argument(enum sc_op_kind k)
-{
-    return k == SC_OP_STREAM_SYNC || k == SC_OP_STREAM_QUERY || k == SC_OP_STREAM_DESTROY || k == SC_OP_CAPTURE_BEGIN ||
-           k == SC_OP_CAPTURE_END || k == SC_OP_CAPTURE_STATUS || k == SC_OP_STREAM_FLAGS || k == SC_OP_STREAM_PRIORITY;
-}
-
-static int event_argument(enum sc_op_kind k)
-{
-    return k == SC_OP_EVENT_SYNC || k == SC_OP_EVENT_QUERY || k == SC_OP_EVENT_DESTROY || k == SC_OP_ELAPSED;
-}
-
 static void describe_op(struct run *r, int i, char *out, size_t n)
 {
     const struct sc_op_def *d = &r->p->ops[i];
+    const struct sc_op_facts *f = sc_op_facts(d->kind);
     char kind[64];
-    if (is_copy(d->kind))
+    if (f->data == SC_DATA_COPY)
         snprintf(kind, sizeof kind, "memcpy_%s", sc_copy_name(d->copy));
-    else if (is_memset(d->kind) && d->mem != SC_MEM_DEVICE)
+    else if (f->data == SC_DATA_MEMSET && d->mem != SC_MEM_DEVICE)
         snprintf(kind, sizeof kind, "memset of %s memory", sc_mem_name(d->mem));
     else if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_FREE || d->kind == SC_OP_FILL)
-        snprintf(kind, sizeof kind, "%s %s", sc_op_kind_name(d->kind), r->p->buffers[d->buffer]);
+        snprintf(kind, sizeof kind, "%s %s", f->name, r->p->buffers[d->buffer]);
     else if (d->kind == SC_OP_GRAPH_LAUNCH)
         snprintf(kind, sizeof kind, "graph_launch %s", r->p->graphs[d->graph].name);
     else if (d->kind == SC_OP_WRITE_VALUE || d->kind == SC_OP_WAIT_VALUE)
-        snprintf(kind, sizeof kind, "%s %s", sc_op_kind_name(d->kind), r->p->words[d->word].name);
+        snprintf(kind, sizeof kind, "%s %s", f->name, r->p->words[d->word].name);
     else
-        snprintf(kind, sizeof kind, "%s", sc_op_kind_name(d->kind));
-    if (stream_argument(d->kind))
+        snprintf(kind, sizeof kind, "%s", f->name);
+    if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_STREAM)
         snprintf(out, n, "%s (%s of %s)", d->name, kind, sc_stream_name(r->p, d->stream));
-    else if (event_argument(d->kind))
+    else if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_EVENT)
         snprintf(out, n, "%s (%s of %s)", d->name, kind, r->p->events[d->event].name);
-    else if (sc_op_is_host_call(d->kind))
+    else if (f->role != SC_ROLE_WORK)
         snprintf(out, n, "%s (%s%s)", d->name, kind, d->kind == SC_OP_MEMCPY_SYNC ? " sync" : "");
     else
         snprintf(out, n, "%s (%s on %s)", d->name, kind, sc_stream_name(r->p, d->stream));
@@ -1670,7 +1631,7 @@ static int pending(struct run *r, int i)
         return 0;
     if (r->faulted_at == i)
         return 0;
-    return sc_op_is_observable(o->def->kind) && load(&o->state) == ST_RETURNED && !o->rc && !o->captured && !o->done;
+    return sc_op_facts(o->def->kind)->observable && load(&o->state) == ST_RETURNED && !o->rc && !o->captured && !o->done;
 }
 
 /* ---- judging the relations of the subject alone ---------------------------- */
@@ -2233,7 +2194,7 @@ int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_r
         for (int t = 1; t < p->nthreads; t++)
             running += r->workers[t].started && !load(&r->workers[t].exited);
         for (int i = 0; i < p->nops; i++)
-            if (mine(r, i) && has_probe(p->ops[i].kind) && !load(&r->sh->op[i].done) &&
+            if (mine(r, i) && sc_op_facts(p->ops[i].kind)->probe && !load(&r->sh->op[i].done) &&
                 load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc && !r->op[i].captured)
                 member_done(r, i, 0);
         sc_pause_ns(SC_POLL_NS);
