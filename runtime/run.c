@@ -124,6 +124,7 @@ struct host_arg { /* what host functions, callbacks and host gates touch */
     uint32_t token;
     uint32_t *gate;
     uint64_t max_ns;
+    struct sc_callback cb; /* a stream callback's body: callback_body on this host_arg */
 };
 
 /* Members 1.. of a group op (an op on a stream array); member 0 is the op itself. */
@@ -287,12 +288,13 @@ static void host_gate(void *a)
     __atomic_store_n(&h->slot->token, h->token, __ATOMIC_RELEASE);
 }
 
-void sc_callback_body(void *a, int status)
+static void callback_body(void *a, int status)
 {
     struct host_arg *h = a;
     h->slot->arg = (uint32_t)status;
     host_mark(a);
 }
+
 
 /* ---- the pool ------------------------------------------------------------ */
 
@@ -545,7 +547,8 @@ static int add_members(struct run *r, int i, char *why, size_t n)
         mb->stream = stream_handle(r, o->def->stream, m);
         mb->slot = r->next_slot++;
         mb->token = o->token;
-        mb->harg = (struct host_arg){ &r->pool->slots[mb->slot], mb->token, r->pool->gate, r->cfg.deadline_ns };
+        mb->harg = (struct host_arg){ &r->pool->slots[mb->slot], mb->token, r->pool->gate, r->cfg.deadline_ns,
+                                      { callback_body, &mb->harg } };
         if (sc_op_facts(o->def->kind)->probe && (rc = r->b->event_create(&mb->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", r->b->error_name(rc));
             return -1;
@@ -810,7 +813,8 @@ static int prepare(struct run *r, char *why, size_t n)
         o->stream = stream_handle(r, d->stream, 0);
         o->nmem = sc_stream_count(p, d->stream);
         o->event = uses_event(d->kind) ? r->events[d->event] : NULL;
-        o->harg = (struct host_arg){ &r->pool->slots[i], o->token, r->pool->gate, r->cfg.deadline_ns };
+        o->harg = (struct host_arg){ &r->pool->slots[i], o->token, r->pool->gate, r->cfg.deadline_ns,
+                                     { callback_body, &o->harg } };
         if (!mine(r, i))
             continue; /* another process issues it */
         if (sc_op_facts(d->kind)->probe && (rc = b->event_create(&o->probe, 0))) {
@@ -1018,7 +1022,7 @@ static int issue_member(struct run *r, int i, int m)
     case SC_OP_VALUE_GATE: rc = b->wait_value(mb->stream, r->pool->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL: rc = b->launch_mark(mb->stream, slot_dev, mb->token); break;
     case SC_OP_HOST_FUNC: rc = b->host_func(mb->stream, host_mark, &mb->harg); break;
-    case SC_OP_CALLBACK: rc = b->callback(mb->stream, &mb->harg); break;
+    case SC_OP_CALLBACK: rc = b->callback(mb->stream, &mb->harg.cb); break;
     case SC_OP_WAIT: rc = b->stream_wait_event(mb->stream, o->event, 0); break;
     case SC_OP_STREAM_SYNC: rc = b->stream_sync(mb->stream); break;
     case SC_OP_STREAM_DESTROY: rc = b->stream_destroy(mb->stream); break;
@@ -1086,7 +1090,7 @@ static int issue_one(struct run *r, int i)
     case SC_OP_MEMCPY_ASYNC: rc = b->memcpy_async(o->stream, dst, src, SC_COPY_BYTES, d->copy); break;
     case SC_OP_MEMCPY_SYNC: rc = b->memcpy_sync(dst, src, SC_COPY_BYTES, d->copy); break;
     case SC_OP_HOST_FUNC: rc = b->host_func(o->stream, host_mark, &o->harg); break;
-    case SC_OP_CALLBACK: rc = b->callback(o->stream, &o->harg); break;
+    case SC_OP_CALLBACK: rc = b->callback(o->stream, &o->harg.cb); break;
     case SC_OP_RECORD: rc = b->event_record(o->event, o->stream); break;
     case SC_OP_WAIT: rc = b->stream_wait_event(o->stream, o->event, 0); break;
     case SC_OP_WAIT_INVALID: rc = b->stream_wait_event(o->stream, o->event, 0x100u); break;
