@@ -33,7 +33,10 @@ struct buffers {
     int dev_src_on, dev_dst_on, peer_src_on; /* the device each was allocated on */
 };
 
-struct pool {
+/* The arena: the host memory an API's runs share (slots, gate flag, words) and the
+ * buffers ops copy and set, allocated once per backend and reused.  ("pool" means a
+ * CUDA memory pool only.) */
+struct arena {
     int ready;
     struct sc_slot *slots; /* SC_NSLOTS slots (op i's is slot i; group members' follow
                               SC_MAX_OPS), the gate flag, then the words */
@@ -46,7 +49,7 @@ struct pool {
     struct buffers buf[SC_MAX_OPS];
 };
 
-static struct pool pools[2];
+static struct arena arenas[2];
 static uint32_t run_counter;
 
 /* ---- the memory a case shares with its other processes (procs.h) ---------- */
@@ -70,7 +73,7 @@ struct mailbox {
     int rc; /* the context synchronize's result */
 };
 
-/* Starts with the layout of a pool's pinned block: slots, the gate flag, the words. */
+/* Starts with the layout of an arena's pinned block: slots, the gate flag, the words. */
 struct shared {
     struct sc_slot slots[SC_NSLOTS];
     uint32_t gate;
@@ -99,7 +102,7 @@ struct shared {
 
 #define SC_PEER_IDLE_NS 200000u     /* a waiting process's pause between looks at run_gen */
 
-static struct pool shared_pools[2];
+static struct arena shared_arenas[2];
 static struct shared *shared_mem[2];
 static int shared_fd[2] = { -1, -1 };
 /* main, per API: the other processes (0: none running), the runs started, processes started */
@@ -181,7 +184,7 @@ struct run {
     const sc_backend *b;
     const struct sc_prog *p;
     struct sc_run_config cfg;
-    struct pool *pool;
+    struct arena *arena;             /* the slots, gate, words and buffers its ops use */
     struct op_rt op[SC_MAX_OPS];
     void *members[SC_MAX_MEMBERS];   /* every created stream; array s at first[s]  */
     int first[SC_MAX_STREAMS];
@@ -296,33 +299,33 @@ static void callback_body(void *a, int status)
 }
 
 
-/* ---- the pool ------------------------------------------------------------ */
+/* ---- the arena ----------------------------------------------------------- */
 
-static int pool_ready(struct run *r, char *why, size_t n)
+static int arena_ready(struct run *r, char *why, size_t n)
 {
     const sc_backend *b = r->b;
-    struct pool *pl = r->pool;
+    struct arena *ar = r->arena;
     int rc;
-    if (pl->ready)
+    if (ar->ready)
         return 0;
     size_t bytes = sizeof(struct sc_slot) * SC_NSLOTS + 64 + sizeof(uint64_t) * SC_MAX_WORDS;
     void *mem;
-    if ((rc = b->host_alloc(&mem, bytes)) || (rc = b->host_dev_ptr(&pl->slots_dev, mem)) ||
-        (rc = b->host_alloc(&pl->scratch, SC_COPY_BYTES))) {
+    if ((rc = b->host_alloc(&mem, bytes)) || (rc = b->host_dev_ptr(&ar->slots_dev, mem)) ||
+        (rc = b->host_alloc(&ar->scratch, SC_COPY_BYTES))) {
         snprintf(why, n, "cannot allocate pinned host memory: %s", b->error_name(rc));
         return -1;
     }
-    pl->slots = mem;
-    pl->gate = (uint32_t *)(pl->slots + SC_NSLOTS);
-    pl->gate_dev = (char *)pl->slots_dev + ((char *)pl->gate - (char *)mem);
-    pl->words = (uint64_t *)((char *)pl->gate + 64);
-    pl->words_dev = (char *)pl->slots_dev + ((char *)pl->words - (char *)mem);
-    pl->ready = 1;
+    ar->slots = mem;
+    ar->gate = (uint32_t *)(ar->slots + SC_NSLOTS);
+    ar->gate_dev = (char *)ar->slots_dev + ((char *)ar->gate - (char *)mem);
+    ar->words = (uint64_t *)((char *)ar->gate + 64);
+    ar->words_dev = (char *)ar->slots_dev + ((char *)ar->words - (char *)mem);
+    ar->ready = 1;
     return 0;
 }
 
 /*
- * Several processes: the pool's pinned block is the shared region, registered
+ * Several processes: the arena's pinned block is the shared region, registered
  * (page-locked, device-mapped) in every process, so a kernel or host function
  * of any process writes slots main observes, and main's release opens gates in
  * every process.  Main makes the region once per backend (fd < 0); a child maps
@@ -331,8 +334,8 @@ static int pool_ready(struct run *r, char *why, size_t n)
 static struct shared *shared_region(const sc_backend *b, int fd, char *why, size_t n)
 {
     int k = b == &sc_driver_backend ? 0 : 1, rc;
-    struct pool *pl = &shared_pools[k];
-    if (pl->ready)
+    struct arena *ar = &shared_arenas[k];
+    if (ar->ready)
         return shared_mem[k];
     struct shared *sh = fd < 0 ? sc_procs_region_create(SC_SHARED_BYTES, &shared_fd[k], why, n)
                                : sc_procs_region_map(fd, SC_SHARED_BYTES);
@@ -343,24 +346,24 @@ static struct shared *shared_region(const sc_backend *b, int fd, char *why, size
     }
     char *dev;
     if ((rc = b->host_register(sh, SC_SHARED_BYTES)) || (rc = b->host_dev_ptr((void **)&dev, sh)) ||
-        (rc = b->host_alloc(&pl->scratch, SC_COPY_BYTES))) {
+        (rc = b->host_alloc(&ar->scratch, SC_COPY_BYTES))) {
         snprintf(why, n, "cannot register the memory shared between the case's processes: %s", b->error_name(rc));
         return NULL;
     }
-    pl->slots = sh->slots;
-    pl->slots_dev = dev + offsetof(struct shared, slots);
-    pl->gate = &sh->gate;
-    pl->gate_dev = dev + offsetof(struct shared, gate);
-    pl->words = sh->words;
-    pl->words_dev = dev + offsetof(struct shared, words);
-    pl->ready = 1;
+    ar->slots = sh->slots;
+    ar->slots_dev = dev + offsetof(struct shared, slots);
+    ar->gate = &sh->gate;
+    ar->gate_dev = dev + offsetof(struct shared, gate);
+    ar->words = sh->words;
+    ar->words_dev = dev + offsetof(struct shared, words);
+    ar->ready = 1;
     return shared_mem[k] = sh;
 }
 
 static int shared_ready(struct run *r, int fd, char *why, size_t n)
 {
     int k = r->b == &sc_driver_backend ? 0 : 1;
-    r->pool = &shared_pools[k];
+    r->arena = &shared_arenas[k];
     r->pid = peer_pid[k];
     return (r->sh = shared_region(r->b, fd, why, n)) ? 0 : -1;
 }
@@ -378,7 +381,7 @@ static int peer_of(int dev) { return dev == 0 ? 1 : 0; }
 /* The buffer `w` of op i, allocated on first use (device buffers on the op's device). */
 static void *buffer(struct run *r, int i, enum where w, int *rc)
 {
-    struct buffers *bf = &r->pool->buf[i];
+    struct buffers *bf = &r->arena->buf[i];
     const sc_backend *b = r->b;
     void **slot = NULL;
     int *on = NULL, dev = r->op[i].device;
@@ -547,7 +550,7 @@ static int add_members(struct run *r, int i, char *why, size_t n)
         mb->stream = stream_handle(r, o->def->stream, m);
         mb->slot = r->next_slot++;
         mb->token = o->token;
-        mb->harg = (struct host_arg){ &r->pool->slots[mb->slot], mb->token, r->pool->gate, r->cfg.deadline_ns,
+        mb->harg = (struct host_arg){ &r->arena->slots[mb->slot], mb->token, r->arena->gate, r->cfg.deadline_ns,
                                       { callback_body, &mb->harg } };
         if (sc_op_facts(o->def->kind)->probe && (rc = r->b->event_create(&mb->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", r->b->error_name(rc));
@@ -748,8 +751,8 @@ static int prepare(struct run *r, char *why, size_t n)
 
     owners(r);
     if (r->proc == 0) {
-        memset(r->pool->slots, 0, sizeof(struct sc_slot) * SC_NSLOTS);
-        __atomic_store_n(r->pool->gate, 0u, __ATOMIC_SEQ_CST);
+        memset(r->arena->slots, 0, sizeof(struct sc_slot) * SC_NSLOTS);
+        __atomic_store_n(r->arena->gate, 0u, __ATOMIC_SEQ_CST);
         if (r->sh && start_peers(r, case_id, why, n))
             return -1;
     }
@@ -799,7 +802,7 @@ static int prepare(struct run *r, char *why, size_t n)
                 r->word_cond[w] = p->ops[i].cond; /* the first wait decides */
         struct word_values wv = word_values(r->word_cond[w], p->words[w].bits);
         r->word_set[w] = wv.set;
-        __atomic_store_n(&r->pool->words[w], wv.init, __ATOMIC_SEQ_CST);
+        __atomic_store_n(&r->arena->words[w], wv.init, __ATOMIC_SEQ_CST);
     }
     for (int i = 0; i < p->nops; i++) {
         const struct sc_op_def *d = &p->ops[i];
@@ -813,7 +816,7 @@ static int prepare(struct run *r, char *why, size_t n)
         o->stream = stream_handle(r, d->stream, 0);
         o->nmem = sc_stream_count(p, d->stream);
         o->event = uses_event(d->kind) ? r->events[d->event] : NULL;
-        o->harg = (struct host_arg){ &r->pool->slots[i], o->token, r->pool->gate, r->cfg.deadline_ns,
+        o->harg = (struct host_arg){ &r->arena->slots[i], o->token, r->arena->gate, r->cfg.deadline_ns,
                                      { callback_body, &o->harg } };
         if (!mine(r, i))
             continue; /* another process issues it */
@@ -845,9 +848,9 @@ static int prepare(struct run *r, char *why, size_t n)
             if (on_host(sw))
                 fill_words(src, o->token);
             else {
-                fill_words(r->pool->scratch, o->token);
+                fill_words(r->arena->scratch, o->token);
                 on_dev(r, sw == W_PEER_SRC ? peer_of(o->device) : o->device);
-                rc = b->memcpy_sync(src, r->pool->scratch, SC_COPY_BYTES, SC_H2D_PINNED);
+                rc = b->memcpy_sync(src, r->arena->scratch, SC_COPY_BYTES, SC_H2D_PINNED);
                 on_dev(r, o->device);
             }
         }
@@ -880,9 +883,9 @@ static int member_done(struct run *r, int i, int m)
     int slot = m ? o->more[m - 1].slot : i;
     uint32_t token = m ? o->more[m - 1].token : o->token;
     if (sc_op_facts(k)->slot)
-        return __atomic_load_n(&r->pool->slots[slot].token, __ATOMIC_ACQUIRE) == token;
+        return __atomic_load_n(&r->arena->slots[slot].token, __ATOMIC_ACQUIRE) == token;
     if (k == SC_OP_WRITE_VALUE)
-        return __atomic_load_n(&r->pool->words[o->def->word], __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
+        return __atomic_load_n(&r->arena->words[o->def->word], __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
     if (sc_op_facts(k)->probe && !mine(r, i))
         return load(&r->sh->op[i].done); /* its own process queries the probe */
     if (sc_op_facts(k)->probe) {
@@ -984,7 +987,7 @@ static void release(struct run *r, const char *why)
     store(&r->released, 1); /* before the flag: a sample that reads 0 was taken while held */
     if (r->sh)
         store(&r->sh->released, 1);
-    __atomic_store_n(r->pool->gate, 1u, __ATOMIC_SEQ_CST);
+    __atomic_store_n(r->arena->gate, 1u, __ATOMIC_SEQ_CST);
     r->t_release = sc_now_ns();
     note(r, "gates released: %s", why);
 }
@@ -1014,12 +1017,12 @@ static int issue_member(struct run *r, int i, int m)
     const sc_backend *b = r->b;
     struct op_rt *o = &r->op[i];
     struct member *mb = &o->more[m - 1];
-    struct sc_slot *slot_dev = (struct sc_slot *)r->pool->slots_dev + mb->slot;
+    struct sc_slot *slot_dev = (struct sc_slot *)r->arena->slots_dev + mb->slot;
     int rc = 0;
     switch (o->def->kind) {
-    case SC_OP_GATE: rc = b->launch_gate(mb->stream, r->pool->gate_dev, r->cfg.deadline_ns, slot_dev, mb->token); break;
+    case SC_OP_GATE: rc = b->launch_gate(mb->stream, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, mb->token); break;
     case SC_OP_HOST_GATE: rc = b->host_func(mb->stream, host_gate, &mb->harg); break;
-    case SC_OP_VALUE_GATE: rc = b->wait_value(mb->stream, r->pool->gate_dev, 1, SC_WAIT_GEQ, 32); break;
+    case SC_OP_VALUE_GATE: rc = b->wait_value(mb->stream, r->arena->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL: rc = b->launch_mark(mb->stream, slot_dev, mb->token); break;
     case SC_OP_HOST_FUNC: rc = b->host_func(mb->stream, host_mark, &mb->harg); break;
     case SC_OP_CALLBACK: rc = b->callback(mb->stream, &mb->harg.cb); break;
@@ -1041,7 +1044,7 @@ static int gate_running(struct run *r)
     for (int i = 0; i < r->p->nops; i++) {
         enum sc_op_kind k = r->p->ops[i].kind;
         if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE) &&
-            __atomic_load_n(&r->pool->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
+            __atomic_load_n(&r->arena->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
             return 1;
     }
     return 0;
@@ -1062,8 +1065,8 @@ static int issue_one(struct run *r, int i)
     const sc_backend *b = r->b;
     struct op_rt *o = &r->op[i];
     const struct sc_op_def *d = o->def;
-    struct sc_slot *slot_dev = (struct sc_slot *)r->pool->slots_dev + i;
-    void *words_dev = (uint64_t *)r->pool->words_dev + d->word;
+    struct sc_slot *slot_dev = (struct sc_slot *)r->arena->slots_dev + i;
+    void *words_dev = (uint64_t *)r->arena->words_dev + d->word;
     enum where dw, sw;
     void *dst, *src;
     int rc = 0, status;
@@ -1080,9 +1083,9 @@ static int issue_one(struct run *r, int i)
         return rc;
 
     switch (d->kind) {
-    case SC_OP_GATE: rc = b->launch_gate(o->stream, r->pool->gate_dev, r->cfg.deadline_ns, slot_dev, o->token); break;
+    case SC_OP_GATE: rc = b->launch_gate(o->stream, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, o->token); break;
     case SC_OP_HOST_GATE: rc = b->host_func(o->stream, host_gate, &o->harg); break;
-    case SC_OP_VALUE_GATE: rc = b->wait_value(o->stream, r->pool->gate_dev, 1, SC_WAIT_GEQ, 32); break;
+    case SC_OP_VALUE_GATE: rc = b->wait_value(o->stream, r->arena->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL: rc = b->launch_mark(o->stream, slot_dev, o->token); break;
     case SC_OP_FAULT: rc = b->launch_fault(o->stream); break;
     case SC_OP_MEMSET: rc = b->memset_async(o->stream, dst, o->fill, SC_COPY_BYTES); break;
@@ -1122,7 +1125,7 @@ static int issue_one(struct run *r, int i)
     }
     case SC_OP_POOL_TRIM: rc = b->pool_trim(pool_of(r, d->pool)); break;
     case SC_OP_GRAPH_LAUNCH: { /* the arguments of sc_gate or sc_mark */
-        void *gate_dev = r->pool->gate_dev;
+        void *gate_dev = r->arena->gate_dev;
         uint64_t max_ns = r->cfg.deadline_ns;
         void *gate_args[] = { &gate_dev, &max_ns, &slot_dev, &o->token }, *mark_args[] = { &slot_dev, &o->token };
         rc = b->graph_launch(r->graphs[d->graph], o->stream,
@@ -1487,13 +1490,13 @@ static const uint32_t *read_back(struct run *r, int i)
         return dst;
     on_dev(r, r->op[i].device);
     if (dst)
-        rc = b->memcpy_sync(r->pool->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED);
+        rc = b->memcpy_sync(r->arena->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED);
     on_dev(r, 0);
     if (!dst || rc) {
         sc_verdict_error(&r->v, "reading back %s's destination failed: %s", opname(r, i), b->error_name(rc));
         return NULL;
     }
-    return r->pool->scratch;
+    return r->arena->scratch;
 }
 
 /* Does a fill issued after op i (a fill) write the same buffer? */
@@ -1512,7 +1515,7 @@ static void check_data(struct run *r)
     for (int i = 0; i < p->nops; i++) {
         struct op_rt *o = &r->op[i];
         enum sc_op_kind k = o->def->kind;
-        struct sc_slot *sl = &r->pool->slots[i];
+        struct sc_slot *sl = &r->arena->slots[i];
         int judged = i == p->subject && (p->rel == SC_KEEPS_DATA || (p->rel == SC_COMPLETE_ON_RETURN && o->clobbered));
         if (o->rc || o->captured || load(&o->state) != ST_RETURNED)
             continue;
@@ -1566,13 +1569,13 @@ static void note_stamps(struct run *r)
 {
     uint64_t base = UINT64_MAX;
     for (int i = 0; i < r->p->nops; i++)
-        if (sc_op_facts(r->p->ops[i].kind)->stamp && r->pool->slots[i].token == r->op[i].token &&
-            r->pool->slots[i].start_ns < base)
-            base = r->pool->slots[i].start_ns;
+        if (sc_op_facts(r->p->ops[i].kind)->stamp && r->arena->slots[i].token == r->op[i].token &&
+            r->arena->slots[i].start_ns < base)
+            base = r->arena->slots[i].start_ns;
     if (base == UINT64_MAX)
         return;
     for (int i = 0; i < r->p->nops; i++) {
-        struct sc_slot *sl = &r->pool->slots[i];
+        struct sc_slot *sl = &r->arena->slots[i];
         if (sc_op_facts(r->p->ops[i].kind)->stamp && sl->token == r->op[i].token)
             note(r, "%%globaltimer %s: start +%.3f us, end +%.3f us", opname(r, i), (double)(sl->start_ns - base) / 1e3,
                  (double)(sl->end_ns - base) / 1e3);
@@ -1585,7 +1588,7 @@ static void check_stamps(struct run *r)
     if (p->rel != SC_AFTER || !sc_op_facts(p->ops[p->subject].kind)->stamp ||
         !sc_op_facts(p->ops[p->object].kind)->stamp)
         return;
-    struct sc_slot *s = &r->pool->slots[p->subject], *o = &r->pool->slots[p->object];
+    struct sc_slot *s = &r->arena->slots[p->subject], *o = &r->arena->slots[p->object];
     if (s->token == r->op[p->subject].token && o->token == r->op[p->object].token)
         sc_verdict_stamps(&r->v, s->start_ns, o->end_ns, opname(r, p->subject), opname(r, p->object));
 }
@@ -1791,7 +1794,7 @@ static void judge_host_answer(struct run *r)
 {
     const struct sc_prog *p = r->p;
     struct op_rt *o = &r->op[p->subject];
-    struct sc_slot *sl = &r->pool->slots[p->subject];
+    struct sc_slot *sl = &r->arena->slots[p->subject];
     char what[96];
     if (p->rel != SC_ANSWERS || (o->def->kind != SC_OP_HOST_FUNC && o->def->kind != SC_OP_CALLBACK) || o->rc)
         return;
@@ -1904,7 +1907,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     r->b = b;
     r->p = p;
     r->cfg = *cfg;
-    r->pool = &pools[b == &sc_driver_backend ? 0 : 1];
+    r->arena = &arenas[b == &sc_driver_backend ? 0 : 1];
     r->timeline = res->timeline;
     r->timeline_cap = sizeof res->timeline;
     r->faulted_at = -1;
@@ -1920,7 +1923,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     }
     b->thread_attach();
     b->thread_capture_relaxed(); /* the observer's queries must not break a program's capture */
-    if (p->nprocs > 1 ? shared_ready(r, -1, why, sizeof why) : pool_ready(r, why, sizeof why)) {
+    if (p->nprocs > 1 ? shared_ready(r, -1, why, sizeof why) : arena_ready(r, why, sizeof why)) {
         sc_verdict_error(&r->v, "%s", why);
         goto cleanup;
     }
