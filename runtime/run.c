@@ -5,102 +5,19 @@
  * block (only queries), so it can always release the gates and keep every
  * deadline.  Every op of the program is issued by a worker thread, one per
  * host thread the program names.
+ *
+ * Its parts: case.h (the run's state), arena.c (the memory ops use), log.c
+ * (the timeline); this file prepares, issues, observes and judges.
  */
 #define _GNU_SOURCE
-#include "run.h"
-#include "clock.h"
-#include "procs.h"
-#include "slot.h"
-#include <pthread.h>
-#include <stddef.h>
+#include "case.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SC_COPY_BYTES (4u << 20)       /* every memcpy and memset moves 4 MiB   */
-#define SC_POLL_NS 20000u              /* observer's pause between samples      */
-#define SC_HANG_GRACE_NS 2000000000ull /* after a deadline, before giving up     */
-#define SC_EXTRA_SLOTS 8192u           /* slots of group members beyond the first */
-#define SC_MEMBER_NS 200000u           /* allowance per group member for issuing it */
-#define SC_NSLOTS (SC_MAX_OPS + SC_EXTRA_SLOTS)
-
-/* ---- buffers and slots, allocated once per backend and reused ---------- */
-
-/* The memory an op's copy or memset reads and writes; allocated on first use. */
-struct buffers {
-    void *dev_src, *dev_dst, *pinned, *pinned2, *pageable, *pageable2, *managed, *peer_src;
-    int dev_src_on, dev_dst_on, peer_src_on; /* the device each was allocated on */
-};
-
-/* The arena: the host memory an API's runs share (slots, gate flag, words) and the
- * buffers ops copy and set, allocated once per backend and reused.  ("pool" means a
- * CUDA memory pool only.) */
-struct arena {
-    int ready;
-    struct sc_slot *slots; /* SC_NSLOTS slots (op i's is slot i; group members' follow
-                              SC_MAX_OPS), the gate flag, then the words */
-    void *slots_dev;
-    uint32_t *gate;
-    void *gate_dev;
-    uint64_t *words;       /* stream memory operations' words (host view)     */
-    void *words_dev;
-    void *scratch; /* pinned, for filling sources and reading results back */
-    struct buffers buf[SC_MAX_OPS];
-};
-
 static struct arena arenas[2];
 static uint32_t run_counter;
-
-/* ---- the memory a case shares with its other processes (procs.h) ---------- */
-
-/* An op's result, published by the process that issued it. */
-struct remote_op {
-    int state, rc, result, captured;
-    int64_t value;
-    float ms;
-    uint64_t t_issue, t_return;
-    struct sc_return ret;
-    int at_return, clobbered;
-    size_t bad_word;
-    uint32_t bad_value;
-    int done; /* an op observed through a probe: its own process saw it complete */
-};
-
-/* A host thread of another process: the job main posts, and its result. */
-struct mailbox {
-    int job, arg, busy;
-    int rc; /* the context synchronize's result */
-};
-
-/* Starts with the layout of an arena's pinned block: slots, the gate flag, the words. */
-struct shared {
-    struct sc_slot slots[SC_NSLOTS];
-    uint32_t gate;
-    uint32_t gate_pad[15];
-    uint64_t words[SC_MAX_WORDS];
-    uint32_t case_id;  /* tokens embed it: every process must write the same ones */
-    int released, quit;
-    int created[SC_MAX_PROCS]; /* 1: its objects exist and their IPC handles are published; <0: failed */
-    int ready[SC_MAX_PROCS];   /* 1: it opened the others' objects and prepared its ops; <0: failed  */
-    unsigned char event_handle[SC_MAX_EVENTS][SC_IPC_HANDLE_BYTES];
-    unsigned char mem_handle[SC_MAX_BUFFERS][SC_IPC_HANDLE_BYTES];
-    struct mailbox mbox[SC_MAX_THREADS];
-    struct remote_op op[SC_MAX_OPS];
-    char error[SC_MAX_PROCS][256];
-    /* the processes outlive a run: main starts each run, they report finishing it */
-    uint32_t run_gen;                /* main: bumped for each run; a waiting process starts it   */
-    int case_index, control;         /* ... the run's program                                    */
-    uint32_t finished[SC_MAX_PROCS]; /* the run a process finished: its objects gone, its context idle */
-    int retire;                      /* main: the program ends, the processes exit               */
-    uint32_t room_waits;             /* processes that waited for room for their context ...     */
-    uint64_t room_wait_ns;           /* ... and how long in all                                  */
-};
-#define SC_SHARED_BYTES ((sizeof(struct shared) + 4095u) & ~(size_t)4095u)
-#define SC_PEER_GRACE_NS 5000000000ull /* a process that was told to quit, before it is killed */
-#define SC_START_DEADLINES 4u          /* a process's start-up (cuInit, its context): deadlines it may take */
-
-#define SC_PEER_IDLE_NS 200000u     /* a waiting process's pause between looks at run_gen */
 
 static struct arena shared_arenas[2];
 static struct shared *shared_mem[2];
@@ -111,158 +28,6 @@ static uint32_t run_gen[2];
 static unsigned peers_started[2];
 /* a process other than main: the run it was told to start */
 static uint32_t peer_gen;
-
-/* ---- one run ------------------------------------------------------------ */
-
-enum { ST_IDLE = 0, ST_ISSUED, ST_RETURNED };
-enum { JOB_NONE = 0, JOB_ISSUE, JOB_REQUERY, JOB_CTX_SYNC, JOB_END_CAPTURES, JOB_QUIT };
-
-/* Where a copy or memset reads and writes: one of struct buffers' members. */
-enum where { W_NONE = 0, W_DEV_SRC, W_DEV_DST, W_PINNED, W_PINNED2, W_PAGEABLE, W_PAGEABLE2, W_MANAGED, W_PEER_SRC };
-
-#define SC_CLOBBER 0xc10bbe5du /* written over a host source once its copy returned */
-
-struct host_arg { /* what host functions, callbacks and host gates touch */
-    struct sc_slot *slot;
-    uint32_t token;
-    uint32_t *gate;
-    uint64_t max_ns;
-    struct sc_callback cb; /* a stream callback's body: callback_body on this host_arg */
-};
-
-/* Members 1.. of a group op (an op on a stream array); member 0 is the op itself. */
-struct member {
-    void *stream, *probe;
-    uint32_t token;
-    int slot;
-    struct host_arg harg;
-    int done;
-};
-
-struct op_rt {
-    const struct sc_op_def *def;
-    void *stream, *event, *probe; /* probe: event recorded right after the op */
-    int device;                   /* the GPU the op is issued to             */
-    int nmem;                     /* 1, or the members of its stream array   */
-    struct member *more;          /* members 1 .. nmem - 1                   */
-    uint32_t token;
-    unsigned char fill;           /* memset byte                               */
-    struct host_arg harg;
-    /* written by the issuing worker */
-    int state, rc, result;        /* rc: 0 unless the call failed; result: what it returned */
-    int captured;                 /* issued into a stream capture: it will not run */
-    int64_t value;                /* getters                                  */
-    float ms;                     /* elapsed                                  */
-    uint64_t t_issue, t_return;
-    struct sc_return ret;         /* host calls: read right after returning   */
-    int at_return;                /* complete on return: 1 data there, 0 not, -1 not looked at */
-    size_t bad_word;              /* ... the first word that was wrong        */
-    uint32_t bad_value;
-    int clobbered;                /* complete on return: the source was overwritten */
-    /* written by the observer */
-    int done;
-    int member0_done;             /* group ops: member 0 seen complete */
-};
-
-struct run;
-
-struct worker {
-    struct run *r;
-    int index;
-    pthread_t tid;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int job, arg;
-    int busy;                     /* atomic: a job is posted or running */
-    int started;
-    int exited;                   /* its thread ended (thread_exit)  */
-    int remote;                   /* main: the thread runs in another process (its mailbox) */
-    int last_job, last_arg;       /* the job posted last */
-};
-
-struct run {
-    const sc_backend *b;
-    const struct sc_prog *p;
-    struct sc_run_config cfg;
-    struct arena *arena;             /* the slots, gate, words and buffers its ops use */
-    struct op_rt op[SC_MAX_OPS];
-    void *members[SC_MAX_MEMBERS];   /* every created stream; array s at first[s]  */
-    int first[SC_MAX_STREAMS];
-    void *events[SC_MAX_EVENTS];
-    int event_device[SC_MAX_EVENTS];
-    int multi;                       /* the program uses more than one device     */
-    int next_slot;                   /* the next free member slot                 */
-    int best_members;                /* group subject: most members seen done while held */
-    int compared;                    /* equals / differs: judged                  */
-    struct worker workers[SC_MAX_THREADS];
-    void *pools[SC_MAX_POOLS];
-    void *default_pool;
-    void *graphs[SC_MAX_GRAPHS];
-    void *buf_ptr[SC_MAX_BUFFERS];   /* stream-ordered allocations              */
-    int buf_freed[SC_MAX_BUFFERS];
-    uint64_t word_set[SC_MAX_WORDS]; /* the value a write_value writes           */
-    int word_cond[SC_MAX_WORDS];     /* the condition of the word's first wait  */
-    int capture_thread[SC_MAX_STREAMS]; /* worker that began a capture, + 1      */
-    int least, greatest;             /* the stream priority range               */
-    int ndevices;                    /* devices the program uses                */
-    int has_capture;
-    int faulted_at;                  /* the op index of an issued fault, or -1  */
-    int released;                 /* atomic */
-    int final_sync_rc;
-    /* several processes (sc_thread_process): each runs its own struct run */
-    struct shared *sh;               /* the region shared with them, else NULL     */
-    int proc;                        /* the process this run is (0: main)          */
-    pid_t *pid;                      /* main: the other processes (peer_pid)       */
-    uint32_t gen;                    /* main: this run's run_gen                   */
-    int stream_proc[SC_MAX_STREAMS]; /* the process that creates each stream       */
-    int event_proc[SC_MAX_EVENTS];   /* ... each event; the others open its handle */
-    int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
-    int broken;                      /* main: another process failed or ended      */
-    char blocker[160];            /* the call that forced an early release */
-    int early;                    /* the gates were released early: blocker blocked for a window */
-    int open_at_early;            /* ... while the verdict was still open */
-    uint64_t t0, t_release;
-    struct sc_verdict v;
-    pthread_mutex_t log_mu;
-    char *timeline;
-    size_t timeline_len, timeline_cap;
-};
-
-static void note(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct run *r, const char *fmt, ...)
-{
-    char line[512];
-    int n;
-    va_list ap;
-    pthread_mutex_lock(&r->log_mu);
-    n = snprintf(line, sizeof line, "%9.3f ms  ", (double)(sc_now_ns() - r->t0) / 1e6);
-    va_start(ap, fmt);
-    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-    va_end(ap);
-    size_t len = strlen(line);
-    if (r->timeline_len + len + 2 < r->timeline_cap) {
-        memcpy(r->timeline + r->timeline_len, line, len);
-        r->timeline_len += len;
-        r->timeline[r->timeline_len++] = '\n';
-        r->timeline[r->timeline_len] = '\0';
-    }
-    pthread_mutex_unlock(&r->log_mu);
-}
-
-static const char *opname(const struct run *r, int i) { return r->p->ops[i].name; }
-
-static int load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static void store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-
-/* Is op i issued by this process? */
-static int mine(const struct run *r, int i) { return sc_op_process(r->p, i) == r->proc; }
-/* Have the gates been released (by main, for every process)? */
-static int is_released(struct run *r) { return r->sh ? load(&r->sh->released) : load(&r->released); }
-/* Op i's state: another process's ops as they published it (main imports them on return). */
-static int op_state(struct run *r, int i)
-{
-    return r->proc && !mine(r, i) ? load(&r->sh->op[i].state) : load(&r->op[i].state);
-}
 
 /* ---- host functions the ops enqueue ------------------------------------- */
 
@@ -300,29 +65,6 @@ static void callback_body(void *a, int status)
 
 
 /* ---- the arena ----------------------------------------------------------- */
-
-static int arena_ready(struct run *r, char *why, size_t n)
-{
-    const sc_backend *b = r->b;
-    struct arena *ar = r->arena;
-    int rc;
-    if (ar->ready)
-        return 0;
-    size_t bytes = sizeof(struct sc_slot) * SC_NSLOTS + 64 + sizeof(uint64_t) * SC_MAX_WORDS;
-    void *mem;
-    if ((rc = b->host_alloc(&mem, bytes)) || (rc = b->host_dev_ptr(&ar->slots_dev, mem)) ||
-        (rc = b->host_alloc(&ar->scratch, SC_COPY_BYTES))) {
-        snprintf(why, n, "cannot allocate pinned host memory: %s", b->error_name(rc));
-        return -1;
-    }
-    ar->slots = mem;
-    ar->gate = (uint32_t *)(ar->slots + SC_NSLOTS);
-    ar->gate_dev = (char *)ar->slots_dev + ((char *)ar->gate - (char *)mem);
-    ar->words = (uint64_t *)((char *)ar->gate + 64);
-    ar->words_dev = (char *)ar->slots_dev + ((char *)ar->words - (char *)mem);
-    ar->ready = 1;
-    return 0;
-}
 
 /*
  * Several processes: the arena's pinned block is the shared region, registered
@@ -366,107 +108,6 @@ static int shared_ready(struct run *r, int fd, char *why, size_t n)
     r->arena = &shared_arenas[k];
     r->pid = peer_pid[k];
     return (r->sh = shared_region(r->b, fd, why, n)) ? 0 : -1;
-}
-
-/* Makes dev the calling thread's current device, when the program uses several. */
-static void on_dev(struct run *r, int dev)
-{
-    if (r->multi)
-        r->b->use_device(dev);
-}
-
-/* The other GPU of a two-device copy. */
-static int peer_of(int dev) { return dev == 0 ? 1 : 0; }
-
-/* The buffer `w` of op i, allocated on first use (device buffers on the op's device). */
-static void *buffer(struct run *r, int i, enum where w, int *rc)
-{
-    struct buffers *bf = &r->arena->buf[i];
-    const sc_backend *b = r->b;
-    void **slot = NULL;
-    int *on = NULL, dev = r->op[i].device;
-    *rc = 0;
-    switch (w) {
-    case W_NONE: return NULL;
-    case W_DEV_SRC: slot = &bf->dev_src, on = &bf->dev_src_on; break;
-    case W_DEV_DST: slot = &bf->dev_dst, on = &bf->dev_dst_on; break;
-    case W_PEER_SRC: slot = &bf->peer_src, on = &bf->peer_src_on, dev = peer_of(dev); break;
-    case W_PINNED: slot = &bf->pinned; break;
-    case W_PINNED2: slot = &bf->pinned2; break;
-    case W_PAGEABLE: slot = &bf->pageable; break;
-    case W_PAGEABLE2: slot = &bf->pageable2; break;
-    case W_MANAGED: slot = &bf->managed; break;
-    }
-    if (*slot && on && *on != dev) { /* cached on another device by an earlier case */
-        on_dev(r, *on);
-        b->dev_free(*slot);
-        *slot = NULL;
-    }
-    if (*slot)
-        return *slot;
-    if (on) {
-        on_dev(r, dev);
-        *rc = b->dev_alloc(slot, SC_COPY_BYTES);
-        *on = dev;
-        on_dev(r, r->op[i].device);
-    }
-    else if (w == W_PINNED || w == W_PINNED2)
-        *rc = b->host_alloc(slot, SC_COPY_BYTES);
-    else if (w == W_MANAGED)
-        *rc = b->managed_alloc(slot, SC_COPY_BYTES);
-    else if (posix_memalign(slot, 4096, SC_COPY_BYTES) != 0)
-        *rc = -1;
-    else
-        memset(*slot, 0, SC_COPY_BYTES); /* touch every page now */
-    if (*rc)
-        *slot = NULL;
-    return *slot;
-}
-
-static int on_host(enum where w) { return w == W_PINNED || w == W_PINNED2 || w == W_PAGEABLE || w == W_PAGEABLE2 || w == W_MANAGED; }
-
-static void fill_words(void *p, uint32_t v)
-{
-    uint32_t *w = p;
-    for (size_t k = 0; k < SC_COPY_BYTES / 4; k++)
-        w[k] = v;
-}
-
-/* What the data checks judge of an op of kind k (ops.def's data column). */
-static enum sc_op_data data_of(enum sc_op_kind k) { return sc_op_facts(k)->data; }
-
-/* Where op i reads (src) and writes (dst). */
-static void ends(const struct sc_op_def *d, enum where *dst, enum where *src)
-{
-    static const enum where copy_dst[] = {
-        [SC_H2D_PINNED] = W_DEV_DST, [SC_H2D_PAGEABLE] = W_DEV_DST, [SC_D2H_PINNED] = W_PINNED,
-        [SC_D2H_PAGEABLE] = W_PAGEABLE, [SC_D2D] = W_DEV_DST, [SC_H2H_PINNED] = W_PINNED,
-        [SC_H2H_PAGEABLE] = W_PAGEABLE, [SC_H2M] = W_MANAGED, [SC_M2H] = W_PAGEABLE, [SC_D2M] = W_MANAGED,
-        [SC_M2D] = W_DEV_DST,
-    };
-    static const enum where copy_src[] = {
-        [SC_H2D_PINNED] = W_PINNED, [SC_H2D_PAGEABLE] = W_PAGEABLE, [SC_D2H_PINNED] = W_DEV_SRC,
-        [SC_D2H_PAGEABLE] = W_DEV_SRC, [SC_D2D] = W_DEV_SRC, [SC_H2H_PINNED] = W_PINNED2,
-        [SC_H2H_PAGEABLE] = W_PAGEABLE2, [SC_H2M] = W_PAGEABLE, [SC_M2H] = W_MANAGED, [SC_D2M] = W_DEV_SRC,
-        [SC_M2D] = W_MANAGED,
-    };
-    *dst = *src = W_NONE;
-    if (data_of(d->kind) == SC_DATA_PEER) {
-        *dst = W_DEV_DST, *src = W_PEER_SRC;
-    } else if (data_of(d->kind) == SC_DATA_COPY) {
-        unsigned k = d->copy & SC_COPY_KIND_MASK;
-        if (k >= SC_H2D_PINNED && k <= SC_M2D)
-            *dst = copy_dst[k], *src = copy_src[k];
-    } else if (data_of(d->kind) == SC_DATA_MEMSET) {
-        *dst = d->mem == SC_MEM_PINNED ? W_PINNED : d->mem == SC_MEM_MANAGED ? W_MANAGED : W_DEV_DST;
-    }
-}
-
-/* The word a copy's destination must hold at the end. */
-static uint32_t expected_word(const struct op_rt *o)
-{
-    enum sc_op_data data = data_of(o->def->kind);
-    return data == SC_DATA_MEMSET || data == SC_DATA_FILL ? 0x01010101u * o->fill : o->token;
 }
 
 /* The handle of member m of stream s (a built-in stream: of the current device). */
@@ -835,15 +476,15 @@ static int prepare(struct run *r, char *why, size_t n)
             }
         }
         enum where dw, sw;
-        ends(d, &dw, &sw);
-        void *dst = buffer(r, i, dw, &rc);
+        op_ends(d, &dw, &sw);
+        void *dst = arena_buffer(r, i, dw, &rc);
         if (rc == 0 && dw != W_NONE) {
             if (on_host(dw))
                 fill_words(dst, 0);
             else
                 rc = b->memset_sync(dst, 0, SC_COPY_BYTES);
         }
-        void *src = rc ? NULL : buffer(r, i, sw, &rc);
+        void *src = rc ? NULL : arena_buffer(r, i, sw, &rc);
         if (rc == 0 && sw != W_NONE) {
             if (on_host(sw))
                 fill_words(src, o->token);
@@ -969,13 +610,13 @@ static void sample(struct run *r)
         int d = probe(r, i);
         if (d < 0 && r->faulted_at >= 0) {
             r->op[i].done = 1; /* the context's error: expected after a fault */
-            note(r, "%s: its completion cannot be queried after the fault", opname(r, i));
+            log_note(r, "%s: its completion cannot be queried after the fault", opname(r, i));
         } else if (d < 0) {
             sc_verdict_error(&r->v, "querying the completion of %s failed", opname(r, i));
             r->op[i].done = 1;
         } else if (d) {
             r->op[i].done = 1;
-            note(r, "observed %s complete%s", opname(r, i), is_released(r) ? "" : " (gates closed)");
+            log_note(r, "observed %s complete%s", opname(r, i), is_released(r) ? "" : " (gates closed)");
         }
     }
 }
@@ -989,7 +630,7 @@ static void release(struct run *r, const char *why)
         store(&r->sh->released, 1);
     __atomic_store_n(r->arena->gate, 1u, __ATOMIC_SEQ_CST);
     r->t_release = sc_now_ns();
-    note(r, "gates released: %s", why);
+    log_note(r, "gates released: %s", why);
 }
 
 /* ---- issuing ------------------------------------------------------------- */
@@ -1003,10 +644,10 @@ static void note_alloc(struct run *r, int i, void *ptr)
     int m = p->ops[i].buffer;
     for (int k = 0; k < p->nbuffers; k++)
         if (k != m && r->buf_ptr[k] == ptr && r->buf_freed[k]) {
-            note(r, "%s: %s got the memory of %s, freed before", opname(r, i), p->buffers[m], p->buffers[k]);
+            log_note(r, "%s: %s got the memory of %s, freed before", opname(r, i), p->buffers[m], p->buffers[k]);
             return;
         }
-    note(r, "%s: %s at %p, memory no other buffer of the case had", opname(r, i), p->buffers[m], ptr);
+    log_note(r, "%s: %s at %p, memory no other buffer of the case had", opname(r, i), p->buffers[m], ptr);
 }
 
 static int issue_one(struct run *r, int i);
@@ -1071,9 +712,9 @@ static int issue_one(struct run *r, int i)
     void *dst, *src;
     int rc = 0, status;
 
-    ends(d, &dw, &sw);
-    dst = buffer(r, i, dw, &rc);
-    src = buffer(r, i, sw, &rc);
+    op_ends(d, &dw, &sw);
+    dst = arena_buffer(r, i, dw, &rc);
+    src = arena_buffer(r, i, sw, &rc);
     if (sc_op_facts(d->kind)->role == SC_ROLE_WORK && r->has_capture && d->stream >= 0 && o->stream) {
         /* work issued into a capture is recorded, not run: do not wait for it */
         if (b->capture_status(o->stream, &status) == 0 && status != SC_CAPTURE_NONE)
@@ -1225,9 +866,9 @@ static void look_at_return(struct run *r, int i)
     struct op_rt *o = &r->op[i];
     enum where dw, sw;
     int rc;
-    ends(o->def, &dw, &sw);
+    op_ends(o->def, &dw, &sw);
     if (on_host(dw)) {
-        const uint32_t *got = buffer(r, i, dw, &rc), want = expected_word(o);
+        const uint32_t *got = arena_buffer(r, i, dw, &rc), want = expected_word(o);
         o->at_return = 1;
         for (size_t w = 0; got && w < SC_COPY_BYTES / 4; w++)
             if (got[w] != want) {
@@ -1236,7 +877,7 @@ static void look_at_return(struct run *r, int i)
             }
     }
     if (on_host(sw)) {
-        fill_words(buffer(r, i, sw, &rc), SC_CLOBBER);
+        fill_words(arena_buffer(r, i, sw, &rc), SC_CLOBBER);
         o->clobbered = 1;
     }
 }
@@ -1411,7 +1052,7 @@ static void peer_failed(struct run *r, const char *fmt, ...)
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     sc_verdict_error(&r->v, "%s", why);
-    note(r, "%s", why);
+    log_note(r, "%s", why);
     release(r, "another process failed");
     r->broken = 1;
     stop_peers(r, 0);
@@ -1443,7 +1084,7 @@ static int await_for(struct run *r, struct worker *w, const char *what, uint64_t
         if (waited >= r->cfg.deadline_ns + SC_HANG_GRACE_NS) {
             sc_verdict_error(&r->v, "%s did not return within the %.0f ms deadline", what,
                              (double)r->cfg.deadline_ns / 1e6);
-            note(r, "%s still blocked: giving up", what);
+            log_note(r, "%s still blocked: giving up", what);
             return -1;
         }
         sc_pause_ns(SC_POLL_NS);
@@ -1483,8 +1124,8 @@ static const uint32_t *read_back(struct run *r, int i)
         dst = r->buf_ptr[d->buffer];
         dw = W_DEV_DST;
     } else {
-        ends(d, &dw, &sw);
-        dst = buffer(r, i, dw, &rc);
+        op_ends(d, &dw, &sw);
+        dst = arena_buffer(r, i, dw, &rc);
     }
     if (on_host(dw))
         return dst;
@@ -1555,30 +1196,12 @@ static void check_data(struct run *r)
                               "not 0x%08x", opname(r, i), w, got[w], writer_of(r, got[w]), want);
         } else if (r->v.outcome == SC_VIOLATED) {
             /* the order was already seen broken: wrong data is its consequence, not a new error */
-            note(r, "%s's destination holds 0x%08x (written by %s), not its own 0x%08x", opname(r, i), got[w],
+            log_note(r, "%s's destination holds 0x%08x (written by %s), not its own 0x%08x", opname(r, i), got[w],
                  writer_of(r, got[w]), want);
         } else {
             sc_verdict_error(&r->v, "%s left wrong data: word %zu is 0x%08x (written by %s), expected 0x%08x",
                              opname(r, i), w, got[w], writer_of(r, got[w]), want);
         }
-    }
-}
-
-/* %globaltimer stamps of the device ops, as evidence. */
-static void note_stamps(struct run *r)
-{
-    uint64_t base = UINT64_MAX;
-    for (int i = 0; i < r->p->nops; i++)
-        if (sc_op_facts(r->p->ops[i].kind)->stamp && r->arena->slots[i].token == r->op[i].token &&
-            r->arena->slots[i].start_ns < base)
-            base = r->arena->slots[i].start_ns;
-    if (base == UINT64_MAX)
-        return;
-    for (int i = 0; i < r->p->nops; i++) {
-        struct sc_slot *sl = &r->arena->slots[i];
-        if (sc_op_facts(r->p->ops[i].kind)->stamp && sl->token == r->op[i].token)
-            note(r, "%%globaltimer %s: start +%.3f us, end +%.3f us", opname(r, i), (double)(sl->start_ns - base) / 1e3,
-                 (double)(sl->end_ns - base) / 1e3);
     }
 }
 
@@ -1591,39 +1214,6 @@ static void check_stamps(struct run *r)
     struct sc_slot *s = &r->arena->slots[p->subject], *o = &r->arena->slots[p->object];
     if (s->token == r->op[p->subject].token && o->token == r->op[p->object].token)
         sc_verdict_stamps(&r->v, s->start_ns, o->end_ns, opname(r, p->subject), opname(r, p->object));
-}
-
-static void describe_op(struct run *r, int i, char *out, size_t n)
-{
-    const struct sc_op_def *d = &r->p->ops[i];
-    const struct sc_op_facts *f = sc_op_facts(d->kind);
-    char kind[64];
-    if (f->data == SC_DATA_COPY)
-        snprintf(kind, sizeof kind, "memcpy_%s", sc_copy_name(d->copy));
-    else if (f->data == SC_DATA_MEMSET && d->mem != SC_MEM_DEVICE)
-        snprintf(kind, sizeof kind, "memset of %s memory", sc_mem_name(d->mem));
-    else if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_FREE || d->kind == SC_OP_FILL)
-        snprintf(kind, sizeof kind, "%s %s", f->name, r->p->buffers[d->buffer]);
-    else if (d->kind == SC_OP_GRAPH_LAUNCH)
-        snprintf(kind, sizeof kind, "graph_launch %s", r->p->graphs[d->graph].name);
-    else if (d->kind == SC_OP_WRITE_VALUE || d->kind == SC_OP_WAIT_VALUE)
-        snprintf(kind, sizeof kind, "%s %s", f->name, r->p->words[d->word].name);
-    else
-        snprintf(kind, sizeof kind, "%s", f->name);
-    if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_STREAM)
-        snprintf(out, n, "%s (%s of %s)", d->name, kind, sc_stream_name(r->p, d->stream));
-    else if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_EVENT)
-        snprintf(out, n, "%s (%s of %s)", d->name, kind, r->p->events[d->event].name);
-    else if (f->role != SC_ROLE_WORK)
-        snprintf(out, n, "%s (%s%s)", d->name, kind, d->kind == SC_OP_MEMCPY_SYNC ? " sync" : "");
-    else
-        snprintf(out, n, "%s (%s on %s)", d->name, kind, sc_stream_name(r->p, d->stream));
-    if (d->thread) {
-        size_t len = strlen(out);
-        int k = r->p->thread_proc[d->thread];
-        snprintf(out + len, n - len, " in %s%s%s", r->p->threads[d->thread], k ? " of process " : "",
-                 k ? r->p->procs[k] : "");
-    }
 }
 
 /*
@@ -1694,7 +1284,7 @@ static void judge_value(struct run *r)
         sc_verdict_error(&r->v, "%s is not a getter", opname(r, p->subject));
         return;
     }
-    note(r, "%s gave %s", opname(r, p->subject), got);
+    log_note(r, "%s gave %s", opname(r, p->subject), got);
     if (v == p->value)
         sc_verdict_decide(&r->v, SC_PASS, "%s gave %s, as the rule requires", opname(r, p->subject), got);
     else
@@ -1721,7 +1311,7 @@ static void judge_return(struct run *r)
         }
         snprintf(what, sizeof what, "%s (%d)", o->result ? r->b->error_name(o->result) : "success", o->result);
         if (k == SC_OP_ELAPSED && o->result == 0)
-            note(r, "%s: %.3f ms between the events", opname(r, p->subject), (double)o->ms);
+            log_note(r, "%s: %.3f ms between the events", opname(r, p->subject), (double)o->ms);
         judge_answer(r, o->result, what);
         break;
     case SC_GIVES:
@@ -1759,7 +1349,7 @@ static void judge_comparison(struct run *r)
         return;
     r->compared = 1;
     int same = x->value == y->value;
-    note(r, "%s gave %lld, %s gave %lld", opname(r, p->subject), (long long)x->value, opname(r, p->object),
+    log_note(r, "%s gave %lld, %s gave %lld", opname(r, p->subject), (long long)x->value, opname(r, p->object),
          (long long)y->value);
     if (same == (p->rel == SC_EQUALS))
         sc_verdict_decide(&r->v, SC_PASS, "%s gave %s value as %s (%lld%s%lld)", opname(r, p->subject),
@@ -1806,7 +1396,7 @@ static void judge_host_answer(struct run *r)
     }
     int ran = __atomic_load_n(&sl->token, __ATOMIC_ACQUIRE) == o->token;
     if (o->def->kind == SC_OP_HOST_FUNC) {
-        note(r, "%s %s", opname(r, p->subject), ran ? "ran" : "did not run");
+        log_note(r, "%s %s", opname(r, p->subject), ran ? "ran" : "did not run");
         judge_answer(r, ran ? r->b->code(SC_CODE_SUCCESS) : -1, ran ? "success (it ran)" : "skipped (it never ran)");
     } else if (!ran) {
         sc_verdict_decide(&r->v, SC_VIOLATED, "callback %s was never called", opname(r, p->subject));
@@ -1973,7 +1563,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         if (r->broken)
             break;
         last_issue = o->t_issue;
-        note(r, "issued %s: returned after %.3f ms%s%s", desc, (double)(o->t_return - o->t_issue) / 1e6,
+        log_note(r, "issued %s: returned after %.3f ms%s%s", desc, (double)(o->t_return - o->t_issue) / 1e6,
              is_query(o->def->kind)
                  ? (o->result == 0 ? ", answered success" : o->result == SC_NOT_READY ? ", answered not-ready" : "")
                  : "",
@@ -1991,7 +1581,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
             break;
         }
         if (o->rc)
-            note(r, "%s answered %s (%d)", o->def->name, b->error_name(o->rc), o->rc);
+            log_note(r, "%s answered %s (%d)", o->def->name, b->error_name(o->rc), o->rc);
         if (i == p->subject)
             judge_return(r);
         judge_comparison(r);
@@ -2040,7 +1630,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
             hung = 1;
             goto out;
         }
-        note(r, "repeated %s: answered %s", opname(r, p->subject),
+        log_note(r, "repeated %s: answered %s", opname(r, p->subject),
              r->op[p->subject].result == 0 ? "success" : b->error_name(r->op[p->subject].result));
         sc_verdict_requery(&r->v, r->op[p->subject].result, opname(r, p->subject));
     }
@@ -2074,9 +1664,9 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     if (r->final_sync_rc && r->faulted_at < 0)
         sc_verdict_error(&r->v, "the final context synchronize failed: %s", b->error_name(r->final_sync_rc));
     else if (r->final_sync_rc)
-        note(r, "the final context synchronize answered %s, as after any fault", b->error_name(r->final_sync_rc));
+        log_note(r, "the final context synchronize answered %s, as after any fault", b->error_name(r->final_sync_rc));
     judge_host_answer(r);
-    note_stamps(r);
+    log_stamps(r);
     check_stamps(r);
     if (r->faulted_at < 0)
         check_data(r);
