@@ -1,5 +1,5 @@
 /*
- * case.h - private to the files that run one case (run.c, arena.c, log.c):
+ * case.h - private to the files that run one case (run.c, arena.c, judge.c, log.c):
  * the state of a run (struct run: its ops, workers, objects and verdict), the
  * arena its ops use, and the region shared with the case's other processes.
  * Others include run.h.
@@ -241,6 +241,9 @@ static inline int peer_of(int dev) { return dev == 0 ? 1 : 0; }
 
 /* What the data checks judge of an op of kind k (ops.def's data column). */
 static inline enum sc_op_data data_of(enum sc_op_kind k) { return sc_op_facts(k)->data; }
+/* Ops after an issued fault: the context is gone, they may never complete or answer. */
+static inline int after_fault(const struct run *r, int i) { return r->faulted_at >= 0 && i > r->faulted_at; }
+
 
 /* ---- arena.c ---------------------------------------------------------------- */
 
@@ -254,6 +257,23 @@ void fill_words(void *p, uint32_t v);
 void op_ends(const struct sc_op_def *d, enum where *dst, enum where *src);
 /* The word a copy's destination must hold at the end. */
 uint32_t expected_word(const struct op_rt *o);
+
+/* ---- judge.c ---------------------------------------------------------------- */
+
+/* A failed call that is not an error: the subject's answer, the fault's own launch, or anything after it. */
+int failure_expected(const struct run *r, int i);
+/* The subject's call returned: decide what can be decided now. */
+void judge_return(struct run *r);
+/* Equals / differs: judged once both getters returned. */
+void judge_comparison(struct run *r);
+/* A group subject of "not held by": say how many members stayed independent. */
+void count_group(struct run *r);
+/* A host function or callback subject of "answers": decided once it ran, or clearly will not. */
+void judge_host_answer(struct run *r);
+/* The device ops' %globaltimer stamps, as evidence for 'after'. */
+void check_stamps(struct run *r);
+/* After the drain: the data every copy, memset and fill left behind. */
+void check_data(struct run *r);
 
 /* ---- log.c ------------------------------------------------------------------ */
 
