@@ -1,5 +1,6 @@
 /*
- * case.h - private to the files that run one case (run.c, arena.c, judge.c, log.c):
+ * case.h - private to the files that run one case (run.c, arena.c, observe.c, judge.c,
+ * log.c):
  * the state of a run (struct run: its ops, workers, objects and verdict), the
  * arena its ops use, and the region shared with the case's other processes.
  * Others include run.h.
@@ -244,7 +245,6 @@ static inline enum sc_op_data data_of(enum sc_op_kind k) { return sc_op_facts(k)
 /* Ops after an issued fault: the context is gone, they may never complete or answer. */
 static inline int after_fault(const struct run *r, int i) { return r->faulted_at >= 0 && i > r->faulted_at; }
 
-
 /* ---- arena.c ---------------------------------------------------------------- */
 
 /* Allocates the arena's pinned block (slots, gate flag, words) and scratch once per backend. */
@@ -257,6 +257,20 @@ void fill_words(void *p, uint32_t v);
 void op_ends(const struct sc_op_def *d, enum where *dst, enum where *src);
 /* The word a copy's destination must hold at the end. */
 uint32_t expected_word(const struct op_rt *o);
+
+/* ---- observe.c -------------------------------------------------------------- */
+
+/* 1: member m of op i has completed; 0: not yet; -1: the probe itself failed. */
+int member_done(struct run *r, int i, int m);
+/* 1: op i (every member of a group) has completed; 0: not yet; -1: the probe itself failed. */
+int op_done(struct run *r, int i);
+/* One sample: the subject and object, in the order that makes a violation real, into the
+ * verdict; then every op newly seen complete, into the timeline. */
+void sample(struct run *r);
+/* Opens every gate (of every process), noting why. */
+void release(struct run *r, const char *why);
+/* An op whose completion the drain waits for (observable, issued, not captured, not seen complete). */
+int pending(struct run *r, int i);
 
 /* ---- judge.c ---------------------------------------------------------------- */
 
