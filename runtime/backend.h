@@ -41,6 +41,12 @@ enum { SC_CAPTURE_NONE = 0, SC_CAPTURE_ACTIVE, SC_CAPTURE_INVALIDATED };
 /* The compile mode the backends of this binary were built in. */
 extern const char sc_compile_mode[]; /* "legacy" or "per-thread" */
 
+/* A stream callback's body: the caller's function, called with its argument and the stream's status. */
+struct sc_callback {
+    void (*body)(void *arg, int status);
+    void *arg;
+};
+
 typedef struct sc_backend {
     const char *name; /* "driver" or "runtime" */
 
@@ -77,8 +83,8 @@ typedef struct sc_backend {
     int (*memcpy_async)(void *s, void *dst, const void *src, size_t n, unsigned kind);
     int (*memcpy_sync)(void *dst, const void *src, size_t n, unsigned kind);
     int (*host_func)(void *s, void (*fn)(void *), void *arg);
-    /* Adds a stream callback that calls sc_callback_body(arg, status). */
-    int (*callback)(void *s, void *arg);
+    /* Adds a stream callback that calls cb->body(cb->arg, status); *cb must live until it ran. */
+    int (*callback)(void *s, const struct sc_callback *cb);
     int (*event_record)(void *e, void *s);
     int (*stream_wait_event)(void *s, void *e, unsigned flags);
     int (*stream_sync)(void *s);
@@ -170,9 +176,6 @@ typedef struct sc_backend {
 
 extern const sc_backend sc_driver_backend;
 extern const sc_backend sc_runtime_backend;
-
-/* Called by the backends' stream-callback trampolines. */
-void sc_callback_body(void *arg, int status);
 
 /* Geometry of 2D and 3D copies: SC_ROW_BYTES-wide rows, SC_3D_ROWS rows a slice. */
 #define SC_ROW_BYTES 4096u

@@ -352,10 +352,13 @@ static int host_func(void *s, void (*fn)(void *), void *arg) { return SC_CALL(cu
 
 static void CUDA_CB callback_trampoline(CUstream s, CUresult status, void *arg)
 {
+    const struct sc_callback *cb = arg;
     (void)s;
-    sc_callback_body(arg, (int)status);
+    cb->body(cb->arg, (int)status);
 }
-static int callback(void *s, void *arg) { return SC_CALL(cuStreamAddCallback, (CUstream)s, callback_trampoline, arg, 0); }
+static int callback(void *s, const struct sc_callback *cb)
+{ return SC_CALL(cuStreamAddCallback, (CUstream)s, callback_trampoline, (void *)cb, 0);
+}
 
 static int event_record(void *e, void *s) { return SC_CALL(cuEventRecord, (CUevent)e, (CUstream)s); }
 static int stream_wait_event(void *s, void *e, unsigned flags)

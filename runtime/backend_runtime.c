@@ -202,10 +202,13 @@ static int host_func(void *s, void (*fn)(void *), void *arg) { return cudaLaunch
 
 static void CUDART_CB callback_trampoline(cudaStream_t s, cudaError_t status, void *arg)
 {
+    const struct sc_callback *cb = arg;
     (void)s;
-    sc_callback_body(arg, (int)status);
+    cb->body(cb->arg, (int)status);
 }
-static int callback(void *s, void *arg) { return cudaStreamAddCallback((cudaStream_t)s, callback_trampoline, arg, 0); }
+static int callback(void *s, const struct sc_callback *cb)
+{ return cudaStreamAddCallback((cudaStream_t)s, callback_trampoline, (void *)cb, 0);
+}
 
 static int event_record(void *e, void *s) { return cudaEventRecord((cudaEvent_t)e, (cudaStream_t)s); }
 static int stream_wait_event(void *s, void *e, unsigned flags)

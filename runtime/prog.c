@@ -407,30 +407,6 @@ void sc_expect_value(sc_prog *p, sc_op subject, enum sc_value value)
 
 /* -- names ------------------------------------------------------------------- */
 
-const char *sc_op_kind_name(enum sc_op_kind k)
-{
-    static const char *const names[SC_OP_KIND_END] = {
-        [SC_OP_GATE] = "gate", [SC_OP_HOST_GATE] = "host_gate", [SC_OP_KERNEL] = "kernel",
-        [SC_OP_MEMSET] = "memset", [SC_OP_MEMCPY_ASYNC] = "memcpy", [SC_OP_MEMCPY_SYNC] = "memcpy_sync",
-        [SC_OP_HOST_FUNC] = "host_func", [SC_OP_CALLBACK] = "callback", [SC_OP_RECORD] = "record",
-        [SC_OP_WAIT] = "wait", [SC_OP_STREAM_SYNC] = "stream_sync", [SC_OP_EVENT_SYNC] = "event_sync",
-        [SC_OP_CTX_SYNC] = "ctx_sync", [SC_OP_STREAM_QUERY] = "stream_query", [SC_OP_EVENT_QUERY] = "event_query",
-        [SC_OP_STREAM_DESTROY] = "stream_destroy", [SC_OP_EVENT_DESTROY] = "event_destroy",
-        [SC_OP_VALUE_GATE] = "value_gate", [SC_OP_MEMSET_SYNC] = "memset_sync",
-        [SC_OP_WAIT_INVALID] = "wait_invalid_flags", [SC_OP_WRITE_VALUE] = "write_value",
-        [SC_OP_WAIT_VALUE] = "wait_value", [SC_OP_ALLOC] = "alloc_async", [SC_OP_FREE] = "free_async",
-        [SC_OP_FILL] = "fill", [SC_OP_POOL_RESERVED] = "pool_reserved", [SC_OP_POOL_TRIM] = "pool_trim",
-        [SC_OP_GRAPH_LAUNCH] = "graph_launch", [SC_OP_CAPTURE_BEGIN] = "capture_begin",
-        [SC_OP_CAPTURE_END] = "capture_end", [SC_OP_CAPTURE_STATUS] = "capture_status", [SC_OP_FAULT] = "fault",
-        [SC_OP_ELAPSED] = "elapsed", [SC_OP_STREAM_FLAGS] = "stream_flags",
-        [SC_OP_STREAM_PRIORITY] = "stream_priority", [SC_OP_STREAM_CREATE_INVALID] = "stream_create_invalid_flags",
-        [SC_OP_EVENT_CREATE_TRY] = "event_create", [SC_OP_MEM_ALLOC] = "mem_alloc", [SC_OP_STREAM_ID] = "stream_id",
-        [SC_OP_CTX] = "ctx", [SC_OP_THREAD_EXIT] = "thread_exit", [SC_OP_MEMCPY_PEER] = "memcpy_peer",
-        [SC_OP_DEVICE_SYNC] = "device_sync",
-    };
-    return (k >= SC_OP_GATE && k < SC_OP_KIND_END && names[k]) ? names[k] : "?";
-}
-
 const char *sc_copy_name(unsigned c)
 {
     static const char *const names[] = {
@@ -542,25 +518,5 @@ int sc_stream_device(const struct sc_prog *p, sc_stream s)
 }
 
 int sc_stream_count(const struct sc_prog *p, sc_stream s) { return s >= 0 && s < p->nstreams ? p->streams[s].count : 1; }
-
-int sc_op_is_host_call(enum sc_op_kind k)
-{
-    switch (k) {
-    case SC_OP_MEMCPY_SYNC: case SC_OP_MEMSET_SYNC: case SC_OP_STREAM_SYNC: case SC_OP_EVENT_SYNC:
-    case SC_OP_CTX_SYNC: case SC_OP_STREAM_QUERY: case SC_OP_EVENT_QUERY: case SC_OP_STREAM_DESTROY:
-    case SC_OP_EVENT_DESTROY: case SC_OP_POOL_RESERVED: case SC_OP_POOL_TRIM: case SC_OP_CAPTURE_BEGIN:
-    case SC_OP_CAPTURE_END: case SC_OP_CAPTURE_STATUS: case SC_OP_ELAPSED: case SC_OP_STREAM_FLAGS:
-    case SC_OP_STREAM_PRIORITY: case SC_OP_STREAM_CREATE_INVALID: case SC_OP_EVENT_CREATE_TRY: case SC_OP_MEM_ALLOC:
-    case SC_OP_STREAM_ID: case SC_OP_CTX: case SC_OP_THREAD_EXIT: case SC_OP_DEVICE_SYNC:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-int sc_op_is_observable(enum sc_op_kind k)
-{
-    return k != SC_OP_WAIT && k != SC_OP_WAIT_INVALID && k != SC_OP_WAIT_VALUE && k != SC_OP_ALLOC && k != SC_OP_FREE;
-}
 
 int sc_relation_is_binary(enum sc_relation r) { return (r >= SC_AFTER && r <= SC_READY_WHILE) || r == SC_EQUALS || r == SC_DIFFERS; }

@@ -4,6 +4,7 @@
  */
 #ifndef SC_PROG_H
 #define SC_PROG_H
+#include "ops.h"
 #include "streamcts.h"
 
 #define SC_MAX_STREAMS 32
@@ -17,53 +18,6 @@
 #define SC_MAX_MEMBERS 4096 /* streams in all, counting every member of an array */
 #define SC_NAME_LEN 32
 #define SC_MAX_PROCS 8 /* processes of one program, main included */
-
-enum sc_op_kind {
-    SC_OP_GATE = 1,
-    SC_OP_HOST_GATE,
-    SC_OP_KERNEL,
-    SC_OP_MEMSET,
-    SC_OP_MEMCPY_ASYNC,
-    SC_OP_MEMCPY_SYNC,
-    SC_OP_HOST_FUNC,
-    SC_OP_CALLBACK,
-    SC_OP_RECORD,
-    SC_OP_WAIT,
-    SC_OP_STREAM_SYNC,
-    SC_OP_EVENT_SYNC,
-    SC_OP_CTX_SYNC,
-    SC_OP_STREAM_QUERY,
-    SC_OP_EVENT_QUERY,
-    SC_OP_STREAM_DESTROY,
-    SC_OP_EVENT_DESTROY,
-    SC_OP_VALUE_GATE,
-    SC_OP_MEMSET_SYNC,
-    SC_OP_WAIT_INVALID,
-    SC_OP_WRITE_VALUE,
-    SC_OP_WAIT_VALUE,
-    SC_OP_ALLOC,
-    SC_OP_FREE,
-    SC_OP_FILL,
-    SC_OP_POOL_RESERVED,
-    SC_OP_POOL_TRIM,
-    SC_OP_GRAPH_LAUNCH,
-    SC_OP_CAPTURE_BEGIN,
-    SC_OP_CAPTURE_END,
-    SC_OP_CAPTURE_STATUS,
-    SC_OP_FAULT,
-    SC_OP_ELAPSED,
-    SC_OP_STREAM_FLAGS,
-    SC_OP_STREAM_PRIORITY,
-    SC_OP_STREAM_CREATE_INVALID,
-    SC_OP_EVENT_CREATE_TRY,
-    SC_OP_MEM_ALLOC,
-    SC_OP_STREAM_ID,
-    SC_OP_CTX,
-    SC_OP_THREAD_EXIT,
-    SC_OP_MEMCPY_PEER,
-    SC_OP_DEVICE_SYNC,
-    SC_OP_KIND_END
-};
 
 struct sc_op_def {
     enum sc_op_kind kind;
@@ -133,7 +87,6 @@ struct sc_prog {
 void sc_prog_init(struct sc_prog *p);
 
 /* Names for reports. */
-const char *sc_op_kind_name(enum sc_op_kind k);
 const char *sc_copy_name(unsigned c);
 const char *sc_mem_name(enum sc_mem m);
 const char *sc_relation_text(enum sc_relation r); /* "after", "not held by", ... */
@@ -149,10 +102,6 @@ int sc_builtin_kind(sc_stream s);
 /* The process op i is issued in (0: main). */
 int sc_op_process(const struct sc_prog *p, int i);
 
-/* Is the op a host call (it has no stream work of its own)? */
-int sc_op_is_host_call(enum sc_op_kind k);
-/* Can the runtime observe the op's completion? */
-int sc_op_is_observable(enum sc_op_kind k);
 /* Does the relation have an object? */
 int sc_relation_is_binary(enum sc_relation r);
 

@@ -5,101 +5,23 @@
  * block (only queries), so it can always release the gates and keep every
  * deadline.  Every op of the program is issued by a worker thread, one per
  * host thread the program names.
+ *
+ * Its parts: case.h (the run's state), arena.c (the memory ops use),
+ * observe.c (what has completed; the gates' release), judge.c (what the
+ * observations mean), log.c (the timeline); this file prepares, issues through
+ * the workers, starts the other processes and runs sc_run_program's phases.
  */
 #define _GNU_SOURCE
-#include "run.h"
-#include "clock.h"
-#include "procs.h"
-#include "slot.h"
-#include <pthread.h>
-#include <stddef.h>
+#include "case.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SC_COPY_BYTES (4u << 20)       /* every memcpy and memset moves 4 MiB   */
-#define SC_POLL_NS 20000u              /* observer's pause between samples      */
-#define SC_HANG_GRACE_NS 2000000000ull /* after a deadline, before giving up     */
-#define SC_EXTRA_SLOTS 8192u           /* slots of group members beyond the first */
-#define SC_MEMBER_NS 200000u           /* allowance per group member for issuing it */
-#define SC_NSLOTS (SC_MAX_OPS + SC_EXTRA_SLOTS)
-
-/* ---- buffers and slots, allocated once per backend and reused ---------- */
-
-/* The memory an op's copy or memset reads and writes; allocated on first use. */
-struct buffers {
-    void *dev_src, *dev_dst, *pinned, *pinned2, *pageable, *pageable2, *managed, *peer_src;
-    int dev_src_on, dev_dst_on, peer_src_on; /* the device each was allocated on */
-};
-
-struct pool {
-    int ready;
-    struct sc_slot *slots; /* SC_NSLOTS slots (op i's is slot i; group members' follow
-                              SC_MAX_OPS), the gate flag, then the words */
-    void *slots_dev;
-    uint32_t *gate;
-    void *gate_dev;
-    uint64_t *words;       /* stream memory operations' words (host view)     */
-    void *words_dev;
-    void *scratch; /* pinned, for filling sources and reading results back */
-    struct buffers buf[SC_MAX_OPS];
-};
-
-static struct pool pools[2];
+static struct arena arenas[2];
 static uint32_t run_counter;
 
-/* ---- the memory a case shares with its other processes (procs.h) ---------- */
-
-/* An op's result, published by the process that issued it. */
-struct remote_op {
-    int state, rc, result, captured;
-    int64_t value;
-    float ms;
-    uint64_t t_issue, t_return;
-    struct sc_return ret;
-    int at_return, clobbered;
-    size_t bad_word;
-    uint32_t bad_value;
-    int done; /* an op observed through a probe: its own process saw it complete */
-};
-
-/* A host thread of another process: the job main posts, and its result. */
-struct mailbox {
-    int job, arg, busy;
-    int rc; /* the context synchronize's result */
-};
-
-/* Starts with the layout of a pool's pinned block: slots, the gate flag, the words. */
-struct shared {
-    struct sc_slot slots[SC_NSLOTS];
-    uint32_t gate;
-    uint32_t gate_pad[15];
-    uint64_t words[SC_MAX_WORDS];
-    uint32_t case_id;  /* tokens embed it: every process must write the same ones */
-    int released, quit;
-    int created[SC_MAX_PROCS]; /* 1: its objects exist and their IPC handles are published; <0: failed */
-    int ready[SC_MAX_PROCS];   /* 1: it opened the others' objects and prepared its ops; <0: failed  */
-    unsigned char event_handle[SC_MAX_EVENTS][SC_IPC_HANDLE_BYTES];
-    unsigned char mem_handle[SC_MAX_BUFFERS][SC_IPC_HANDLE_BYTES];
-    struct mailbox mbox[SC_MAX_THREADS];
-    struct remote_op op[SC_MAX_OPS];
-    char error[SC_MAX_PROCS][256];
-    /* the processes outlive a run: main starts each run, they report finishing it */
-    uint32_t run_gen;                /* main: bumped for each run; a waiting process starts it   */
-    int case_index, control;         /* ... the run's program                                    */
-    uint32_t finished[SC_MAX_PROCS]; /* the run a process finished: its objects gone, its context idle */
-    int retire;                      /* main: the program ends, the processes exit               */
-    uint32_t room_waits;             /* processes that waited for room for their context ...     */
-    uint64_t room_wait_ns;           /* ... and how long in all                                  */
-};
-#define SC_SHARED_BYTES ((sizeof(struct shared) + 4095u) & ~(size_t)4095u)
-#define SC_PEER_GRACE_NS 5000000000ull /* a process that was told to quit, before it is killed */
-#define SC_START_DEADLINES 4u          /* a process's start-up (cuInit, its context): deadlines it may take */
-
-#define SC_PEER_IDLE_NS 200000u     /* a waiting process's pause between looks at run_gen */
-
-static struct pool shared_pools[2];
+static struct arena shared_arenas[2];
 static struct shared *shared_mem[2];
 static int shared_fd[2] = { -1, -1 };
 /* main, per API: the other processes (0: none running), the runs started, processes started */
@@ -108,157 +30,6 @@ static uint32_t run_gen[2];
 static unsigned peers_started[2];
 /* a process other than main: the run it was told to start */
 static uint32_t peer_gen;
-
-/* ---- one run ------------------------------------------------------------ */
-
-enum { ST_IDLE = 0, ST_ISSUED, ST_RETURNED };
-enum { JOB_NONE = 0, JOB_ISSUE, JOB_REQUERY, JOB_CTX_SYNC, JOB_END_CAPTURES, JOB_QUIT };
-
-/* Where a copy or memset reads and writes: one of struct buffers' members. */
-enum where { W_NONE = 0, W_DEV_SRC, W_DEV_DST, W_PINNED, W_PINNED2, W_PAGEABLE, W_PAGEABLE2, W_MANAGED, W_PEER_SRC };
-
-#define SC_CLOBBER 0xc10bbe5du /* written over a host source once its copy returned */
-
-struct host_arg { /* what host functions, callbacks and host gates touch */
-    struct sc_slot *slot;
-    uint32_t token;
-    uint32_t *gate;
-    uint64_t max_ns;
-};
-
-/* Members 1.. of a group op (an op on a stream array); member 0 is the op itself. */
-struct member {
-    void *stream, *probe;
-    uint32_t token;
-    int slot;
-    struct host_arg harg;
-    int done;
-};
-
-struct op_rt {
-    const struct sc_op_def *def;
-    void *stream, *event, *probe; /* probe: event recorded right after the op */
-    int device;                   /* the GPU the op is issued to             */
-    int nmem;                     /* 1, or the members of its stream array   */
-    struct member *more;          /* members 1 .. nmem - 1                   */
-    uint32_t token;
-    unsigned char fill;           /* memset byte                               */
-    struct host_arg harg;
-    /* written by the issuing worker */
-    int state, rc, result;        /* rc: 0 unless the call failed; result: what it returned */
-    int captured;                 /* issued into a stream capture: it will not run */
-    int64_t value;                /* getters                                  */
-    float ms;                     /* elapsed                                  */
-    uint64_t t_issue, t_return;
-    struct sc_return ret;         /* host calls: read right after returning   */
-    int at_return;                /* complete on return: 1 data there, 0 not, -1 not looked at */
-    size_t bad_word;              /* ... the first word that was wrong        */
-    uint32_t bad_value;
-    int clobbered;                /* complete on return: the source was overwritten */
-    /* written by the observer */
-    int done;
-    int member0_done;             /* group ops: member 0 seen complete */
-};
-
-struct run;
-
-struct worker {
-    struct run *r;
-    int index;
-    pthread_t tid;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int job, arg;
-    int busy;                     /* atomic: a job is posted or running */
-    int started;
-    int exited;                   /* its thread ended (thread_exit)  */
-    int remote;                   /* main: the thread runs in another process (its mailbox) */
-    int last_job, last_arg;       /* the job posted last */
-};
-
-struct run {
-    const sc_backend *b;
-    const struct sc_prog *p;
-    struct sc_run_config cfg;
-    struct pool *pool;
-    struct op_rt op[SC_MAX_OPS];
-    void *members[SC_MAX_MEMBERS];   /* every created stream; array s at first[s]  */
-    int first[SC_MAX_STREAMS];
-    void *events[SC_MAX_EVENTS];
-    int event_device[SC_MAX_EVENTS];
-    int multi;                       /* the program uses more than one device     */
-    int next_slot;                   /* the next free member slot                 */
-    int best_members;                /* group subject: most members seen done while held */
-    int compared;                    /* equals / differs: judged                  */
-    struct worker workers[SC_MAX_THREADS];
-    void *pools[SC_MAX_POOLS];
-    void *default_pool;
-    void *graphs[SC_MAX_GRAPHS];
-    void *buf_ptr[SC_MAX_BUFFERS];   /* stream-ordered allocations              */
-    int buf_freed[SC_MAX_BUFFERS];
-    uint64_t word_set[SC_MAX_WORDS]; /* the value a write_value writes           */
-    int word_cond[SC_MAX_WORDS];     /* the condition of the word's first wait  */
-    int capture_thread[SC_MAX_STREAMS]; /* worker that began a capture, + 1      */
-    int least, greatest;             /* the stream priority range               */
-    int ndevices;                    /* devices the program uses                */
-    int has_capture;
-    int faulted_at;                  /* the op index of an issued fault, or -1  */
-    int released;                 /* atomic */
-    int final_sync_rc;
-    /* several processes (sc_thread_process): each runs its own struct run */
-    struct shared *sh;               /* the region shared with them, else NULL     */
-    int proc;                        /* the process this run is (0: main)          */
-    pid_t *pid;                      /* main: the other processes (peer_pid)       */
-    uint32_t gen;                    /* main: this run's run_gen                   */
-    int stream_proc[SC_MAX_STREAMS]; /* the process that creates each stream       */
-    int event_proc[SC_MAX_EVENTS];   /* ... each event; the others open its handle */
-    int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
-    int broken;                      /* main: another process failed or ended      */
-    char blocker[160];            /* the call that forced an early release */
-    int early;                    /* the gates were released early: blocker blocked for a window */
-    int open_at_early;            /* ... while the verdict was still open */
-    uint64_t t0, t_release;
-    struct sc_verdict v;
-    pthread_mutex_t log_mu;
-    char *timeline;
-    size_t timeline_len, timeline_cap;
-};
-
-static void note(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct run *r, const char *fmt, ...)
-{
-    char line[512];
-    int n;
-    va_list ap;
-    pthread_mutex_lock(&r->log_mu);
-    n = snprintf(line, sizeof line, "%9.3f ms  ", (double)(sc_now_ns() - r->t0) / 1e6);
-    va_start(ap, fmt);
-    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-    va_end(ap);
-    size_t len = strlen(line);
-    if (r->timeline_len + len + 2 < r->timeline_cap) {
-        memcpy(r->timeline + r->timeline_len, line, len);
-        r->timeline_len += len;
-        r->timeline[r->timeline_len++] = '\n';
-        r->timeline[r->timeline_len] = '\0';
-    }
-    pthread_mutex_unlock(&r->log_mu);
-}
-
-static const char *opname(const struct run *r, int i) { return r->p->ops[i].name; }
-
-static int load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static void store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-
-/* Is op i issued by this process? */
-static int mine(const struct run *r, int i) { return sc_op_process(r->p, i) == r->proc; }
-/* Have the gates been released (by main, for every process)? */
-static int is_released(struct run *r) { return r->sh ? load(&r->sh->released) : load(&r->released); }
-/* Op i's state: another process's ops as they published it (main imports them on return). */
-static int op_state(struct run *r, int i)
-{
-    return r->proc && !mine(r, i) ? load(&r->sh->op[i].state) : load(&r->op[i].state);
-}
 
 /* ---- host functions the ops enqueue ------------------------------------- */
 
@@ -287,40 +58,18 @@ static void host_gate(void *a)
     __atomic_store_n(&h->slot->token, h->token, __ATOMIC_RELEASE);
 }
 
-void sc_callback_body(void *a, int status)
+static void callback_body(void *a, int status)
 {
     struct host_arg *h = a;
     h->slot->arg = (uint32_t)status;
     host_mark(a);
 }
 
-/* ---- the pool ------------------------------------------------------------ */
 
-static int pool_ready(struct run *r, char *why, size_t n)
-{
-    const sc_backend *b = r->b;
-    struct pool *pl = r->pool;
-    int rc;
-    if (pl->ready)
-        return 0;
-    size_t bytes = sizeof(struct sc_slot) * SC_NSLOTS + 64 + sizeof(uint64_t) * SC_MAX_WORDS;
-    void *mem;
-    if ((rc = b->host_alloc(&mem, bytes)) || (rc = b->host_dev_ptr(&pl->slots_dev, mem)) ||
-        (rc = b->host_alloc(&pl->scratch, SC_COPY_BYTES))) {
-        snprintf(why, n, "cannot allocate pinned host memory: %s", b->error_name(rc));
-        return -1;
-    }
-    pl->slots = mem;
-    pl->gate = (uint32_t *)(pl->slots + SC_NSLOTS);
-    pl->gate_dev = (char *)pl->slots_dev + ((char *)pl->gate - (char *)mem);
-    pl->words = (uint64_t *)((char *)pl->gate + 64);
-    pl->words_dev = (char *)pl->slots_dev + ((char *)pl->words - (char *)mem);
-    pl->ready = 1;
-    return 0;
-}
+/* ---- the arena ----------------------------------------------------------- */
 
 /*
- * Several processes: the pool's pinned block is the shared region, registered
+ * Several processes: the arena's pinned block is the shared region, registered
  * (page-locked, device-mapped) in every process, so a kernel or host function
  * of any process writes slots main observes, and main's release opens gates in
  * every process.  Main makes the region once per backend (fd < 0); a child maps
@@ -329,8 +78,8 @@ static int pool_ready(struct run *r, char *why, size_t n)
 static struct shared *shared_region(const sc_backend *b, int fd, char *why, size_t n)
 {
     int k = b == &sc_driver_backend ? 0 : 1, rc;
-    struct pool *pl = &shared_pools[k];
-    if (pl->ready)
+    struct arena *ar = &shared_arenas[k];
+    if (ar->ready)
         return shared_mem[k];
     struct shared *sh = fd < 0 ? sc_procs_region_create(SC_SHARED_BYTES, &shared_fd[k], why, n)
                                : sc_procs_region_map(fd, SC_SHARED_BYTES);
@@ -341,145 +90,26 @@ static struct shared *shared_region(const sc_backend *b, int fd, char *why, size
     }
     char *dev;
     if ((rc = b->host_register(sh, SC_SHARED_BYTES)) || (rc = b->host_dev_ptr((void **)&dev, sh)) ||
-        (rc = b->host_alloc(&pl->scratch, SC_COPY_BYTES))) {
+        (rc = b->host_alloc(&ar->scratch, SC_COPY_BYTES))) {
         snprintf(why, n, "cannot register the memory shared between the case's processes: %s", b->error_name(rc));
         return NULL;
     }
-    pl->slots = sh->slots;
-    pl->slots_dev = dev + offsetof(struct shared, slots);
-    pl->gate = &sh->gate;
-    pl->gate_dev = dev + offsetof(struct shared, gate);
-    pl->words = sh->words;
-    pl->words_dev = dev + offsetof(struct shared, words);
-    pl->ready = 1;
+    ar->slots = sh->slots;
+    ar->slots_dev = dev + offsetof(struct shared, slots);
+    ar->gate = &sh->gate;
+    ar->gate_dev = dev + offsetof(struct shared, gate);
+    ar->words = sh->words;
+    ar->words_dev = dev + offsetof(struct shared, words);
+    ar->ready = 1;
     return shared_mem[k] = sh;
 }
 
 static int shared_ready(struct run *r, int fd, char *why, size_t n)
 {
     int k = r->b == &sc_driver_backend ? 0 : 1;
-    r->pool = &shared_pools[k];
+    r->arena = &shared_arenas[k];
     r->pid = peer_pid[k];
     return (r->sh = shared_region(r->b, fd, why, n)) ? 0 : -1;
-}
-
-/* Makes dev the calling thread's current device, when the program uses several. */
-static void on_dev(struct run *r, int dev)
-{
-    if (r->multi)
-        r->b->use_device(dev);
-}
-
-/* The other GPU of a two-device copy. */
-static int peer_of(int dev) { return dev == 0 ? 1 : 0; }
-
-/* The buffer `w` of op i, allocated on first use (device buffers on the op's device). */
-static void *buffer(struct run *r, int i, enum where w, int *rc)
-{
-    struct buffers *bf = &r->pool->buf[i];
-    const sc_backend *b = r->b;
-    void **slot = NULL;
-    int *on = NULL, dev = r->op[i].device;
-    *rc = 0;
-    switch (w) {
-    case W_NONE: return NULL;
-    case W_DEV_SRC: slot = &bf->dev_src, on = &bf->dev_src_on; break;
-    case W_DEV_DST: slot = &bf->dev_dst, on = &bf->dev_dst_on; break;
-    case W_PEER_SRC: slot = &bf->peer_src, on = &bf->peer_src_on, dev = peer_of(dev); break;
-    case W_PINNED: slot = &bf->pinned; break;
-    case W_PINNED2: slot = &bf->pinned2; break;
-    case W_PAGEABLE: slot = &bf->pageable; break;
-    case W_PAGEABLE2: slot = &bf->pageable2; break;
-    case W_MANAGED: slot = &bf->managed; break;
-    }
-    if (*slot && on && *on != dev) { /* cached on another device by an earlier case */
-        on_dev(r, *on);
-        b->dev_free(*slot);
-        *slot = NULL;
-    }
-    if (*slot)
-        return *slot;
-    if (on) {
-        on_dev(r, dev);
-        *rc = b->dev_alloc(slot, SC_COPY_BYTES);
-        *on = dev;
-        on_dev(r, r->op[i].device);
-    }
-    else if (w == W_PINNED || w == W_PINNED2)
-        *rc = b->host_alloc(slot, SC_COPY_BYTES);
-    else if (w == W_MANAGED)
-        *rc = b->managed_alloc(slot, SC_COPY_BYTES);
-    else if (posix_memalign(slot, 4096, SC_COPY_BYTES) != 0)
-        *rc = -1;
-    else
-        memset(*slot, 0, SC_COPY_BYTES); /* touch every page now */
-    if (*rc)
-        *slot = NULL;
-    return *slot;
-}
-
-static int on_host(enum where w) { return w == W_PINNED || w == W_PINNED2 || w == W_PAGEABLE || w == W_PAGEABLE2 || w == W_MANAGED; }
-
-static void fill_words(void *p, uint32_t v)
-{
-    uint32_t *w = p;
-    for (size_t k = 0; k < SC_COPY_BYTES / 4; k++)
-        w[k] = v;
-}
-
-static int is_copy(enum sc_op_kind k) { return k == SC_OP_MEMCPY_ASYNC || k == SC_OP_MEMCPY_SYNC; }
-static int is_memset(enum sc_op_kind k) { return k == SC_OP_MEMSET || k == SC_OP_MEMSET_SYNC; }
-static int is_transfer(enum sc_op_kind k) { return is_copy(k) || k == SC_OP_MEMCPY_PEER; }
-
-/* Where op i reads (src) and writes (dst). */
-static void ends(const struct sc_op_def *d, enum where *dst, enum where *src)
-{
-    static const enum where copy_dst[] = {
-        [SC_H2D_PINNED] = W_DEV_DST, [SC_H2D_PAGEABLE] = W_DEV_DST, [SC_D2H_PINNED] = W_PINNED,
-        [SC_D2H_PAGEABLE] = W_PAGEABLE, [SC_D2D] = W_DEV_DST, [SC_H2H_PINNED] = W_PINNED,
-        [SC_H2H_PAGEABLE] = W_PAGEABLE, [SC_H2M] = W_MANAGED, [SC_M2H] = W_PAGEABLE, [SC_D2M] = W_MANAGED,
-        [SC_M2D] = W_DEV_DST,
-    };
-    static const enum where copy_src[] = {
-        [SC_H2D_PINNED] = W_PINNED, [SC_H2D_PAGEABLE] = W_PAGEABLE, [SC_D2H_PINNED] = W_DEV_SRC,
-        [SC_D2H_PAGEABLE] = W_DEV_SRC, [SC_D2D] = W_DEV_SRC, [SC_H2H_PINNED] = W_PINNED2,
-        [SC_H2H_PAGEABLE] = W_PAGEABLE2, [SC_H2M] = W_PAGEABLE, [SC_M2H] = W_MANAGED, [SC_D2M] = W_DEV_SRC,
-        [SC_M2D] = W_MANAGED,
-    };
-    *dst = *src = W_NONE;
-    if (d->kind == SC_OP_MEMCPY_PEER) {
-        *dst = W_DEV_DST, *src = W_PEER_SRC;
-    } else if (is_copy(d->kind)) {
-        unsigned k = d->copy & SC_COPY_KIND_MASK;
-        if (k >= SC_H2D_PINNED && k <= SC_M2D)
-            *dst = copy_dst[k], *src = copy_src[k];
-    } else if (is_memset(d->kind)) {
-        *dst = d->mem == SC_MEM_PINNED ? W_PINNED : d->mem == SC_MEM_MANAGED ? W_MANAGED : W_DEV_DST;
-    }
-}
-
-/* The word a copy's destination must hold at the end. */
-static uint32_t expected_word(const struct op_rt *o)
-{
-    return is_memset(o->def->kind) || o->def->kind == SC_OP_FILL ? 0x01010101u * o->fill : o->token;
-}
-
-static int has_slot(enum sc_op_kind k)
-{
-    return k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_KERNEL || k == SC_OP_HOST_FUNC ||
-           k == SC_OP_CALLBACK || k == SC_OP_GRAPH_LAUNCH;
-}
-static int has_probe(enum sc_op_kind k)
-{
-    return k == SC_OP_MEMSET || k == SC_OP_MEMCPY_ASYNC || k == SC_OP_RECORD || k == SC_OP_VALUE_GATE ||
-           k == SC_OP_FILL || k == SC_OP_FAULT || k == SC_OP_MEMCPY_PEER;
-}
-/* Kinds an op on a stream array issues to every member. */
-static int is_group_kind(enum sc_op_kind k)
-{
-    return k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_VALUE_GATE || k == SC_OP_KERNEL ||
-           k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK || k == SC_OP_WAIT || k == SC_OP_STREAM_SYNC ||
-           k == SC_OP_STREAM_DESTROY;
 }
 
 /* The handle of member m of stream s (a built-in stream: of the current device). */
@@ -491,21 +121,15 @@ static void *stream_handle(struct run *r, sc_stream s, int m)
 /* The device an op is issued on: its stream's, its event's, or the one it names. */
 static int op_device(struct run *r, const struct sc_op_def *d)
 {
-    switch (d->kind) {
-    case SC_OP_EVENT_SYNC: case SC_OP_EVENT_QUERY: case SC_OP_EVENT_DESTROY: case SC_OP_ELAPSED:
+    const struct sc_op_facts *f = sc_op_facts(d->kind);
+    if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_EVENT)
         return r->event_device[d->event];
-    case SC_OP_DEVICE_SYNC:
+    if (f->arg == SC_ARG_DEVICE)
         return d->cond;
-    case SC_OP_MEMCPY_SYNC: case SC_OP_MEMSET_SYNC: case SC_OP_CTX_SYNC: case SC_OP_POOL_RESERVED:
-    case SC_OP_POOL_TRIM: case SC_OP_STREAM_CREATE_INVALID: case SC_OP_EVENT_CREATE_TRY: case SC_OP_MEM_ALLOC:
-    case SC_OP_CTX: case SC_OP_THREAD_EXIT:
-        return 0;
-    default:
-        return sc_stream_device(r->p, d->stream);
-    }
+    if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_NONE)
+        return 0; /* a host call on no handle: the first device */
+    return sc_stream_device(r->p, d->stream);
 }
-static int on_device(enum sc_op_kind k) { return k == SC_OP_GATE || k == SC_OP_KERNEL || k == SC_OP_GRAPH_LAUNCH; }
-static int is_stream_work(enum sc_op_kind k) { return !sc_op_is_host_call(k); }
 
 /*
  * Words of the stream memory operations.  A word starts at `init`; a
@@ -569,8 +193,9 @@ static int add_members(struct run *r, int i, char *why, size_t n)
         mb->stream = stream_handle(r, o->def->stream, m);
         mb->slot = r->next_slot++;
         mb->token = o->token;
-        mb->harg = (struct host_arg){ &r->pool->slots[mb->slot], mb->token, r->pool->gate, r->cfg.deadline_ns };
-        if (has_probe(o->def->kind) && (rc = r->b->event_create(&mb->probe, 0))) {
+        mb->harg = (struct host_arg){ &r->arena->slots[mb->slot], mb->token, r->arena->gate, r->cfg.deadline_ns,
+                                      { callback_body, &mb->harg } };
+        if (sc_op_facts(o->def->kind)->probe && (rc = r->b->event_create(&mb->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", r->b->error_name(rc));
             return -1;
         }
@@ -585,19 +210,16 @@ static int devices_used(const struct sc_prog *p)
     for (int s = 0; s < p->nstreams; s++)
         n = p->streams[s].device + 1 > n ? p->streams[s].device + 1 : n;
     for (int i = 0; i < p->nops; i++) {
-        int d = p->ops[i].kind == SC_OP_DEVICE_SYNC ? p->ops[i].cond : sc_stream_device(p, p->ops[i].stream);
-        if (p->ops[i].kind == SC_OP_MEMCPY_PEER && d < 1)
-            d = 1;
+        const struct sc_op_facts *f = sc_op_facts(p->ops[i].kind);
+        int d = f->arg == SC_ARG_DEVICE ? p->ops[i].cond : sc_stream_device(p, p->ops[i].stream);
+        if (d < f->devices - 1) /* a peer copy uses device 1 too */
+            d = f->devices - 1;
         n = d + 1 > n ? d + 1 : n;
     }
     return n;
 }
 
-static int uses_event(enum sc_op_kind k)
-{
-    return k == SC_OP_RECORD || k == SC_OP_WAIT || k == SC_OP_WAIT_INVALID || k == SC_OP_EVENT_SYNC ||
-           k == SC_OP_EVENT_QUERY || k == SC_OP_EVENT_DESTROY || k == SC_OP_ELAPSED;
-}
+static int uses_event(enum sc_op_kind k) { return sc_op_facts(k)->arg == SC_ARG_EVENT; }
 
 /* Which process creates each stream and event: the first to issue to the stream / record the event. */
 static void owners(struct run *r)
@@ -772,8 +394,8 @@ static int prepare(struct run *r, char *why, size_t n)
 
     owners(r);
     if (r->proc == 0) {
-        memset(r->pool->slots, 0, sizeof(struct sc_slot) * SC_NSLOTS);
-        __atomic_store_n(r->pool->gate, 0u, __ATOMIC_SEQ_CST);
+        memset(r->arena->slots, 0, sizeof(struct sc_slot) * SC_NSLOTS);
+        __atomic_store_n(r->arena->gate, 0u, __ATOMIC_SEQ_CST);
         if (r->sh && start_peers(r, case_id, why, n))
             return -1;
     }
@@ -823,7 +445,7 @@ static int prepare(struct run *r, char *why, size_t n)
                 r->word_cond[w] = p->ops[i].cond; /* the first wait decides */
         struct word_values wv = word_values(r->word_cond[w], p->words[w].bits);
         r->word_set[w] = wv.set;
-        __atomic_store_n(&r->pool->words[w], wv.init, __ATOMIC_SEQ_CST);
+        __atomic_store_n(&r->arena->words[w], wv.init, __ATOMIC_SEQ_CST);
     }
     for (int i = 0; i < p->nops; i++) {
         const struct sc_op_def *d = &p->ops[i];
@@ -836,13 +458,12 @@ static int prepare(struct run *r, char *why, size_t n)
         on_dev(r, o->device);
         o->stream = stream_handle(r, d->stream, 0);
         o->nmem = sc_stream_count(p, d->stream);
-        o->event = (d->kind == SC_OP_RECORD || d->kind == SC_OP_WAIT || d->kind == SC_OP_WAIT_INVALID ||
-                    d->kind == SC_OP_EVENT_SYNC || d->kind == SC_OP_EVENT_QUERY || d->kind == SC_OP_EVENT_DESTROY ||
-                    d->kind == SC_OP_ELAPSED) ? r->events[d->event] : NULL;
-        o->harg = (struct host_arg){ &r->pool->slots[i], o->token, r->pool->gate, r->cfg.deadline_ns };
+        o->event = uses_event(d->kind) ? r->events[d->event] : NULL;
+        o->harg = (struct host_arg){ &r->arena->slots[i], o->token, r->arena->gate, r->cfg.deadline_ns,
+                                     { callback_body, &o->harg } };
         if (!mine(r, i))
             continue; /* another process issues it */
-        if (has_probe(d->kind) && (rc = b->event_create(&o->probe, 0))) {
+        if (sc_op_facts(d->kind)->probe && (rc = b->event_create(&o->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", b->error_name(rc));
             return -1;
         }
@@ -857,22 +478,22 @@ static int prepare(struct run *r, char *why, size_t n)
             }
         }
         enum where dw, sw;
-        ends(d, &dw, &sw);
-        void *dst = buffer(r, i, dw, &rc);
+        op_ends(d, &dw, &sw);
+        void *dst = arena_buffer(r, i, dw, &rc);
         if (rc == 0 && dw != W_NONE) {
             if (on_host(dw))
                 fill_words(dst, 0);
             else
                 rc = b->memset_sync(dst, 0, SC_COPY_BYTES);
         }
-        void *src = rc ? NULL : buffer(r, i, sw, &rc);
+        void *src = rc ? NULL : arena_buffer(r, i, sw, &rc);
         if (rc == 0 && sw != W_NONE) {
             if (on_host(sw))
                 fill_words(src, o->token);
             else {
-                fill_words(r->pool->scratch, o->token);
+                fill_words(r->arena->scratch, o->token);
                 on_dev(r, sw == W_PEER_SRC ? peer_of(o->device) : o->device);
-                rc = b->memcpy_sync(src, r->pool->scratch, SC_COPY_BYTES, SC_H2D_PINNED);
+                rc = b->memcpy_sync(src, r->arena->scratch, SC_COPY_BYTES, SC_H2D_PINNED);
                 on_dev(r, o->device);
             }
         }
@@ -892,128 +513,6 @@ fail:
     return -1;
 }
 
-/* ---- observing ----------------------------------------------------------- */
-
-/* Ops after an issued fault: the context is gone, they may never complete or answer. */
-static int after_fault(const struct run *r, int i) { return r->faulted_at >= 0 && i > r->faulted_at; }
-
-/* 1: member m of op i has completed; 0: not yet; -1: the probe itself failed. */
-static int member_done(struct run *r, int i, int m)
-{
-    struct op_rt *o = &r->op[i];
-    enum sc_op_kind k = o->def->kind;
-    int slot = m ? o->more[m - 1].slot : i;
-    uint32_t token = m ? o->more[m - 1].token : o->token;
-    if (has_slot(k))
-        return __atomic_load_n(&r->pool->slots[slot].token, __ATOMIC_ACQUIRE) == token;
-    if (k == SC_OP_WRITE_VALUE)
-        return __atomic_load_n(&r->pool->words[o->def->word], __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
-    if (has_probe(k) && !mine(r, i))
-        return load(&r->sh->op[i].done); /* its own process queries the probe */
-    if (has_probe(k)) {
-        on_dev(r, o->device);
-        int q = r->b->event_query(m ? o->more[m - 1].probe : o->probe);
-        if (q == 0 && r->sh && m == 0)
-            store(&r->sh->op[i].done, 1);
-        return q == 0 ? 1 : q == SC_NOT_READY ? 0 : -1;
-    }
-    return 1; /* host calls: returned; waits: not observable */
-}
-
-/* How many members of op i have completed (1 for a single op that did); -1: a probe failed. */
-static int count_done(struct run *r, int i)
-{
-    struct op_rt *o = &r->op[i];
-    int n = 0;
-    if (op_state(r, i) != ST_RETURNED)
-        return 0; /* an event never recorded reads as complete: wait for the call */
-    if (o->captured)
-        return 0; /* recorded into a graph: it does not run */
-    for (int m = 0; m < o->nmem; m++) {
-        int *seen = m ? &o->more[m - 1].done : &o->member0_done;
-        if (!*seen) {
-            int d = member_done(r, i, m);
-            if (d < 0)
-                return -1;
-            *seen = d;
-        }
-        n += *seen;
-    }
-    return n;
-}
-
-/* 1: op i (every member of a group) has completed; 0: not yet; -1: the probe itself failed. */
-static int probe(struct run *r, int i)
-{
-    int n = count_done(r, i);
-    return n < 0 ? -1 : n == r->op[i].nmem;
-}
-
-/* Member m of op i seen complete (as count_done last read it). */
-static int seen(const struct op_rt *o, int m) { return m ? o->more[m - 1].done : o->member0_done; }
-
-/* Are subject and object groups on the same stream array? */
-static int paired(const struct run *r)
-{
-    const struct op_rt *x = &r->op[r->p->subject], *y = &r->op[r->p->object];
-    return x->nmem > 1 && x->def->stream == y->def->stream;
-}
-
-static int is_ordering(enum sc_relation rel) { return rel >= SC_AFTER && rel <= SC_READY_WHILE; }
-
-static void sample(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    if (is_ordering(p->rel)) {
-        struct sc_sample s;
-        /* the order of these three reads is what makes a violation real; a group subject
-         * breaks "after" with its first member, and is "not held" only with all of them */
-        int subject = count_done(r, p->subject);
-        s.subject_done = p->rel == SC_AFTER ? subject > 0 : subject == r->op[p->subject].nmem;
-        s.object_done = probe(r, p->object) == 1;
-        s.released = is_released(r);
-        if (p->rel == SC_AFTER && paired(r)) {
-            /* two groups on one array: member k of the subject waits for member k of the object only */
-            int early = 0;
-            for (int m = 0; m < r->op[p->subject].nmem && !early; m++)
-                early = seen(&r->op[p->subject], m) && !seen(&r->op[p->object], m);
-            s.subject_done = early;
-            s.object_done = early ? 0 : s.object_done;
-        }
-        if (!s.released && subject > r->best_members)
-            r->best_members = subject;
-        sc_verdict_observe(&r->v, &s, opname(r, p->subject), opname(r, p->object));
-    }
-
-    for (int i = 0; i < p->nops; i++) {
-        if (r->op[i].done || !sc_op_is_observable(p->ops[i].kind))
-            continue;
-        int d = probe(r, i);
-        if (d < 0 && r->faulted_at >= 0) {
-            r->op[i].done = 1; /* the context's error: expected after a fault */
-            note(r, "%s: its completion cannot be queried after the fault", opname(r, i));
-        } else if (d < 0) {
-            sc_verdict_error(&r->v, "querying the completion of %s failed", opname(r, i));
-            r->op[i].done = 1;
-        } else if (d) {
-            r->op[i].done = 1;
-            note(r, "observed %s complete%s", opname(r, i), is_released(r) ? "" : " (gates closed)");
-        }
-    }
-}
-
-static void release(struct run *r, const char *why)
-{
-    if (load(&r->released))
-        return;
-    store(&r->released, 1); /* before the flag: a sample that reads 0 was taken while held */
-    if (r->sh)
-        store(&r->sh->released, 1);
-    __atomic_store_n(r->pool->gate, 1u, __ATOMIC_SEQ_CST);
-    r->t_release = sc_now_ns();
-    note(r, "gates released: %s", why);
-}
-
 /* ---- issuing ------------------------------------------------------------- */
 
 static void *pool_of(struct run *r, sc_pool pool) { return pool == SC_DEFAULT_POOL ? r->default_pool : r->pools[pool]; }
@@ -1025,10 +524,10 @@ static void note_alloc(struct run *r, int i, void *ptr)
     int m = p->ops[i].buffer;
     for (int k = 0; k < p->nbuffers; k++)
         if (k != m && r->buf_ptr[k] == ptr && r->buf_freed[k]) {
-            note(r, "%s: %s got the memory of %s, freed before", opname(r, i), p->buffers[m], p->buffers[k]);
+            log_note(r, "%s: %s got the memory of %s, freed before", opname(r, i), p->buffers[m], p->buffers[k]);
             return;
         }
-    note(r, "%s: %s at %p, memory no other buffer of the case had", opname(r, i), p->buffers[m], ptr);
+    log_note(r, "%s: %s at %p, memory no other buffer of the case had", opname(r, i), p->buffers[m], ptr);
 }
 
 static int issue_one(struct run *r, int i);
@@ -1039,15 +538,15 @@ static int issue_member(struct run *r, int i, int m)
     const sc_backend *b = r->b;
     struct op_rt *o = &r->op[i];
     struct member *mb = &o->more[m - 1];
-    struct sc_slot *slot_dev = (struct sc_slot *)r->pool->slots_dev + mb->slot;
+    struct sc_slot *slot_dev = (struct sc_slot *)r->arena->slots_dev + mb->slot;
     int rc = 0;
     switch (o->def->kind) {
-    case SC_OP_GATE: rc = b->launch_gate(mb->stream, r->pool->gate_dev, r->cfg.deadline_ns, slot_dev, mb->token); break;
+    case SC_OP_GATE: rc = b->launch_gate(mb->stream, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, mb->token); break;
     case SC_OP_HOST_GATE: rc = b->host_func(mb->stream, host_gate, &mb->harg); break;
-    case SC_OP_VALUE_GATE: rc = b->wait_value(mb->stream, r->pool->gate_dev, 1, SC_WAIT_GEQ, 32); break;
+    case SC_OP_VALUE_GATE: rc = b->wait_value(mb->stream, r->arena->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL: rc = b->launch_mark(mb->stream, slot_dev, mb->token); break;
     case SC_OP_HOST_FUNC: rc = b->host_func(mb->stream, host_mark, &mb->harg); break;
-    case SC_OP_CALLBACK: rc = b->callback(mb->stream, &mb->harg); break;
+    case SC_OP_CALLBACK: rc = b->callback(mb->stream, &mb->harg.cb); break;
     case SC_OP_WAIT: rc = b->stream_wait_event(mb->stream, o->event, 0); break;
     case SC_OP_STREAM_SYNC: rc = b->stream_sync(mb->stream); break;
     case SC_OP_STREAM_DESTROY: rc = b->stream_destroy(mb->stream); break;
@@ -1055,7 +554,7 @@ static int issue_member(struct run *r, int i, int m)
     }
     if (rc == 0 && o->def->kind == SC_OP_STREAM_DESTROY)
         r->members[r->first[o->def->stream] + m] = NULL;
-    if (rc == 0 && has_probe(o->def->kind))
+    if (rc == 0 && sc_op_facts(o->def->kind)->probe)
         rc = b->event_record(mb->probe, mb->stream);
     return rc;
 }
@@ -1066,7 +565,7 @@ static int gate_running(struct run *r)
     for (int i = 0; i < r->p->nops; i++) {
         enum sc_op_kind k = r->p->ops[i].kind;
         if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE) &&
-            __atomic_load_n(&r->pool->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
+            __atomic_load_n(&r->arena->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
             return 1;
     }
     return 0;
@@ -1076,7 +575,7 @@ static int gate_running(struct run *r)
 static int issue(struct run *r, int i)
 {
     int rc = issue_one(r, i);
-    for (int m = 1; rc == 0 && m < r->op[i].nmem && is_group_kind(r->op[i].def->kind); m++)
+    for (int m = 1; rc == 0 && m < r->op[i].nmem && sc_op_facts(r->op[i].def->kind)->group; m++)
         rc = issue_member(r, i, m);
     return rc;
 }
@@ -1087,27 +586,27 @@ static int issue_one(struct run *r, int i)
     const sc_backend *b = r->b;
     struct op_rt *o = &r->op[i];
     const struct sc_op_def *d = o->def;
-    struct sc_slot *slot_dev = (struct sc_slot *)r->pool->slots_dev + i;
-    void *words_dev = (uint64_t *)r->pool->words_dev + d->word;
+    struct sc_slot *slot_dev = (struct sc_slot *)r->arena->slots_dev + i;
+    void *words_dev = (uint64_t *)r->arena->words_dev + d->word;
     enum where dw, sw;
     void *dst, *src;
     int rc = 0, status;
 
-    ends(d, &dw, &sw);
-    dst = buffer(r, i, dw, &rc);
-    src = buffer(r, i, sw, &rc);
-    if (is_stream_work(d->kind) && r->has_capture && d->stream >= 0 && o->stream) {
+    op_ends(d, &dw, &sw);
+    dst = arena_buffer(r, i, dw, &rc);
+    src = arena_buffer(r, i, sw, &rc);
+    if (sc_op_facts(d->kind)->role == SC_ROLE_WORK && r->has_capture && d->stream >= 0 && o->stream) {
         /* work issued into a capture is recorded, not run: do not wait for it */
         if (b->capture_status(o->stream, &status) == 0 && status != SC_CAPTURE_NONE)
             o->captured = 1;
     }
-    if (is_memset(d->kind) && dw == W_PINNED && (rc = b->host_dev_ptr(&dst, dst)))
+    if (data_of(d->kind) == SC_DATA_MEMSET && dw == W_PINNED && (rc = b->host_dev_ptr(&dst, dst)))
         return rc;
 
     switch (d->kind) {
-    case SC_OP_GATE: rc = b->launch_gate(o->stream, r->pool->gate_dev, r->cfg.deadline_ns, slot_dev, o->token); break;
+    case SC_OP_GATE: rc = b->launch_gate(o->stream, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, o->token); break;
     case SC_OP_HOST_GATE: rc = b->host_func(o->stream, host_gate, &o->harg); break;
-    case SC_OP_VALUE_GATE: rc = b->wait_value(o->stream, r->pool->gate_dev, 1, SC_WAIT_GEQ, 32); break;
+    case SC_OP_VALUE_GATE: rc = b->wait_value(o->stream, r->arena->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL: rc = b->launch_mark(o->stream, slot_dev, o->token); break;
     case SC_OP_FAULT: rc = b->launch_fault(o->stream); break;
     case SC_OP_MEMSET: rc = b->memset_async(o->stream, dst, o->fill, SC_COPY_BYTES); break;
@@ -1115,7 +614,7 @@ static int issue_one(struct run *r, int i)
     case SC_OP_MEMCPY_ASYNC: rc = b->memcpy_async(o->stream, dst, src, SC_COPY_BYTES, d->copy); break;
     case SC_OP_MEMCPY_SYNC: rc = b->memcpy_sync(dst, src, SC_COPY_BYTES, d->copy); break;
     case SC_OP_HOST_FUNC: rc = b->host_func(o->stream, host_mark, &o->harg); break;
-    case SC_OP_CALLBACK: rc = b->callback(o->stream, &o->harg); break;
+    case SC_OP_CALLBACK: rc = b->callback(o->stream, &o->harg.cb); break;
     case SC_OP_RECORD: rc = b->event_record(o->event, o->stream); break;
     case SC_OP_WAIT: rc = b->stream_wait_event(o->stream, o->event, 0); break;
     case SC_OP_WAIT_INVALID: rc = b->stream_wait_event(o->stream, o->event, 0x100u); break;
@@ -1147,7 +646,7 @@ static int issue_one(struct run *r, int i)
     }
     case SC_OP_POOL_TRIM: rc = b->pool_trim(pool_of(r, d->pool)); break;
     case SC_OP_GRAPH_LAUNCH: { /* the arguments of sc_gate or sc_mark */
-        void *gate_dev = r->pool->gate_dev;
+        void *gate_dev = r->arena->gate_dev;
         uint64_t max_ns = r->cfg.deadline_ns;
         void *gate_args[] = { &gate_dev, &max_ns, &slot_dev, &o->token }, *mark_args[] = { &slot_dev, &o->token };
         rc = b->graph_launch(r->graphs[d->graph], o->stream,
@@ -1226,12 +725,12 @@ static int issue_one(struct run *r, int i)
         if ((rc = b->event_destroy(o->event)) == 0)
             r->events[d->event] = NULL;
         break;
-    case SC_OP_KIND_END: break;
+    case SC_OP_NONE: case SC_OP_KIND_END: break;
     }
     /* a launch that waits for its kernel (CUDA_LAUNCH_BLOCKING=1) may answer the fault itself */
     if (d->kind == SC_OP_FAULT && (rc == 0 || rc == b->code(SC_CODE_ILLEGAL_ADDRESS)))
         r->faulted_at = i;
-    if (rc == 0 && has_probe(d->kind))
+    if (rc == 0 && sc_op_facts(d->kind)->probe)
         rc = b->event_record(o->probe, o->stream);
     return rc;
 }
@@ -1247,9 +746,9 @@ static void look_at_return(struct run *r, int i)
     struct op_rt *o = &r->op[i];
     enum where dw, sw;
     int rc;
-    ends(o->def, &dw, &sw);
+    op_ends(o->def, &dw, &sw);
     if (on_host(dw)) {
-        const uint32_t *got = buffer(r, i, dw, &rc), want = expected_word(o);
+        const uint32_t *got = arena_buffer(r, i, dw, &rc), want = expected_word(o);
         o->at_return = 1;
         for (size_t w = 0; got && w < SC_COPY_BYTES / 4; w++)
             if (got[w] != want) {
@@ -1258,12 +757,12 @@ static void look_at_return(struct run *r, int i)
             }
     }
     if (on_host(sw)) {
-        fill_words(buffer(r, i, sw, &rc), SC_CLOBBER);
+        fill_words(arena_buffer(r, i, sw, &rc), SC_CLOBBER);
         o->clobbered = 1;
     }
 }
 
-static int is_query(enum sc_op_kind k) { return k == SC_OP_STREAM_QUERY || k == SC_OP_EVENT_QUERY; }
+static int is_query(enum sc_op_kind k) { return sc_op_facts(k)->role == SC_ROLE_QUERY; }
 
 static void end_captures(struct run *r, int worker)
 {
@@ -1314,7 +813,7 @@ static void run_job(struct worker *w, int job, int i)
         o->t_return = sc_now_ns();
         if (i == p->subject) {
             /* the object first, then the release flag: see verdict.h */
-            o->ret.object_done = p->object >= 0 && probe(r, p->object) == 1;
+            o->ret.object_done = p->object >= 0 && op_done(r, p->object) == 1;
             o->ret.released = is_released(r);
             o->ret.result = o->result;
             if (p->rel != SC_READY_WHILE)
@@ -1433,7 +932,7 @@ static void peer_failed(struct run *r, const char *fmt, ...)
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     sc_verdict_error(&r->v, "%s", why);
-    note(r, "%s", why);
+    log_note(r, "%s", why);
     release(r, "another process failed");
     r->broken = 1;
     stop_peers(r, 0);
@@ -1465,7 +964,7 @@ static int await_for(struct run *r, struct worker *w, const char *what, uint64_t
         if (waited >= r->cfg.deadline_ns + SC_HANG_GRACE_NS) {
             sc_verdict_error(&r->v, "%s did not return within the %.0f ms deadline", what,
                              (double)r->cfg.deadline_ns / 1e6);
-            note(r, "%s still blocked: giving up", what);
+            log_note(r, "%s still blocked: giving up", what);
             return -1;
         }
         sc_pause_ns(SC_POLL_NS);
@@ -1477,377 +976,6 @@ static int await_for(struct run *r, struct worker *w, const char *what, uint64_t
 
 /* Waits for the worker's job, observing meanwhile.  0: done; -1: it hung. */
 static int await(struct run *r, struct worker *w, const char *what) { return await_for(r, w, what, r->cfg.window_ns); }
-
-/* ---- after the drain ----------------------------------------------------- */
-
-/* Which op writes this word to its destination: names the culprit of a clobber. */
-static const char *writer_of(struct run *r, uint32_t word)
-{
-    if (word == SC_CLOBBER)
-        return "the pattern written over the source after the call returned";
-    for (int i = 0; i < r->p->nops; i++) {
-        enum sc_op_kind k = r->p->ops[i].kind;
-        if ((is_transfer(k) || is_memset(k) || k == SC_OP_FILL) && expected_word(&r->op[i]) == word)
-            return r->p->ops[i].name;
-    }
-    return word == 0 ? "the zeroes it was cleared with" : "no op of the case";
-}
-
-/* The destination of op i, readable by the host (device memory is copied to scratch): NULL on failure. */
-static const uint32_t *read_back(struct run *r, int i)
-{
-    const sc_backend *b = r->b;
-    const struct sc_op_def *d = &r->p->ops[i];
-    enum where dw, sw;
-    int rc = 0;
-    void *dst;
-    if (d->kind == SC_OP_FILL) {
-        dst = r->buf_ptr[d->buffer];
-        dw = W_DEV_DST;
-    } else {
-        ends(d, &dw, &sw);
-        dst = buffer(r, i, dw, &rc);
-    }
-    if (on_host(dw))
-        return dst;
-    on_dev(r, r->op[i].device);
-    if (dst)
-        rc = b->memcpy_sync(r->pool->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED);
-    on_dev(r, 0);
-    if (!dst || rc) {
-        sc_verdict_error(&r->v, "reading back %s's destination failed: %s", opname(r, i), b->error_name(rc));
-        return NULL;
-    }
-    return r->pool->scratch;
-}
-
-/* Does a fill issued after op i (a fill) write the same buffer? */
-static int overwritten_later(struct run *r, int i)
-{
-    for (int j = i + 1; j < r->p->nops; j++)
-        if (r->p->ops[j].kind == SC_OP_FILL && r->p->ops[j].buffer == r->p->ops[i].buffer && !r->op[j].rc &&
-            load(&r->op[j].state) == ST_RETURNED)
-            return 1;
-    return 0;
-}
-
-static void check_data(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    for (int i = 0; i < p->nops; i++) {
-        struct op_rt *o = &r->op[i];
-        enum sc_op_kind k = o->def->kind;
-        struct sc_slot *sl = &r->pool->slots[i];
-        int judged = i == p->subject && (p->rel == SC_KEEPS_DATA || (p->rel == SC_COMPLETE_ON_RETURN && o->clobbered));
-        if (o->rc || o->captured || load(&o->state) != ST_RETURNED)
-            continue;
-        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE) && sl->status == SC_GATE_EXPIRED)
-            sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
-        if (k == SC_OP_CALLBACK && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
-            sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
-        if (!is_transfer(k) && !is_memset(k) && k != SC_OP_FILL)
-            continue;
-        if (!mine(r, i) && !(k == SC_OP_FILL && p->buffer_ipc[o->def->buffer]))
-            continue; /* another process's memory: main cannot read it back */
-        if (k == SC_OP_FILL && r->buf_freed[o->def->buffer]) {
-            if (judged)
-                sc_verdict_error(&r->v, "%s's buffer was freed: its data cannot be checked", opname(r, i));
-            continue; /* the memory is no longer its own */
-        }
-        if (k == SC_OP_FILL && overwritten_later(r, i))
-            continue; /* a later fill of the same buffer owns its bytes */
-        const uint32_t *got = read_back(r, i);
-        uint32_t want = expected_word(o);
-        size_t w = 0;
-        while (got && w < SC_COPY_BYTES / 4 && got[w] == want)
-            w++;
-        if (!got)
-            continue;
-        if (w == SC_COPY_BYTES / 4) {
-            if (judged)
-                sc_verdict_decide(&r->v, SC_PASS, "%s's destination holds what %s wrote%s", opname(r, i), opname(r, i),
-                                  o->clobbered ? ", although its source was overwritten as soon as the call returned" : "");
-        } else if (judged && p->rel == SC_COMPLETE_ON_RETURN) {
-            sc_verdict_decide(&r->v, SC_VIOLATED,
-                              "%s read its source after its call returned: word %zu of its destination is 0x%08x, "
-                              "written by %s", opname(r, i), w, got[w], writer_of(r, got[w]));
-        } else if (judged) {
-            sc_verdict_decide(&r->v, SC_VIOLATED,
-                              "%s's data was overwritten: word %zu of its destination is 0x%08x, written by %s, "
-                              "not 0x%08x", opname(r, i), w, got[w], writer_of(r, got[w]), want);
-        } else if (r->v.outcome == SC_VIOLATED) {
-            /* the order was already seen broken: wrong data is its consequence, not a new error */
-            note(r, "%s's destination holds 0x%08x (written by %s), not its own 0x%08x", opname(r, i), got[w],
-                 writer_of(r, got[w]), want);
-        } else {
-            sc_verdict_error(&r->v, "%s left wrong data: word %zu is 0x%08x (written by %s), expected 0x%08x",
-                             opname(r, i), w, got[w], writer_of(r, got[w]), want);
-        }
-    }
-}
-
-/* %globaltimer stamps of the device ops, as evidence. */
-static void note_stamps(struct run *r)
-{
-    uint64_t base = UINT64_MAX;
-    for (int i = 0; i < r->p->nops; i++)
-        if (on_device(r->p->ops[i].kind) && r->pool->slots[i].token == r->op[i].token &&
-            r->pool->slots[i].start_ns < base)
-            base = r->pool->slots[i].start_ns;
-    if (base == UINT64_MAX)
-        return;
-    for (int i = 0; i < r->p->nops; i++) {
-        struct sc_slot *sl = &r->pool->slots[i];
-        if (on_device(r->p->ops[i].kind) && sl->token == r->op[i].token)
-            note(r, "%%globaltimer %s: start +%.3f us, end +%.3f us", opname(r, i), (double)(sl->start_ns - base) / 1e3,
-                 (double)(sl->end_ns - base) / 1e3);
-    }
-}
-
-static void check_stamps(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    if (p->rel != SC_AFTER || !on_device(p->ops[p->subject].kind) || !on_device(p->ops[p->object].kind))
-        return;
-    struct sc_slot *s = &r->pool->slots[p->subject], *o = &r->pool->slots[p->object];
-    if (s->token == r->op[p->subject].token && o->token == r->op[p->object].token)
-        sc_verdict_stamps(&r->v, s->start_ns, o->end_ns, opname(r, p->subject), opname(r, p->object));
-}
-
-/* Host calls whose argument is a stream they act on, not one they are issued to. */
-static int stream_argument(enum sc_op_kind k)
-{
-    return k == SC_OP_STREAM_SYNC || k == SC_OP_STREAM_QUERY || k == SC_OP_STREAM_DESTROY || k == SC_OP_CAPTURE_BEGIN ||
-           k == SC_OP_CAPTURE_END || k == SC_OP_CAPTURE_STATUS || k == SC_OP_STREAM_FLAGS || k == SC_OP_STREAM_PRIORITY;
-}
-
-static int event_argument(enum sc_op_kind k)
-{
-    return k == SC_OP_EVENT_SYNC || k == SC_OP_EVENT_QUERY || k == SC_OP_EVENT_DESTROY || k == SC_OP_ELAPSED;
-}
-
-static void describe_op(struct run *r, int i, char *out, size_t n)
-{
-    const struct sc_op_def *d = &r->p->ops[i];
-    char kind[64];
-    if (is_copy(d->kind))
-        snprintf(kind, sizeof kind, "memcpy_%s", sc_copy_name(d->copy));
-    else if (is_memset(d->kind) && d->mem != SC_MEM_DEVICE)
-        snprintf(kind, sizeof kind, "memset of %s memory", sc_mem_name(d->mem));
-    else if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_FREE || d->kind == SC_OP_FILL)
-        snprintf(kind, sizeof kind, "%s %s", sc_op_kind_name(d->kind), r->p->buffers[d->buffer]);
-    else if (d->kind == SC_OP_GRAPH_LAUNCH)
-        snprintf(kind, sizeof kind, "graph_launch %s", r->p->graphs[d->graph].name);
-    else if (d->kind == SC_OP_WRITE_VALUE || d->kind == SC_OP_WAIT_VALUE)
-        snprintf(kind, sizeof kind, "%s %s", sc_op_kind_name(d->kind), r->p->words[d->word].name);
-    else
-        snprintf(kind, sizeof kind, "%s", sc_op_kind_name(d->kind));
-    if (stream_argument(d->kind))
-        snprintf(out, n, "%s (%s of %s)", d->name, kind, sc_stream_name(r->p, d->stream));
-    else if (event_argument(d->kind))
-        snprintf(out, n, "%s (%s of %s)", d->name, kind, r->p->events[d->event].name);
-    else if (sc_op_is_host_call(d->kind))
-        snprintf(out, n, "%s (%s%s)", d->name, kind, d->kind == SC_OP_MEMCPY_SYNC ? " sync" : "");
-    else
-        snprintf(out, n, "%s (%s on %s)", d->name, kind, sc_stream_name(r->p, d->stream));
-    if (d->thread) {
-        size_t len = strlen(out);
-        int k = r->p->thread_proc[d->thread];
-        snprintf(out + len, n - len, " in %s%s%s", r->p->threads[d->thread], k ? " of process " : "",
-                 k ? r->p->procs[k] : "");
-    }
-}
-
-/*
- * An op whose completion the drain waits for: issued without error, not
- * captured, observable, not seen complete yet.  After a fault only stream
- * callbacks, which must still be called (with the error), are waited for.
- */
-static int pending(struct run *r, int i)
-{
-    const struct op_rt *o = &r->op[i];
-    if (after_fault(r, i) && o->def->kind != SC_OP_CALLBACK)
-        return 0;
-    if (r->faulted_at == i)
-        return 0;
-    return sc_op_is_observable(o->def->kind) && load(&o->state) == ST_RETURNED && !o->rc && !o->captured && !o->done;
-}
-
-/* ---- judging the relations of the subject alone ---------------------------- */
-
-/* A failed call that is not an error: the subject's answer, the fault's own launch, or anything after it. */
-static int failure_expected(const struct run *r, int i)
-{
-    return (i == r->p->subject && r->p->rel == SC_ANSWERS) || r->faulted_at == i || after_fault(r, i);
-}
-
-static void judge_answer(struct run *r, int got, const char *what)
-{
-    const struct sc_prog *p = r->p;
-    int want = r->b->code(p->code);
-    const char *subject = opname(r, p->subject);
-    if (p->code == SC_CODE_AN_ERROR && got != 0)
-        sc_verdict_decide(&r->v, SC_PASS, "%s answered %s: it failed, as the rule requires", subject, what);
-    else if (p->code == SC_CODE_AN_ERROR)
-        sc_verdict_decide(&r->v, SC_VIOLATED, "%s answered %s, not an error", subject, what);
-    else if (got == want)
-        sc_verdict_decide(&r->v, SC_PASS, "%s answered %s, as the rule requires", subject, what);
-    else
-        sc_verdict_decide(&r->v, SC_VIOLATED, "%s answered %s, not %s (%s)", subject, what, sc_code_name(p->code),
-                          want < 0 ? "-" : r->b->error_name(want));
-}
-
-static void judge_value(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    const struct op_rt *o = &r->op[p->subject];
-    char got[96];
-    enum sc_value v = 0;
-    switch (o->def->kind) {
-    case SC_OP_STREAM_FLAGS:
-        v = o->value ? SC_VALUE_NONBLOCKING : SC_VALUE_BLOCKING;
-        snprintf(got, sizeof got, "%s", sc_value_name(v));
-        break;
-    case SC_OP_STREAM_PRIORITY:
-        v = o->value == r->least ? SC_VALUE_LEAST : o->value == r->greatest ? SC_VALUE_GREATEST : 0;
-        snprintf(got, sizeof got, "priority %lld (range: least %d, greatest %d)", (long long)o->value, r->least,
-                 r->greatest);
-        break;
-    case SC_OP_POOL_RESERVED:
-        v = o->value ? SC_VALUE_NONZERO : SC_VALUE_ZERO;
-        snprintf(got, sizeof got, "%lld bytes reserved", (long long)o->value);
-        break;
-    case SC_OP_CAPTURE_STATUS:
-        v = o->value == SC_CAPTURE_ACTIVE ? SC_VALUE_ACTIVE
-            : o->value == SC_CAPTURE_INVALIDATED ? SC_VALUE_INVALIDATED : SC_VALUE_NONE;
-        snprintf(got, sizeof got, "%s", sc_value_name(v));
-        break;
-    default:
-        sc_verdict_error(&r->v, "%s is not a getter", opname(r, p->subject));
-        return;
-    }
-    note(r, "%s gave %s", opname(r, p->subject), got);
-    if (v == p->value)
-        sc_verdict_decide(&r->v, SC_PASS, "%s gave %s, as the rule requires", opname(r, p->subject), got);
-    else
-        sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %s, not %s", opname(r, p->subject), got, sc_value_name(p->value));
-}
-
-/* The subject's call returned: decide what can be decided now. */
-static void judge_return(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    const struct op_rt *o = &r->op[p->subject];
-    enum sc_op_kind k = o->def->kind;
-    char what[96];
-    switch (p->rel) {
-    case SC_ANSWERS:
-        if ((k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK) && o->result == 0)
-            break; /* enqueued: they answer when they run, or do not */
-        if (k == SC_OP_HOST_FUNC && after_fault(r, p->subject)) {
-            /* the context's error answered at the launch (a faulting launch that waited for its kernel,
-             * CUDA_LAUNCH_BLOCKING=1): the function is never called */
-            snprintf(what, sizeof what, "skipped (its launch answered %s after the fault)", r->b->error_name(o->result));
-            judge_answer(r, -1, what);
-            break;
-        }
-        snprintf(what, sizeof what, "%s (%d)", o->result ? r->b->error_name(o->result) : "success", o->result);
-        if (k == SC_OP_ELAPSED && o->result == 0)
-            note(r, "%s: %.3f ms between the events", opname(r, p->subject), (double)o->ms);
-        judge_answer(r, o->result, what);
-        break;
-    case SC_GIVES:
-        if (o->rc == 0)
-            judge_value(r);
-        break;
-    case SC_COMPLETE_ON_RETURN:
-        if (o->rc)
-            break;
-        if (o->at_return == 1)
-            sc_verdict_decide(&r->v, SC_PASS, "when %s returned, its destination already held all its data",
-                              opname(r, p->subject));
-        else if (o->at_return == 0)
-            sc_verdict_decide(&r->v, SC_VIOLATED,
-                              "%s returned before its copy was complete: word %zu of the destination was 0x%08x "
-                              "(%s), not 0x%08x", opname(r, p->subject), o->bad_word, o->bad_value,
-                              writer_of(r, o->bad_value), expected_word(o));
-        else if (!o->clobbered)
-            sc_verdict_error(&r->v, "the completion of %s at its return cannot be observed: neither its source nor "
-                             "its destination is host memory", opname(r, p->subject));
-        break;
-    default:
-        sc_verdict_returned(&r->v, &o->ret, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "");
-        break;
-    }
-}
-
-/* Equals / differs: judged once both getters returned. */
-static void judge_comparison(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    const struct op_rt *x = &r->op[p->subject], *y = p->object >= 0 ? &r->op[p->object] : NULL;
-    if ((p->rel != SC_EQUALS && p->rel != SC_DIFFERS) || r->compared || !y || load(&x->state) != ST_RETURNED ||
-        load(&y->state) != ST_RETURNED || x->rc || y->rc)
-        return;
-    r->compared = 1;
-    int same = x->value == y->value;
-    note(r, "%s gave %lld, %s gave %lld", opname(r, p->subject), (long long)x->value, opname(r, p->object),
-         (long long)y->value);
-    if (same == (p->rel == SC_EQUALS))
-        sc_verdict_decide(&r->v, SC_PASS, "%s gave %s value as %s (%lld%s%lld)", opname(r, p->subject),
-                          same ? "the same" : "another", opname(r, p->object), (long long)x->value, same ? " = " : " vs ",
-                          (long long)y->value);
-    else
-        sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %s value as %s (%lld%s%lld)", opname(r, p->subject),
-                          same ? "the same" : "another", opname(r, p->object), (long long)x->value, same ? " = " : " vs ",
-                          (long long)y->value);
-}
-
-/* A group subject of "not held by": say how many members stayed independent. */
-static void count_group(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    const struct op_rt *o = &r->op[p->subject];
-    if (p->rel != SC_NOT_HELD || o->nmem < 2)
-        return;
-    if (r->v.outcome == SC_PASS)
-        snprintf(r->v.why, sizeof r->v.why, "all %d members of %s completed while %s was held", o->nmem,
-                 opname(r, p->subject), opname(r, p->object));
-    else if (r->v.outcome == SC_VIOLATED)
-        snprintf(r->v.why, sizeof r->v.why,
-                 "%d of %d members of %s completed while %s was held; the other %d waited for it (false "
-                 "dependencies: %d streams stayed independent)",
-                 r->best_members, o->nmem, opname(r, p->subject), opname(r, p->object), o->nmem - r->best_members,
-                 r->best_members);
-}
-
-/* A host function or callback subject of "answers": decided once it ran, or clearly will not. */
-static void judge_host_answer(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    struct op_rt *o = &r->op[p->subject];
-    struct sc_slot *sl = &r->pool->slots[p->subject];
-    char what[96];
-    if (p->rel != SC_ANSWERS || (o->def->kind != SC_OP_HOST_FUNC && o->def->kind != SC_OP_CALLBACK) || o->rc)
-        return;
-    if (r->faulted_at >= 0) {
-        /* the context reported its error; give the function one more window to be called */
-        uint64_t until = sc_now_ns() + r->cfg.window_ns;
-        while (__atomic_load_n(&sl->token, __ATOMIC_ACQUIRE) != o->token && sc_now_ns() < until)
-            sc_pause_ns(SC_POLL_NS);
-    }
-    int ran = __atomic_load_n(&sl->token, __ATOMIC_ACQUIRE) == o->token;
-    if (o->def->kind == SC_OP_HOST_FUNC) {
-        note(r, "%s %s", opname(r, p->subject), ran ? "ran" : "did not run");
-        judge_answer(r, ran ? r->b->code(SC_CODE_SUCCESS) : -1, ran ? "success (it ran)" : "skipped (it never ran)");
-    } else if (!ran) {
-        sc_verdict_decide(&r->v, SC_VIOLATED, "callback %s was never called", opname(r, p->subject));
-    } else {
-        snprintf(what, sizeof what, "%s (%u) as its status", sl->arg ? r->b->error_name((int)sl->arg) : "success",
-                 sl->arg);
-        judge_answer(r, (int)sl->arg, what);
-    }
-}
 
 /* ---- the whole case -------------------------------------------------------- */
 
@@ -1939,7 +1067,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     r->b = b;
     r->p = p;
     r->cfg = *cfg;
-    r->pool = &pools[b == &sc_driver_backend ? 0 : 1];
+    r->arena = &arenas[b == &sc_driver_backend ? 0 : 1];
     r->timeline = res->timeline;
     r->timeline_cap = sizeof res->timeline;
     r->faulted_at = -1;
@@ -1955,7 +1083,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     }
     b->thread_attach();
     b->thread_capture_relaxed(); /* the observer's queries must not break a program's capture */
-    if (p->nprocs > 1 ? shared_ready(r, -1, why, sizeof why) : pool_ready(r, why, sizeof why)) {
+    if (p->nprocs > 1 ? shared_ready(r, -1, why, sizeof why) : arena_ready(r, why, sizeof why)) {
         sc_verdict_error(&r->v, "%s", why);
         goto cleanup;
     }
@@ -2005,7 +1133,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         if (r->broken)
             break;
         last_issue = o->t_issue;
-        note(r, "issued %s: returned after %.3f ms%s%s", desc, (double)(o->t_return - o->t_issue) / 1e6,
+        log_note(r, "issued %s: returned after %.3f ms%s%s", desc, (double)(o->t_return - o->t_issue) / 1e6,
              is_query(o->def->kind)
                  ? (o->result == 0 ? ", answered success" : o->result == SC_NOT_READY ? ", answered not-ready" : "")
                  : "",
@@ -2023,7 +1151,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
             break;
         }
         if (o->rc)
-            note(r, "%s answered %s (%d)", o->def->name, b->error_name(o->rc), o->rc);
+            log_note(r, "%s answered %s (%d)", o->def->name, b->error_name(o->rc), o->rc);
         if (i == p->subject)
             judge_return(r);
         judge_comparison(r);
@@ -2072,7 +1200,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
             hung = 1;
             goto out;
         }
-        note(r, "repeated %s: answered %s", opname(r, p->subject),
+        log_note(r, "repeated %s: answered %s", opname(r, p->subject),
              r->op[p->subject].result == 0 ? "success" : b->error_name(r->op[p->subject].result));
         sc_verdict_requery(&r->v, r->op[p->subject].result, opname(r, p->subject));
     }
@@ -2106,9 +1234,9 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     if (r->final_sync_rc && r->faulted_at < 0)
         sc_verdict_error(&r->v, "the final context synchronize failed: %s", b->error_name(r->final_sync_rc));
     else if (r->final_sync_rc)
-        note(r, "the final context synchronize answered %s, as after any fault", b->error_name(r->final_sync_rc));
+        log_note(r, "the final context synchronize answered %s, as after any fault", b->error_name(r->final_sync_rc));
     judge_host_answer(r);
-    note_stamps(r);
+    log_stamps(r);
     check_stamps(r);
     if (r->faulted_at < 0)
         check_data(r);
@@ -2233,7 +1361,7 @@ int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_r
         for (int t = 1; t < p->nthreads; t++)
             running += r->workers[t].started && !load(&r->workers[t].exited);
         for (int i = 0; i < p->nops; i++)
-            if (mine(r, i) && has_probe(p->ops[i].kind) && !load(&r->sh->op[i].done) &&
+            if (mine(r, i) && sc_op_facts(p->ops[i].kind)->probe && !load(&r->sh->op[i].done) &&
                 load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc && !r->op[i].captured)
                 member_done(r, i, 0);
         sc_pause_ns(SC_POLL_NS);

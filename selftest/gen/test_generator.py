@@ -12,6 +12,7 @@ holds the rules of the family it is named after, so most are bad/NAME/x.rules.  
 Everything runs in temporary directories; the real generated/ is never used.
 """
 import contextlib
+import dataclasses
 import difflib
 import hashlib
 import io
@@ -27,13 +28,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, HERE)
 import streamcts_gen as gen  # noqa: E402
 from streamcts.cases import compile_row  # noqa: E402
 from streamcts.emit_c import c_comment, c_string  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
-from streamcts.vocab import DEFAULTS, KINDS  # noqa: E402
+from streamcts.vocab import DEFAULTS, KINDS, PROCESS_KINDS, SLOT_KINDS  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
+from ops_table import disagreements, read_ops_def  # noqa: E402  (selftest/gen/ops_table.py)
 
 BAD = os.path.join(HERE, "bad")
 GOLDEN = os.path.join(HERE, "golden")
@@ -537,6 +540,68 @@ class Units(TempDirCase):
         programs = sorted(os.path.join(self.out, rel) for rel in tree(self.out) if rel.endswith(".c"))
         r = subprocess.run(["gcc", *CFLAGS, *programs], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
+
+
+class OpsTable(unittest.TestCase):
+    """runtime/ops.def and vocab.py's KINDS tell the same facts about every op kind."""
+
+    def setUp(self):
+        with open(os.path.join(ROOT, "runtime", "ops.def")) as f:
+            self.text = f.read()
+
+    def check(self, text=None, kinds=KINDS, process_kinds=PROCESS_KINDS):
+        return disagreements(read_ops_def(self.text if text is None else text), kinds, process_kinds, SLOT_KINDS)
+
+    def edited(self, kind, column, value):
+        """ops.def with one cell of KIND's row replaced."""
+        lines = self.text.splitlines()
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"SC_OP({kind},"))
+        cells = lines[at][len("SC_OP("):-1].split(",")
+        cells[("kind", "name", "builder", "role", "arg", "data", "slot", "probe", "stamp", "group", "observable",
+               "proc", "devices", "driver_only", "isolate").index(column)] = " " + value
+        lines[at] = "SC_OP(" + ",".join(cells) + ")"
+        return "\n".join(lines)
+
+    def test_the_tables_agree(self):
+        self.assertEqual(self.check(), [])
+
+    def test_every_row_is_read(self):
+        self.assertEqual(len(read_ops_def(self.text)), self.text.count("\nSC_OP("))
+
+    def test_a_runtime_fact_that_differs_is_named(self):
+        for kind, column, value, want in (
+            ("WAIT", "observable", "1", "observable is True, vocab.py's wait says False"),
+            ("DEVICE_SYNC", "arg", "NONE", "arg is 'NONE', vocab.py's device_sync says 'DEVICE'"),
+            ("EVENT_QUERY", "role", "HOST", "role is 'host', vocab.py's event_query says 'query'"),
+            ("FILL", "data", "COPY", "data is 'transfer', vocab.py's fill says 'fill'"),
+            ("KERNEL", "group", "0", "group is False, vocab.py's kernel says True"),
+            ("FAULT", "isolate", "0", "isolate is False, vocab.py's fault says True"),
+            ("CTX", "driver_only", "0", "driver_only is False, vocab.py's ctx_pop says True"),
+            ("MEMCPY_PEER", "devices", "1", "devices is 1, vocab.py's memcpy_peer says 2"),
+            ("STREAM_ID", "proc", "0", "proc is 0, but PROCESS_KINDS lists some of stream_id"),
+            ("GRAPH_LAUNCH", "name", '"launch"', "name 'launch' is none of"),
+            ("HOST_FUNC", "slot", "0", "SLOT_KINDS is callback, gate, host_func, host_gate, kernel;"),
+        ):
+            with self.subTest(kind=kind, column=column):
+                self.assertIn(want, "\n".join(self.check(self.edited(kind, column, value))))
+
+    def test_a_generator_fact_that_differs_is_named(self):
+        kinds = dict(KINDS, stream_sync=dataclasses.replace(KINDS["stream_sync"], group=False))
+        self.assertIn("STREAM_SYNC: group is True, vocab.py's stream_sync says False", "\n".join(self.check(kinds=kinds)))
+        kinds = dict(KINDS, event_sync=dataclasses.replace(KINDS["event_sync"], fn="sc_event_synchronize"))
+        found = "\n".join(self.check(kinds=kinds))
+        self.assertIn("vocab.py: event_sync: builder sc_event_synchronize has no row in ops.def", found)
+        self.assertIn("EVENT_SYNC: no Kind of vocab.py is recorded by sc_event_sync", found)
+        self.assertIn("PROCESS_KINDS names no_such_kind, no Kind",
+                      "\n".join(self.check(process_kinds=PROCESS_KINDS + ("no_such_kind",))))
+
+    def test_a_malformed_row_is_named_by_line(self):
+        text = self.text.replace("SC_OP(KERNEL,", "SC_OP(KERNEL, extra,", 1)
+        line = self.text[: self.text.index("SC_OP(KERNEL,")].count("\n") + 1
+        with self.assertRaisesRegex(ValueError, rf"^runtime/ops.def:{line}: 16 columns, want 15"):
+            read_ops_def(text)
+        with self.assertRaisesRegex(ValueError, r"runtime/ops.def:\d+: role WROK: not one of WORK, HOST, QUERY"):
+            read_ops_def(self.edited("KERNEL", "role", "WROK"))
 
 
 def update_golden():

@@ -451,8 +451,12 @@ static int host_func(void *s, void (*fn)(void *), void *arg)
     enqueue(s, ITEM_FN, fn, arg, NULL, 0);
     return 0;
 }
-static void run_callback(void *arg) { sc_callback_body(arg, context_error()); } /* with the context's error, if any */
-static int callback(void *s, void *arg) { return host_func(s, run_callback, arg); }
+static void run_callback(void *arg) /* with the context's error, if any */
+{
+    const struct sc_callback *cb = arg;
+    cb->body(cb->arg, context_error());
+}
+static int callback(void *s, const struct sc_callback *cb) { return host_func(s, run_callback, (void *)cb); }
 static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
 static int event_record(void *e, void *s)
 {

@@ -1,0 +1,301 @@
+/*
+ * case.h - private to the files that run one case (run.c, arena.c, observe.c, judge.c,
+ * log.c):
+ * the state of a run (struct run: its ops, workers, objects and verdict), the
+ * arena its ops use, and the region shared with the case's other processes.
+ * Others include run.h.
+ */
+#ifndef SC_CASE_H
+#define SC_CASE_H
+#include "clock.h"
+#include "procs.h"
+#include "run.h"
+#include "slot.h"
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SC_COPY_BYTES (4u << 20)       /* every memcpy and memset moves 4 MiB   */
+#define SC_POLL_NS 20000u              /* observer's pause between samples      */
+#define SC_HANG_GRACE_NS 2000000000ull /* after a deadline, before giving up     */
+#define SC_EXTRA_SLOTS 8192u           /* slots of group members beyond the first */
+#define SC_MEMBER_NS 200000u           /* allowance per group member for issuing it */
+#define SC_NSLOTS (SC_MAX_OPS + SC_EXTRA_SLOTS)
+
+/* ---- buffers and slots, allocated once per backend and reused ---------- */
+
+/* The memory an op's copy or memset reads and writes; allocated on first use. */
+struct buffers {
+    void *dev_src, *dev_dst, *pinned, *pinned2, *pageable, *pageable2, *managed, *peer_src;
+    int dev_src_on, dev_dst_on, peer_src_on; /* the device each was allocated on */
+};
+
+/* The arena: the host memory an API's runs share (slots, gate flag, words) and the
+ * buffers ops copy and set, allocated once per backend and reused.  ("pool" means a
+ * CUDA memory pool only.) */
+struct arena {
+    int ready;
+    struct sc_slot *slots; /* SC_NSLOTS slots (op i's is slot i; group members' follow
+                              SC_MAX_OPS), the gate flag, then the words */
+    void *slots_dev;
+    uint32_t *gate;
+    void *gate_dev;
+    uint64_t *words;       /* stream memory operations' words (host view)     */
+    void *words_dev;
+    void *scratch; /* pinned, for filling sources and reading results back */
+    struct buffers buf[SC_MAX_OPS];
+};
+
+/* ---- the memory a case shares with its other processes (procs.h) ---------- */
+
+/* An op's result, published by the process that issued it. */
+struct remote_op {
+    int state, rc, result, captured;
+    int64_t value;
+    float ms;
+    uint64_t t_issue, t_return;
+    struct sc_return ret;
+    int at_return, clobbered;
+    size_t bad_word;
+    uint32_t bad_value;
+    int done; /* an op observed through a probe: its own process saw it complete */
+};
+
+/* A host thread of another process: the job main posts, and its result. */
+struct mailbox {
+    int job, arg, busy;
+    int rc; /* the context synchronize's result */
+};
+
+/* Starts with the layout of an arena's pinned block: slots, the gate flag, the words. */
+struct shared {
+    struct sc_slot slots[SC_NSLOTS];
+    uint32_t gate;
+    uint32_t gate_pad[15];
+    uint64_t words[SC_MAX_WORDS];
+    uint32_t case_id;  /* tokens embed it: every process must write the same ones */
+    int released, quit;
+    int created[SC_MAX_PROCS]; /* 1: its objects exist and their IPC handles are published; <0: failed */
+    int ready[SC_MAX_PROCS];   /* 1: it opened the others' objects and prepared its ops; <0: failed  */
+    unsigned char event_handle[SC_MAX_EVENTS][SC_IPC_HANDLE_BYTES];
+    unsigned char mem_handle[SC_MAX_BUFFERS][SC_IPC_HANDLE_BYTES];
+    struct mailbox mbox[SC_MAX_THREADS];
+    struct remote_op op[SC_MAX_OPS];
+    char error[SC_MAX_PROCS][256];
+    /* the processes outlive a run: main starts each run, they report finishing it */
+    uint32_t run_gen;                /* main: bumped for each run; a waiting process starts it   */
+    int case_index, control;         /* ... the run's program                                    */
+    uint32_t finished[SC_MAX_PROCS]; /* the run a process finished: its objects gone, its context idle */
+    int retire;                      /* main: the program ends, the processes exit               */
+    uint32_t room_waits;             /* processes that waited for room for their context ...     */
+    uint64_t room_wait_ns;           /* ... and how long in all                                  */
+};
+#define SC_SHARED_BYTES ((sizeof(struct shared) + 4095u) & ~(size_t)4095u)
+#define SC_PEER_GRACE_NS 5000000000ull /* a process that was told to quit, before it is killed */
+#define SC_START_DEADLINES 4u          /* a process's start-up (cuInit, its context): deadlines it may take */
+
+#define SC_PEER_IDLE_NS 200000u     /* a waiting process's pause between looks at run_gen */
+
+/* ---- one run ------------------------------------------------------------ */
+
+enum { ST_IDLE = 0, ST_ISSUED, ST_RETURNED };
+enum { JOB_NONE = 0, JOB_ISSUE, JOB_REQUERY, JOB_CTX_SYNC, JOB_END_CAPTURES, JOB_QUIT };
+
+/* Where a copy or memset reads and writes: one of struct buffers' members. */
+enum where { W_NONE = 0, W_DEV_SRC, W_DEV_DST, W_PINNED, W_PINNED2, W_PAGEABLE, W_PAGEABLE2, W_MANAGED, W_PEER_SRC };
+
+#define SC_CLOBBER 0xc10bbe5du /* written over a host source once its copy returned */
+
+struct host_arg { /* what host functions, callbacks and host gates touch */
+    struct sc_slot *slot;
+    uint32_t token;
+    uint32_t *gate;
+    uint64_t max_ns;
+    struct sc_callback cb; /* a stream callback's body: callback_body on this host_arg */
+};
+
+/* Members 1.. of a group op (an op on a stream array); member 0 is the op itself. */
+struct member {
+    void *stream, *probe;
+    uint32_t token;
+    int slot;
+    struct host_arg harg;
+    int done;
+};
+
+struct op_rt {
+    const struct sc_op_def *def;
+    void *stream, *event, *probe; /* probe: event recorded right after the op */
+    int device;                   /* the GPU the op is issued to             */
+    int nmem;                     /* 1, or the members of its stream array   */
+    struct member *more;          /* members 1 .. nmem - 1                   */
+    uint32_t token;
+    unsigned char fill;           /* memset byte                               */
+    struct host_arg harg;
+    /* written by the issuing worker */
+    int state, rc, result;        /* rc: 0 unless the call failed; result: what it returned */
+    int captured;                 /* issued into a stream capture: it will not run */
+    int64_t value;                /* getters                                  */
+    float ms;                     /* elapsed                                  */
+    uint64_t t_issue, t_return;
+    struct sc_return ret;         /* host calls: read right after returning   */
+    int at_return;                /* complete on return: 1 data there, 0 not, -1 not looked at */
+    size_t bad_word;              /* ... the first word that was wrong        */
+    uint32_t bad_value;
+    int clobbered;                /* complete on return: the source was overwritten */
+    /* written by the observer */
+    int done;
+    int member0_done;             /* group ops: member 0 seen complete */
+};
+
+struct run;
+
+struct worker {
+    struct run *r;
+    int index;
+    pthread_t tid;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int job, arg;
+    int busy;                     /* atomic: a job is posted or running */
+    int started;
+    int exited;                   /* its thread ended (thread_exit)  */
+    int remote;                   /* main: the thread runs in another process (its mailbox) */
+    int last_job, last_arg;       /* the job posted last */
+};
+
+struct run {
+    const sc_backend *b;
+    const struct sc_prog *p;
+    struct sc_run_config cfg;
+    struct arena *arena;             /* the slots, gate, words and buffers its ops use */
+    struct op_rt op[SC_MAX_OPS];
+    void *members[SC_MAX_MEMBERS];   /* every created stream; array s at first[s]  */
+    int first[SC_MAX_STREAMS];
+    void *events[SC_MAX_EVENTS];
+    int event_device[SC_MAX_EVENTS];
+    int multi;                       /* the program uses more than one device     */
+    int next_slot;                   /* the next free member slot                 */
+    int best_members;                /* group subject: most members seen done while held */
+    int compared;                    /* equals / differs: judged                  */
+    struct worker workers[SC_MAX_THREADS];
+    void *pools[SC_MAX_POOLS];
+    void *default_pool;
+    void *graphs[SC_MAX_GRAPHS];
+    void *buf_ptr[SC_MAX_BUFFERS];   /* stream-ordered allocations              */
+    int buf_freed[SC_MAX_BUFFERS];
+    uint64_t word_set[SC_MAX_WORDS]; /* the value a write_value writes           */
+    int word_cond[SC_MAX_WORDS];     /* the condition of the word's first wait  */
+    int capture_thread[SC_MAX_STREAMS]; /* worker that began a capture, + 1      */
+    int least, greatest;             /* the stream priority range               */
+    int ndevices;                    /* devices the program uses                */
+    int has_capture;
+    int faulted_at;                  /* the op index of an issued fault, or -1  */
+    int released;                 /* atomic */
+    int final_sync_rc;
+    /* several processes (sc_thread_process): each runs its own struct run */
+    struct shared *sh;               /* the region shared with them, else NULL     */
+    int proc;                        /* the process this run is (0: main)          */
+    pid_t *pid;                      /* main: the other processes (peer_pid)       */
+    uint32_t gen;                    /* main: this run's run_gen                   */
+    int stream_proc[SC_MAX_STREAMS]; /* the process that creates each stream       */
+    int event_proc[SC_MAX_EVENTS];   /* ... each event; the others open its handle */
+    int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
+    int broken;                      /* main: another process failed or ended      */
+    char blocker[160];            /* the call that forced an early release */
+    int early;                    /* the gates were released early: blocker blocked for a window */
+    int open_at_early;            /* ... while the verdict was still open */
+    uint64_t t0, t_release;
+    struct sc_verdict v;
+    pthread_mutex_t log_mu;
+    char *timeline;
+    size_t timeline_len, timeline_cap;
+};
+
+/* ---- small questions every part asks ------------------------------------- */
+
+static inline const char *opname(const struct run *r, int i) { return r->p->ops[i].name; }
+
+static inline int load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
+/* Is op i issued by this process? */
+static inline int mine(const struct run *r, int i) { return sc_op_process(r->p, i) == r->proc; }
+/* Have the gates been released (by main, for every process)? */
+static inline int is_released(struct run *r) { return r->sh ? load(&r->sh->released) : load(&r->released); }
+/* Op i's state: another process's ops as they published it (main imports them on return). */
+static inline int op_state(struct run *r, int i)
+{
+    return r->proc && !mine(r, i) ? load(&r->sh->op[i].state) : load(&r->op[i].state);
+}
+
+/* Makes dev the calling thread's current device, when the program uses several. */
+static inline void on_dev(struct run *r, int dev)
+{
+    if (r->multi)
+        r->b->use_device(dev);
+}
+
+/* The other GPU of a two-device copy. */
+static inline int peer_of(int dev) { return dev == 0 ? 1 : 0; }
+
+/* What the data checks judge of an op of kind k (ops.def's data column). */
+static inline enum sc_op_data data_of(enum sc_op_kind k) { return sc_op_facts(k)->data; }
+/* Ops after an issued fault: the context is gone, they may never complete or answer. */
+static inline int after_fault(const struct run *r, int i) { return r->faulted_at >= 0 && i > r->faulted_at; }
+
+/* ---- arena.c ---------------------------------------------------------------- */
+
+/* Allocates the arena's pinned block (slots, gate flag, words) and scratch once per backend. */
+int arena_ready(struct run *r, char *why, size_t n);
+/* The buffer `w` of op i, allocated on first use (device buffers on the op's device). */
+void *arena_buffer(struct run *r, int i, enum where w, int *rc);
+int on_host(enum where w);
+void fill_words(void *p, uint32_t v);
+/* Where op d reads (src) and writes (dst). */
+void op_ends(const struct sc_op_def *d, enum where *dst, enum where *src);
+/* The word a copy's destination must hold at the end. */
+uint32_t expected_word(const struct op_rt *o);
+
+/* ---- observe.c -------------------------------------------------------------- */
+
+/* 1: member m of op i has completed; 0: not yet; -1: the probe itself failed. */
+int member_done(struct run *r, int i, int m);
+/* 1: op i (every member of a group) has completed; 0: not yet; -1: the probe itself failed. */
+int op_done(struct run *r, int i);
+/* One sample: the subject and object, in the order that makes a violation real, into the
+ * verdict; then every op newly seen complete, into the timeline. */
+void sample(struct run *r);
+/* Opens every gate (of every process), noting why. */
+void release(struct run *r, const char *why);
+/* An op whose completion the drain waits for (observable, issued, not captured, not seen complete). */
+int pending(struct run *r, int i);
+
+/* ---- judge.c ---------------------------------------------------------------- */
+
+/* A failed call that is not an error: the subject's answer, the fault's own launch, or anything after it. */
+int failure_expected(const struct run *r, int i);
+/* The subject's call returned: decide what can be decided now. */
+void judge_return(struct run *r);
+/* Equals / differs: judged once both getters returned. */
+void judge_comparison(struct run *r);
+/* A group subject of "not held by": say how many members stayed independent. */
+void count_group(struct run *r);
+/* A host function or callback subject of "answers": decided once it ran, or clearly will not. */
+void judge_host_answer(struct run *r);
+/* The device ops' %globaltimer stamps, as evidence for 'after'. */
+void check_stamps(struct run *r);
+/* After the drain: the data every copy, memset and fill left behind. */
+void check_data(struct run *r);
+
+/* ---- log.c ------------------------------------------------------------------ */
+
+/* Adds a line to the run's timeline. */
+void log_note(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* %globaltimer stamps of the device ops, as evidence. */
+void log_stamps(struct run *r);
+/* "B (kernel on s)", "S (stream_sync of s) in t2", ... */
+void describe_op(struct run *r, int i, char *out, size_t n);
+
+#endif

@@ -1,0 +1,304 @@
+/*
+ * judge.c - what a case's observations mean: the subject's answer, value or
+ * comparison when its call returns, the %globaltimer stamps, and after the
+ * drain the data the ops left behind.  Each ends in an sc_verdict_* call.
+ */
+#define _GNU_SOURCE
+#include "case.h"
+#include <stdio.h>
+#include <string.h>
+
+/* ---- after the drain ----------------------------------------------------- */
+
+/* Which op writes this word to its destination: names the culprit of a clobber. */
+static const char *writer_of(struct run *r, uint32_t word)
+{
+    if (word == SC_CLOBBER)
+        return "the pattern written over the source after the call returned";
+    for (int i = 0; i < r->p->nops; i++) {
+        enum sc_op_kind k = r->p->ops[i].kind;
+        if (data_of(k) != SC_DATA_NONE && expected_word(&r->op[i]) == word)
+            return r->p->ops[i].name;
+    }
+    return word == 0 ? "the zeroes it was cleared with" : "no op of the case";
+}
+
+/* The destination of op i, readable by the host (device memory is copied to scratch): NULL on failure. */
+static const uint32_t *read_back(struct run *r, int i)
+{
+    const sc_backend *b = r->b;
+    const struct sc_op_def *d = &r->p->ops[i];
+    enum where dw, sw;
+    int rc = 0;
+    void *dst;
+    if (d->kind == SC_OP_FILL) {
+        dst = r->buf_ptr[d->buffer];
+        dw = W_DEV_DST;
+    } else {
+        op_ends(d, &dw, &sw);
+        dst = arena_buffer(r, i, dw, &rc);
+    }
+    if (on_host(dw))
+        return dst;
+    on_dev(r, r->op[i].device);
+    if (dst)
+        rc = b->memcpy_sync(r->arena->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED);
+    on_dev(r, 0);
+    if (!dst || rc) {
+        sc_verdict_error(&r->v, "reading back %s's destination failed: %s", opname(r, i), b->error_name(rc));
+        return NULL;
+    }
+    return r->arena->scratch;
+}
+
+/* Does a fill issued after op i (a fill) write the same buffer? */
+static int overwritten_later(struct run *r, int i)
+{
+    for (int j = i + 1; j < r->p->nops; j++)
+        if (r->p->ops[j].kind == SC_OP_FILL && r->p->ops[j].buffer == r->p->ops[i].buffer && !r->op[j].rc &&
+            load(&r->op[j].state) == ST_RETURNED)
+            return 1;
+    return 0;
+}
+
+void check_data(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    for (int i = 0; i < p->nops; i++) {
+        struct op_rt *o = &r->op[i];
+        enum sc_op_kind k = o->def->kind;
+        struct sc_slot *sl = &r->arena->slots[i];
+        int judged = i == p->subject && (p->rel == SC_KEEPS_DATA || (p->rel == SC_COMPLETE_ON_RETURN && o->clobbered));
+        if (o->rc || o->captured || load(&o->state) != ST_RETURNED)
+            continue;
+        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE) && sl->status == SC_GATE_EXPIRED)
+            sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
+        if (k == SC_OP_CALLBACK && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
+            sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
+        if (data_of(k) == SC_DATA_NONE)
+            continue;
+        if (!mine(r, i) && !(k == SC_OP_FILL && p->buffer_ipc[o->def->buffer]))
+            continue; /* another process's memory: main cannot read it back */
+        if (k == SC_OP_FILL && r->buf_freed[o->def->buffer]) {
+            if (judged)
+                sc_verdict_error(&r->v, "%s's buffer was freed: its data cannot be checked", opname(r, i));
+            continue; /* the memory is no longer its own */
+        }
+        if (k == SC_OP_FILL && overwritten_later(r, i))
+            continue; /* a later fill of the same buffer owns its bytes */
+        const uint32_t *got = read_back(r, i);
+        uint32_t want = expected_word(o);
+        size_t w = 0;
+        while (got && w < SC_COPY_BYTES / 4 && got[w] == want)
+            w++;
+        if (!got)
+            continue;
+        if (w == SC_COPY_BYTES / 4) {
+            if (judged)
+                sc_verdict_decide(&r->v, SC_PASS, "%s's destination holds what %s wrote%s", opname(r, i), opname(r, i),
+                                  o->clobbered ? ", although its source was overwritten as soon as the call returned" : "");
+        } else if (judged && p->rel == SC_COMPLETE_ON_RETURN) {
+            sc_verdict_decide(&r->v, SC_VIOLATED,
+                              "%s read its source after its call returned: word %zu of its destination is 0x%08x, "
+                              "written by %s", opname(r, i), w, got[w], writer_of(r, got[w]));
+        } else if (judged) {
+            sc_verdict_decide(&r->v, SC_VIOLATED,
+                              "%s's data was overwritten: word %zu of its destination is 0x%08x, written by %s, "
+                              "not 0x%08x", opname(r, i), w, got[w], writer_of(r, got[w]), want);
+        } else if (r->v.outcome == SC_VIOLATED) {
+            /* the order was already seen broken: wrong data is its consequence, not a new error */
+            log_note(r, "%s's destination holds 0x%08x (written by %s), not its own 0x%08x", opname(r, i), got[w],
+                 writer_of(r, got[w]), want);
+        } else {
+            sc_verdict_error(&r->v, "%s left wrong data: word %zu is 0x%08x (written by %s), expected 0x%08x",
+                             opname(r, i), w, got[w], writer_of(r, got[w]), want);
+        }
+    }
+}
+
+void check_stamps(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    if (p->rel != SC_AFTER || !sc_op_facts(p->ops[p->subject].kind)->stamp ||
+        !sc_op_facts(p->ops[p->object].kind)->stamp)
+        return;
+    struct sc_slot *s = &r->arena->slots[p->subject], *o = &r->arena->slots[p->object];
+    if (s->token == r->op[p->subject].token && o->token == r->op[p->object].token)
+        sc_verdict_stamps(&r->v, s->start_ns, o->end_ns, opname(r, p->subject), opname(r, p->object));
+}
+
+/* ---- judging the relations of the subject alone ---------------------------- */
+
+/* A failed call that is not an error: the subject's answer, the fault's own launch, or anything after it. */
+int failure_expected(const struct run *r, int i)
+{
+    return (i == r->p->subject && r->p->rel == SC_ANSWERS) || r->faulted_at == i || after_fault(r, i);
+}
+
+static void judge_answer(struct run *r, int got, const char *what)
+{
+    const struct sc_prog *p = r->p;
+    int want = r->b->code(p->code);
+    const char *subject = opname(r, p->subject);
+    if (p->code == SC_CODE_AN_ERROR && got != 0)
+        sc_verdict_decide(&r->v, SC_PASS, "%s answered %s: it failed, as the rule requires", subject, what);
+    else if (p->code == SC_CODE_AN_ERROR)
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s answered %s, not an error", subject, what);
+    else if (got == want)
+        sc_verdict_decide(&r->v, SC_PASS, "%s answered %s, as the rule requires", subject, what);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s answered %s, not %s (%s)", subject, what, sc_code_name(p->code),
+                          want < 0 ? "-" : r->b->error_name(want));
+}
+
+static void judge_value(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    const struct op_rt *o = &r->op[p->subject];
+    char got[96];
+    enum sc_value v = 0;
+    switch (o->def->kind) {
+    case SC_OP_STREAM_FLAGS:
+        v = o->value ? SC_VALUE_NONBLOCKING : SC_VALUE_BLOCKING;
+        snprintf(got, sizeof got, "%s", sc_value_name(v));
+        break;
+    case SC_OP_STREAM_PRIORITY:
+        v = o->value == r->least ? SC_VALUE_LEAST : o->value == r->greatest ? SC_VALUE_GREATEST : 0;
+        snprintf(got, sizeof got, "priority %lld (range: least %d, greatest %d)", (long long)o->value, r->least,
+                 r->greatest);
+        break;
+    case SC_OP_POOL_RESERVED:
+        v = o->value ? SC_VALUE_NONZERO : SC_VALUE_ZERO;
+        snprintf(got, sizeof got, "%lld bytes reserved", (long long)o->value);
+        break;
+    case SC_OP_CAPTURE_STATUS:
+        v = o->value == SC_CAPTURE_ACTIVE ? SC_VALUE_ACTIVE
+            : o->value == SC_CAPTURE_INVALIDATED ? SC_VALUE_INVALIDATED : SC_VALUE_NONE;
+        snprintf(got, sizeof got, "%s", sc_value_name(v));
+        break;
+    default:
+        sc_verdict_error(&r->v, "%s is not a getter", opname(r, p->subject));
+        return;
+    }
+    log_note(r, "%s gave %s", opname(r, p->subject), got);
+    if (v == p->value)
+        sc_verdict_decide(&r->v, SC_PASS, "%s gave %s, as the rule requires", opname(r, p->subject), got);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %s, not %s", opname(r, p->subject), got, sc_value_name(p->value));
+}
+
+/* The subject's call returned: decide what can be decided now. */
+void judge_return(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    const struct op_rt *o = &r->op[p->subject];
+    enum sc_op_kind k = o->def->kind;
+    char what[96];
+    switch (p->rel) {
+    case SC_ANSWERS:
+        if ((k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK) && o->result == 0)
+            break; /* enqueued: they answer when they run, or do not */
+        if (k == SC_OP_HOST_FUNC && after_fault(r, p->subject)) {
+            /* the context's error answered at the launch (a faulting launch that waited for its kernel,
+             * CUDA_LAUNCH_BLOCKING=1): the function is never called */
+            snprintf(what, sizeof what, "skipped (its launch answered %s after the fault)", r->b->error_name(o->result));
+            judge_answer(r, -1, what);
+            break;
+        }
+        snprintf(what, sizeof what, "%s (%d)", o->result ? r->b->error_name(o->result) : "success", o->result);
+        if (k == SC_OP_ELAPSED && o->result == 0)
+            log_note(r, "%s: %.3f ms between the events", opname(r, p->subject), (double)o->ms);
+        judge_answer(r, o->result, what);
+        break;
+    case SC_GIVES:
+        if (o->rc == 0)
+            judge_value(r);
+        break;
+    case SC_COMPLETE_ON_RETURN:
+        if (o->rc)
+            break;
+        if (o->at_return == 1)
+            sc_verdict_decide(&r->v, SC_PASS, "when %s returned, its destination already held all its data",
+                              opname(r, p->subject));
+        else if (o->at_return == 0)
+            sc_verdict_decide(&r->v, SC_VIOLATED,
+                              "%s returned before its copy was complete: word %zu of the destination was 0x%08x "
+                              "(%s), not 0x%08x", opname(r, p->subject), o->bad_word, o->bad_value,
+                              writer_of(r, o->bad_value), expected_word(o));
+        else if (!o->clobbered)
+            sc_verdict_error(&r->v, "the completion of %s at its return cannot be observed: neither its source nor "
+                             "its destination is host memory", opname(r, p->subject));
+        break;
+    default:
+        sc_verdict_returned(&r->v, &o->ret, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "");
+        break;
+    }
+}
+
+/* Equals / differs: judged once both getters returned. */
+void judge_comparison(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    const struct op_rt *x = &r->op[p->subject], *y = p->object >= 0 ? &r->op[p->object] : NULL;
+    if ((p->rel != SC_EQUALS && p->rel != SC_DIFFERS) || r->compared || !y || load(&x->state) != ST_RETURNED ||
+        load(&y->state) != ST_RETURNED || x->rc || y->rc)
+        return;
+    r->compared = 1;
+    int same = x->value == y->value;
+    log_note(r, "%s gave %lld, %s gave %lld", opname(r, p->subject), (long long)x->value, opname(r, p->object),
+         (long long)y->value);
+    if (same == (p->rel == SC_EQUALS))
+        sc_verdict_decide(&r->v, SC_PASS, "%s gave %s value as %s (%lld%s%lld)", opname(r, p->subject),
+                          same ? "the same" : "another", opname(r, p->object), (long long)x->value, same ? " = " : " vs ",
+                          (long long)y->value);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %s value as %s (%lld%s%lld)", opname(r, p->subject),
+                          same ? "the same" : "another", opname(r, p->object), (long long)x->value, same ? " = " : " vs ",
+                          (long long)y->value);
+}
+
+/* A group subject of "not held by": say how many members stayed independent. */
+void count_group(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    const struct op_rt *o = &r->op[p->subject];
+    if (p->rel != SC_NOT_HELD || o->nmem < 2)
+        return;
+    if (r->v.outcome == SC_PASS)
+        snprintf(r->v.why, sizeof r->v.why, "all %d members of %s completed while %s was held", o->nmem,
+                 opname(r, p->subject), opname(r, p->object));
+    else if (r->v.outcome == SC_VIOLATED)
+        snprintf(r->v.why, sizeof r->v.why,
+                 "%d of %d members of %s completed while %s was held; the other %d waited for it (false "
+                 "dependencies: %d streams stayed independent)",
+                 r->best_members, o->nmem, opname(r, p->subject), opname(r, p->object), o->nmem - r->best_members,
+                 r->best_members);
+}
+
+/* A host function or callback subject of "answers": decided once it ran, or clearly will not. */
+void judge_host_answer(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    struct op_rt *o = &r->op[p->subject];
+    struct sc_slot *sl = &r->arena->slots[p->subject];
+    char what[96];
+    if (p->rel != SC_ANSWERS || (o->def->kind != SC_OP_HOST_FUNC && o->def->kind != SC_OP_CALLBACK) || o->rc)
+        return;
+    if (r->faulted_at >= 0) {
+        /* the context reported its error; give the function one more window to be called */
+        uint64_t until = sc_now_ns() + r->cfg.window_ns;
+        while (__atomic_load_n(&sl->token, __ATOMIC_ACQUIRE) != o->token && sc_now_ns() < until)
+            sc_pause_ns(SC_POLL_NS);
+    }
+    int ran = __atomic_load_n(&sl->token, __ATOMIC_ACQUIRE) == o->token;
+    if (o->def->kind == SC_OP_HOST_FUNC) {
+        log_note(r, "%s %s", opname(r, p->subject), ran ? "ran" : "did not run");
+        judge_answer(r, ran ? r->b->code(SC_CODE_SUCCESS) : -1, ran ? "success (it ran)" : "skipped (it never ran)");
+    } else if (!ran) {
+        sc_verdict_decide(&r->v, SC_VIOLATED, "callback %s was never called", opname(r, p->subject));
+    } else {
+        snprintf(what, sizeof what, "%s (%u) as its status", sl->arg ? r->b->error_name((int)sl->arg) : "success",
+                 sl->arg);
+        judge_answer(r, (int)sl->arg, what);
+    }
+}

@@ -1,0 +1,101 @@
+"""ops_table.py - the runtime's op table (runtime/ops.def) against the generator's (gen/streamcts/vocab.py).
+
+    rows = read_ops_def(text, path)            ops.def's SC_OP rows; ValueError naming path:line
+    disagreements(rows, KINDS, PROCESS_KINDS, SLOT_KINDS) -> [message]    [] when they agree
+
+Each generator Kind names the builder (Kind.fn) that records it; the row of ops.def with that
+builder is its runtime kind.  One row may stand for several Kinds (memcpy_h2d_pinned,
+memcpy2d_d2d ... are all MEMCPY_ASYNC); every fact both tables hold must then agree for each.
+Used by test_generator.py (OpsTable), which also shows that a disagreement is caught.
+"""
+import re
+
+COLUMNS = ("kind", "name", "builder", "role", "arg", "data", "slot", "probe", "stamp", "group", "observable", "proc",
+           "devices", "driver_only", "isolate")
+FLAGS = ("slot", "probe", "stamp", "group", "observable", "proc", "driver_only", "isolate")
+ROLES, ARGS, DATA = ("WORK", "HOST", "QUERY"), ("NONE", "STREAM", "EVENT", "DEVICE"), ("NONE", "COPY", "MEMSET", "PEER", "FILL")
+# streamcts.h builders that record the kind of another builder: sc_memset(p, n, s) is sc_memset_to(p, n, SC_MEM_DEVICE, s).
+ALIASES = {"sc_memset": "sc_memset_to"}
+ROW = re.compile(r"SC_OP\((.*)\)\s*$")
+
+
+def read_ops_def(text, path="runtime/ops.def"):
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        m = ROW.match(line)
+        if not line.startswith("SC_OP(") or not m:
+            if line.startswith("SC_OP"):
+                raise ValueError(f"{path}:{n}: not a row: {line.strip()}")
+            continue
+        cells = [c.strip() for c in m.group(1).split(",")]
+        if len(cells) != len(COLUMNS):
+            raise ValueError(f"{path}:{n}: {len(cells)} columns, want {len(COLUMNS)} ({', '.join(COLUMNS)})")
+        row = dict(zip(COLUMNS, cells), line=n)
+        if not (row["name"].startswith('"') and row["name"].endswith('"')):
+            raise ValueError(f"{path}:{n}: name {row['name']} is not a string")
+        row["name"] = row["name"][1:-1]
+        for col, allowed in (("role", ROLES), ("arg", ARGS), ("data", DATA)):
+            if row[col] not in allowed:
+                raise ValueError(f"{path}:{n}: {col} {row[col]}: not one of {', '.join(allowed)}")
+        for col in FLAGS + ("devices",):
+            if not row[col].isdigit() or (col in FLAGS and row[col] not in "01"):
+                raise ValueError(f"{path}:{n}: {col} {row[col]}: want {'0 or 1' if col in FLAGS else 'a number'}")
+            row[col] = int(row[col])
+        rows.append(row)
+    return rows
+
+
+def _arg(kind):
+    """The handle a generator Kind acts on beside the stream it is issued to, in ops.def's words."""
+    if kind.on:
+        return "EVENT" if "event" in kind.args else "NONE"
+    return next((a.upper() for a in kind.args if a in ("stream", "event", "device")), "NONE")
+
+
+def _bare(name):
+    return name[:-len("_sync")] if name.endswith("_sync") else name
+
+
+def disagreements(rows, kinds, process_kinds, slot_kinds):
+    out = []
+    by_builder = {r["builder"]: r for r in rows}
+    if len(by_builder) != len(rows):
+        out.append("ops.def: two rows name the same builder")
+    of_row = {r["kind"]: [] for r in rows}
+    for name, k in kinds.items():
+        row = by_builder.get(ALIASES.get(k.fn, k.fn))
+        if row is None:
+            out.append(f"vocab.py: {name}: builder {k.fn} has no row in ops.def")
+        else:
+            of_row[row["kind"]].append(name)
+    for r in rows:
+        names, where = of_row[r["kind"]], f"ops.def:{r['line']}: {r['kind']}"
+        if not names:
+            out.append(f"{where}: no Kind of vocab.py is recorded by {r['builder']}")
+            continue
+        if r["name"] not in names and not all(_bare(n).startswith(_bare(r["name"])) for n in names):
+            out.append(f"{where}: name {r['name']!r} is none of, and no prefix of all, {', '.join(names)}")
+        want = {
+            "role": r["role"].lower(), "arg": r["arg"], "group": bool(r["group"]), "observable": bool(r["observable"]),
+            "driver_only": bool(r["driver_only"]), "isolate": bool(r["isolate"]), "devices": r["devices"],
+            "data": {"NONE": None, "FILL": "fill"}.get(r["data"], "transfer"),
+        }
+        for n in names:
+            k = kinds[n]
+            got = {
+                "role": k.role, "arg": _arg(k), "group": k.group, "observable": k.observable,
+                "driver_only": k.driver_only, "isolate": k.isolate, "devices": k.devices, "data": k.data,
+            }
+            for fact in want:
+                if got[fact] != want[fact]:
+                    out.append(f"{where}: {fact} is {want[fact]!r}, vocab.py's {n} says {got[fact]!r}")
+        if bool(r["proc"]) != any(n in process_kinds for n in names):
+            out.append(f"{where}: proc is {r['proc']}, but PROCESS_KINDS {'lists none' if r['proc'] else 'lists some'}"
+                       f" of {', '.join(names)}")
+    for n in sorted(set(process_kinds) - set(kinds)):
+        out.append(f"vocab.py: PROCESS_KINDS names {n}, no Kind")
+    want_slots = sorted(n for r in rows if r["slot"] and r["proc"] for n in of_row[r["kind"]] if n in process_kinds)
+    if sorted(slot_kinds) != want_slots:
+        out.append(f"vocab.py: SLOT_KINDS is {', '.join(sorted(slot_kinds))}; ops.def's slot kinds a process may issue:"
+                   f" {', '.join(want_slots)}")
+    return out
