@@ -17,7 +17,7 @@
  *   repeat:  1
  *   program: G: host_gate on s; B: {witness} on s
  *   expect:  B after G
- *   control: B on t
+ *   control: B: kernel on t
  */
 #include "streamcts.h"
 
@@ -40,7 +40,7 @@ static void case_1_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_G = sc_host_gate(p, "G", st_s);
-    sc_op op_B = sc_host_func(p, "B", st_t);
+    sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
 }
@@ -64,7 +64,7 @@ static void case_2_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_G = sc_host_gate(p, "G", st_s);
-    sc_op op_B = sc_callback(p, "B", st_t);
+    sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
 }
@@ -87,7 +87,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9968df658b08e0e7",
+    .digest = "a6283862f0a476d3",
     .cases = cases,
     .ncases = 2,
 };
