@@ -71,7 +71,9 @@ sub timeline_svg {
     for (@dev) { $dev_span = $_->{dev_end} if $_->{dev_end} > $dev_span }
     $dev_span ||= 1;
     my $dx = sub { sprintf '%.1f', $L + ($_[0] / $dev_span) * ($W - $L - 20) };
-    my $dev_top = $host_h + 40;
+    # each labelled mark (the deciding observations, the release) on a row of its own under the lanes
+    my $labels = grep { $_->{release} || $_->{decides} } @$marks;
+    my $dev_top = $host_h + 16 + 12 * ($labels > 2 ? $labels : 2);
     my $H = $dev_top + (@dev ? 30 + @lanes * $LH : 0) + 10;
     my $s = qq(<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="$W" height="$H" viewBox="0 0 $W $H" role="img">\n)
         . qq(<title>@{[esc($message)]}</title>\n)
@@ -95,12 +97,13 @@ sub timeline_svg {
             . qq(<rect x="@{[$x->($o->{issue})]}" y="@{[$y + 10]}" width="@{[sprintf '%.1f', ($x->($o->{ret}) - $x->($o->{issue})) < 1 ? 1 : $x->($o->{ret}) - $x->($o->{issue})]}" height="4" fill="#3d5a80"/>)
             . qq(<text x="@{[$x->($o->{issue}) + 3]}" y="@{[$y + 10]}" class="opname">@{[esc($o->{name})]}</text></g>\n);
     }
+    my $row = 0;
     for my $m (@$marks) {
         my $mx = $x->($m->{t});
         my $cls = $m->{release} ? 'release' : $m->{decides} ? 'decides' : 'mark';
         $s .= qq(<g class="$cls"><title>@{[esc("$m->{t} ms: $m->{text}")]}</title>)
             . qq(<line x1="$mx" y1="20" x2="$mx" y2="@{[$host_h]}"/>)
-            . ($m->{release} || $m->{decides} ? qq(<text x="@{[$mx > $W / 2 ? $mx - 3 : $mx + 3]}" y="@{[$host_h + ($m->{release} ? 24 : 12)]}")
+            . ($m->{release} || $m->{decides} ? qq(<text x="@{[$mx > $W / 2 ? $mx - 3 : $mx + 3]}" y="@{[$host_h + 12 * ++$row]}")
                 . ($mx > $W / 2 ? ' text-anchor="end"' : '') . qq(>@{[esc($m->{release} ? 'gates released' : $m->{text})]}</text>) : '')
             . "</g>\n";
     }
