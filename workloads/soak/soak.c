@@ -77,6 +77,7 @@ struct soak {
     struct counts total, interval;
     char listed[SOAK_LISTED * 160 + 1]; /* the interval's failures, one per line */
     unsigned nlisted;
+    uint64_t last_seed; /* the latest program's, for the heartbeat */
 };
 
 static uint64_t host_rss(void)
@@ -127,6 +128,7 @@ static void account(struct soak *s, uint64_t seed, int made, const struct sc_res
 {
     struct counts *c[2] = { &s->total, &s->interval };
     enum sc_outcome o = made ? res[0].verdict.outcome : SC_ERROR, k = made ? res[1].verdict.outcome : SC_ERROR;
+    s->last_seed = seed;
     const char *what = NULL, *why = made ? res[0].verdict.why : "no program with a decidable expectation came "
                                                                 "out of this seed (a generator bug)";
     for (int i = 0; i < 2; i++) {
@@ -149,8 +151,9 @@ static void account(struct soak *s, uint64_t seed, int made, const struct sc_res
     char replay[96], prog[4096];
     replay_command(s, seed, replay, sizeof replay);
     soak_plan_describe(&current, prog, sizeof prog);
-    sc_tap_diag("FAILED program %lu, seed 0x%016llx: %s: %s\nreplay: %s\nprogram: %s", s->total.programs,
-                (unsigned long long)seed, what, why, replay, prog);
+    sc_tap_diag("FAILED program %lu, seed 0x%016llx: %s: %s\nreplay: %s", s->total.programs,
+                (unsigned long long)seed, what, why, replay);
+    sc_tap_diag("program: %s", prog); /* a diagnostic line holds 1 KiB: the program gets one of its own */
     if (s->nlisted < SOAK_LISTED) {
         size_t len = strlen(s->listed);
         snprintf(s->listed + len, sizeof s->listed - len, "%s (%s)\n", replay, what);
@@ -161,12 +164,13 @@ static void account(struct soak *s, uint64_t seed, int made, const struct sc_res
 static void heartbeat(const struct soak *s, uint64_t elapsed_ns, const char *devfree)
 {
     unsigned long sec = (unsigned long)(elapsed_ns / 1000000000u);
-    char line[400];
+    char line[500], replay[96];
+    replay_command(s, s->last_seed, replay, sizeof replay);
     snprintf(line, sizeof line,
              "heartbeat %02lu:%02lu:%02lu: %lu programs, %lu violations, %lu errors, %lu undecidable, %lu vacuous "
-             "controls, %lu skipped; host RSS %.1f MiB; device free %s",
+             "controls, %lu skipped; host RSS %.1f MiB; device free %s; latest program: %s",
              sec / 3600, sec / 60 % 60, sec % 60, s->total.programs, s->total.violations, s->total.errors,
-             s->total.undecidable, s->total.vacuous, s->total.skipped, MIB(host_rss()), devfree);
+             s->total.undecidable, s->total.vacuous, s->total.skipped, MIB(host_rss()), devfree, replay);
     sc_tap_diag("%s", line);
     fprintf(stderr, "soak: %s\n", line);
 }
