@@ -55,6 +55,16 @@ static int last_on(const struct soak_plan *p, const unsigned char *drop, int j, 
     return -1;
 }
 
+/* Strict: the last work op on a stream, which completes only after everything before it there (an implicit
+ * edge from a record or a wait that ends a stream is left out of what is promised). */
+static int last_work_on(const struct soak_plan *p, const unsigned char *drop, int j, int id)
+{
+    for (int i = j - 1; i >= 0; i--)
+        if (!drop[i] && is_work(p->ops[i].kind) && ident(p, i) == id)
+            return i;
+    return -1;
+}
+
 static int last_record(const struct soak_plan *p, const unsigned char *drop, int j, int ev)
 {
     for (int i = j - 1; i >= 0; i--)
@@ -88,16 +98,16 @@ static int preds(const struct soak_plan *p, const unsigned char *drop, int liber
         n = add(e, n, last_record(p, drop, j, o->event), j);
     if (!liberal && !is_work(o->kind))
         return n; /* strict: implicit synchronization is promised for work */
+    int (*tail)(const struct soak_plan *, const unsigned char *, int, int) = liberal ? last_on : last_work_on;
     if (id == ID_LEGACY) {
         for (int k = 0; k < p->nstreams; k++)
             if (p->streams[k] == SOAK_BLOCKING)
-                n = add(e, n, last_on(p, drop, j, k), j);
+                n = add(e, n, tail(p, drop, j, k), j);
         for (int t = 0; liberal && t < p->nthreads; t++)
-            n = add(e, n, last_on(p, drop, j, ID_PER_THREAD + t), j);
+            n = add(e, n, tail(p, drop, j, ID_PER_THREAD + t), j);
     } else if (joins_legacy(p, id, liberal)) {
-        int l = last_on(p, drop, j, ID_LEGACY);
-        if (l >= 0 && (liberal || is_work(p->ops[l].kind)))
-            n = add(e, n, l, l);
+        int l = tail(p, drop, j, ID_LEGACY);
+        n = add(e, n, l, l);
     }
     return n;
 }
