@@ -129,10 +129,12 @@ void check_stamps(struct run *r)
 
 /* ---- judging the relations of the subject alone ---------------------------- */
 
-/* A failed call that is not an error: the subject's answer, the fault's own launch, or anything after it. */
+/* A failed call that is not an error: the subject's answer, a call whose code is its answer (ops.def's
+ * answers), the fault's own launch, or anything after it. */
 int failure_expected(const struct run *r, int i)
 {
-    return (i == r->p->subject && r->p->rel == SC_ANSWERS) || r->faulted_at == i || after_fault(r, i);
+    return (i == r->p->subject && r->p->rel == SC_ANSWERS) || sc_op_facts(r->p->ops[i].kind)->answers ||
+           r->faulted_at == i || after_fault(r, i);
 }
 
 static void judge_answer(struct run *r, int got, const char *what)
