@@ -125,6 +125,8 @@ typedef struct sc_backend {
     int (*ctx_action)(int action); /* enum sc_ctx_action; the runtime API has none */
     int (*memcpy_peer)(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n);
     int (*device_sync)(int dev);
+    /* the calling thread's last error: cudaGetLastError (reset) or cudaPeekAtLastError; the driver API has none */
+    int (*last_error)(int reset);
 
     /* several processes: host memory shared between them, and IPC handles
      * (64 opaque bytes, as CUipcEventHandle and CUipcMemHandle) */
@@ -168,7 +170,8 @@ typedef struct sc_backend {
         .graph_destroy = graph_destroy, .capture_begin = capture_begin, \
         .capture_end = capture_end, .capture_status = capture_status, \
         .thread_capture_relaxed = thread_capture_relaxed, .stream_id = stream_id, .ctx_action = ctx_action, \
-        .memcpy_peer = memcpy_peer, .device_sync = device_sync, .host_register = host_register, \
+        .memcpy_peer = memcpy_peer, .device_sync = device_sync, .last_error = last_error, \
+        .host_register = host_register, \
         .host_unregister = host_unregister, .ipc_event_handle = ipc_event_handle, .ipc_event_open = ipc_event_open, \
         .ipc_mem_handle = ipc_mem_handle, .ipc_mem_open = ipc_mem_open, .ipc_mem_close = ipc_mem_close, \
         .code = code, .error_name = error_name, \

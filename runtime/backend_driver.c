@@ -583,6 +583,12 @@ static int device_sync(int d)
     return rc;
 }
 
+static int last_error(int reset) /* the driver API keeps no error state of a thread */
+{
+    (void)reset;
+    return SC_UNSUPPORTED;
+}
+
 static int host_register(void *h, size_t n)
 {
     return SC_CALL(cuMemHostRegister, h, n, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE);

@@ -412,6 +412,8 @@ static int device_sync(int dev)
     return rc;
 }
 
+static int last_error(int reset) { return reset ? cudaGetLastError() : cudaPeekAtLastError(); }
+
 static int host_register(void *h, size_t n) { return cudaHostRegister(h, n, cudaHostRegisterMapped | cudaHostRegisterPortable); }
 static int host_unregister(void *h) { return cudaHostUnregister(h); }
 static int ipc_event_handle(void *e, void *handle)

@@ -129,10 +129,24 @@ void check_stamps(struct run *r)
 
 /* ---- judging the relations of the subject alone ---------------------------- */
 
-/* A failed call that is not an error: the subject's answer, the fault's own launch, or anything after it. */
+/* Did op i's call answer one of the errors of stream capture, in a case that captures?  Capture rules
+ * provoke such refusals to ask what they did (an invalidated capture, say); their subject judges that. */
+static int capture_refusal(const struct run *r, int i)
+{
+    static const enum sc_code codes[] = { SC_CODE_CAPTURE_UNSUPPORTED, SC_CODE_CAPTURE_INVALIDATED,
+                                          SC_CODE_CAPTURE_IMPLICIT, SC_CODE_CAPTURE_WRONG_THREAD };
+    for (size_t k = 0; r->has_capture && k < sizeof codes / sizeof codes[0]; k++)
+        if (r->b->code(codes[k]) > 0 && r->op[i].rc == r->b->code(codes[k])) /* < 0: an API without the code */
+            return 1;
+    return 0;
+}
+
+/* A failed call that is not an error: the subject's answer, a call whose code is its answer (ops.def's
+ * answers), a capture's refusal, the fault's own launch, or anything after it. */
 int failure_expected(const struct run *r, int i)
 {
-    return (i == r->p->subject && r->p->rel == SC_ANSWERS) || r->faulted_at == i || after_fault(r, i);
+    return (i == r->p->subject && r->p->rel == SC_ANSWERS) || sc_op_facts(r->p->ops[i].kind)->answers ||
+           capture_refusal(r, i) || r->faulted_at == i || after_fault(r, i);
 }
 
 static void judge_answer(struct run *r, int got, const char *what)

@@ -306,6 +306,8 @@ sc_op sc_device_sync(sc_prog *p, const char *n, int device)
 }
 sc_op sc_mem_alloc(sc_prog *p, const char *n) { return simple(p, SC_OP_MEM_ALLOC, n, SC_NULL_STREAM); }
 sc_op sc_stream_create_invalid(sc_prog *p, const char *n) { return simple(p, SC_OP_STREAM_CREATE_INVALID, n, SC_NULL_STREAM); }
+sc_op sc_get_last_error(sc_prog *p, const char *n) { return simple(p, SC_OP_GET_LAST_ERROR, n, SC_NULL_STREAM); }
+sc_op sc_peek_last_error(sc_prog *p, const char *n) { return simple(p, SC_OP_PEEK_LAST_ERROR, n, SC_NULL_STREAM); }
 sc_op sc_event_create_try(sc_prog *p, const char *n, unsigned flags)
 {
     struct sc_op_def *op = add(p, SC_OP_EVENT_CREATE_TRY, n, SC_NULL_STREAM);

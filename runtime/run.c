@@ -695,6 +695,8 @@ static int issue_one(struct run *r, int i)
         break;
     }
     case SC_OP_STREAM_CREATE_INVALID: rc = b->stream_create_invalid(); break;
+    case SC_OP_GET_LAST_ERROR: rc = b->last_error(1); break;
+    case SC_OP_PEEK_LAST_ERROR: rc = b->last_error(0); break;
     case SC_OP_MEM_ALLOC: {
         void *mem = NULL;
         if ((rc = b->dev_alloc(&mem, SC_COPY_BYTES)) == 0)

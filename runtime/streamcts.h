@@ -267,6 +267,11 @@ sc_op sc_mem_alloc(sc_prog *p, const char *name);
 sc_op sc_stream_create_invalid(sc_prog *p, const char *name);         /* undefined flag bits          */
 sc_op sc_event_create_try(sc_prog *p, const char *name, unsigned flags); /* create and destroy at once */
 
+/* The runtime API's error state of the issuing thread (the driver API has none): the op answers
+ * cudaGetLastError's code (which resets the state to success) or cudaPeekAtLastError's (which does not). */
+sc_op sc_get_last_error(sc_prog *p, const char *name);
+sc_op sc_peek_last_error(sc_prog *p, const char *name);
+
 /* Destroying a stream or event whose work may still be pending. */
 sc_op sc_stream_destroy(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_event_destroy(sc_prog *p, const char *name, sc_event e);

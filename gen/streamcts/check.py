@@ -123,6 +123,10 @@ def check_program(prog):
         if name in seen:
             errs.append(f"duplicate op name '{name}' (ops {seen[name]} and {i})")
         seen.setdefault(name, i)
+    driver = [op.kind for op in prog.ops if KINDS[op.kind].driver_only]
+    runtime = [op.kind for op in prog.ops if KINDS[op.kind].runtime_only]
+    if driver and runtime:
+        errs.append(f"{driver[0]} is the driver API's only, {runtime[0]} the runtime API's only: no API has both")
     destroyed = {}  # stream or event -> the op that destroyed it
     for name, op in zip(prog.names(), prog.ops):
         uses = [op.stream] + [arg for _, arg in typed_args(name, op)]

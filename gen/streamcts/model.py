@@ -133,7 +133,9 @@ class Rule:
     @property
     def apis(self):
         """The APIs the rule runs through: keys of APIS."""
-        return ("driver",) if self.uses("driver_only") else ("driver", "runtime")
+        if self.uses("driver_only"):
+            return ("driver",)
+        return ("runtime",) if self.uses("runtime_only") else ("driver", "runtime")
 
     @property
     def isolate(self):

@@ -110,6 +110,7 @@ class Kind:
     values: tuple = ()         # what a getter gives ('gives'); none: it is only compared to another
     bits: int = 0              # the width of its WORD
     driver_only: bool = False  # the rule runs through the driver API only
+    runtime_only: bool = False  # the rule runs through the runtime API only (the driver API has no such call)
     isolate: bool = False      # the rule's points run in child processes (a sticky error)
     group: bool = False        # its STREAM ('on' or ARG) may be an array of streams
     devices: int = 1           # the GPUs it needs at least
@@ -191,6 +192,8 @@ KINDS.update(
     thread_exit=host("sc_thread_exit"),
     memcpy_peer=Kind("sc_memcpy_peer", data="transfer", devices=2),
     device_sync=host("sc_device_sync", "device"),
+    get_last_error=host("sc_get_last_error", runtime_only=True),
+    peek_last_error=host("sc_peek_last_error", runtime_only=True),
 )
 for _action in ("pop", "push", "unset", "set"):
     KINDS["ctx_" + _action] = host("sc_ctx_op", consts=("SC_CTX_" + _action.upper(),), driver_only=True)

@@ -11,8 +11,8 @@ Used by test_generator.py (OpsTable), which also shows that a disagreement is ca
 import re
 
 COLUMNS = ("kind", "name", "builder", "role", "arg", "data", "slot", "probe", "stamp", "group", "observable", "proc",
-           "devices", "driver_only", "isolate")
-FLAGS = ("slot", "probe", "stamp", "group", "observable", "proc", "driver_only", "isolate")
+           "devices", "driver_only", "isolate", "runtime_only", "answers")
+FLAGS = ("slot", "probe", "stamp", "group", "observable", "proc", "driver_only", "isolate", "runtime_only", "answers")
 ROLES, ARGS, DATA = ("WORK", "HOST", "QUERY"), ("NONE", "STREAM", "EVENT", "DEVICE"), ("NONE", "COPY", "MEMSET", "PEER", "FILL")
 # streamcts.h builders that record the kind of another builder: sc_memset(p, n, s) is sc_memset_to(p, n, SC_MEM_DEVICE, s).
 ALIASES = {"sc_memset": "sc_memset_to"}
@@ -77,14 +77,16 @@ def disagreements(rows, kinds, process_kinds, slot_kinds):
             out.append(f"{where}: name {r['name']!r} is none of, and no prefix of all, {', '.join(names)}")
         want = {
             "role": r["role"].lower(), "arg": r["arg"], "group": bool(r["group"]), "observable": bool(r["observable"]),
-            "driver_only": bool(r["driver_only"]), "isolate": bool(r["isolate"]), "devices": r["devices"],
+            "driver_only": bool(r["driver_only"]), "runtime_only": bool(r["runtime_only"]), "isolate": bool(r["isolate"]),
+            "devices": r["devices"],
             "data": {"NONE": None, "FILL": "fill"}.get(r["data"], "transfer"),
         }
         for n in names:
             k = kinds[n]
             got = {
                 "role": k.role, "arg": _arg(k), "group": k.group, "observable": k.observable,
-                "driver_only": k.driver_only, "isolate": k.isolate, "devices": k.devices, "data": k.data,
+                "driver_only": k.driver_only, "runtime_only": k.runtime_only, "isolate": k.isolate, "devices": k.devices,
+                "data": k.data,
             }
             for fact in want:
                 if got[fact] != want[fact]:

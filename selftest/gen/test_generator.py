@@ -36,7 +36,7 @@ from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
 from streamcts.vocab import DEFAULTS, KINDS, PROCESS_KINDS, SLOT_KINDS  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
-from ops_table import disagreements, read_ops_def  # noqa: E402  (selftest/gen/ops_table.py)
+from ops_table import COLUMNS, disagreements, read_ops_def  # noqa: E402  (selftest/gen/ops_table.py)
 
 BAD = os.path.join(HERE, "bad")
 GOLDEN = os.path.join(HERE, "golden")
@@ -473,11 +473,14 @@ class Units(TempDirCase):
             "x.b | MUST | s=nonblocking | gate on s; A: kernel on s; B: kernel on s | B after A"
             "  | B: write_value W on legacy | S | R.\n"
             "x.c | MUST | s=nonblocking | gate on s; A: kernel on s; B: kernel on s | B after A"
-            "  | insert fault on legacy before B, B on legacy | S | R.\n")
+            "  | insert fault on legacy before B, B on legacy | S | R.\n"
+            "x.d | MUST | - | X: stream_create_invalid_flags | X answers invalid_value"
+            "  | insert peek_last_error before X | S | R.\n")
         self.assertEqual(errors, [])
         rules = [compile_row(r)[0] for r in rows]
         self.assertEqual([(r.apis, r.isolate) for r in rules],
-                         [(("driver", "runtime"), False), (("driver",), False), (("driver", "runtime"), True)])
+                         [(("driver", "runtime"), False), (("driver",), False), (("driver", "runtime"), True),
+                          (("runtime",), False)])
 
     def test_rule_devices_count_every_named_device_and_the_control(self):
         rows, errors = self.read(
@@ -526,14 +529,18 @@ class Units(TempDirCase):
     def test_every_kind_compiles(self):
         """Every op kind, with ARGs of every type, becomes C that compiles against streamcts.h."""
         args = {"stream": "s", "event": "E", "buffer": "M", "pool": "P", "graph": "G", "device": "1"}
-        ops = [" ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on
-                        + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
-               for k, kind in sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))]
+        def op(k, kind):
+            return " ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on
+                            + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
+        ordered = sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))
+        ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only]
+        rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
+        rows.append([op(k, kind) for k, kind in ordered if kind.runtime_only])
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
-            for i in range(0, len(ops), 30):
+            for i, row in enumerate(rows):
                 f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least | P=pool keep_memory, G=graph kernel | t"
-                        f" | alloc_async M on s; {'; '.join(ops[i:i + 30])}; X: ctx_sync"
+                        f" | alloc_async M on s; {'; '.join(row)}; X: ctx_sync"
                         " | X answers success | X: stream_sync legacy | S | R.\n")
         code, _, err = self.gen()
         self.assertEqual(code, 0, err)
@@ -557,8 +564,7 @@ class OpsTable(unittest.TestCase):
         lines = self.text.splitlines()
         at = next(i for i, line in enumerate(lines) if line.startswith(f"SC_OP({kind},"))
         cells = lines[at][len("SC_OP("):-1].split(",")
-        cells[("kind", "name", "builder", "role", "arg", "data", "slot", "probe", "stamp", "group", "observable",
-               "proc", "devices", "driver_only", "isolate").index(column)] = " " + value
+        cells[COLUMNS.index(column)] = " " + value
         lines[at] = "SC_OP(" + ",".join(cells) + ")"
         return "\n".join(lines)
 
@@ -577,6 +583,7 @@ class OpsTable(unittest.TestCase):
             ("KERNEL", "group", "0", "group is False, vocab.py's kernel says True"),
             ("FAULT", "isolate", "0", "isolate is False, vocab.py's fault says True"),
             ("CTX", "driver_only", "0", "driver_only is False, vocab.py's ctx_pop says True"),
+            ("PEEK_LAST_ERROR", "runtime_only", "0", "runtime_only is False, vocab.py's peek_last_error says True"),
             ("MEMCPY_PEER", "devices", "1", "devices is 1, vocab.py's memcpy_peer says 2"),
             ("STREAM_ID", "proc", "0", "proc is 0, but PROCESS_KINDS lists some of stream_id"),
             ("GRAPH_LAUNCH", "name", '"launch"', "name 'launch' is none of"),
@@ -598,7 +605,7 @@ class OpsTable(unittest.TestCase):
     def test_a_malformed_row_is_named_by_line(self):
         text = self.text.replace("SC_OP(KERNEL,", "SC_OP(KERNEL, extra,", 1)
         line = self.text[: self.text.index("SC_OP(KERNEL,")].count("\n") + 1
-        with self.assertRaisesRegex(ValueError, rf"^runtime/ops.def:{line}: 16 columns, want 15"):
+        with self.assertRaisesRegex(ValueError, rf"^runtime/ops.def:{line}: 18 columns, want 17"):
             read_ops_def(text)
         with self.assertRaisesRegex(ValueError, r"runtime/ops.def:\d+: role WROK: not one of WORK, HOST, QUERY"):
             read_ops_def(self.edited("KERNEL", "role", "WROK"))

@@ -31,6 +31,7 @@ legacy default_stream.null.waits_for_legacy_in_per_thread_mode completed while A
 wait event.wait.orders_later_work completed while A was still pending
 host_func host_func.runs_after_prior_work completed while A was still pending
 sync stream.sync.waits_for_stream_work returned while A was still pending
+peek_resets error.last_error.peek_keeps_it P2 answered success (0), not invalid_value
 EOF_CASES
 
 # the first look (runtime/calibrate.h): a 5 ms hold before the 50 ms window still catches each

@@ -20,6 +20,7 @@
  *   ctx_never  ... ever
  *   peer_ctx_never  ... ever, in a case's other processes only
  *   runtime_rejects  the runtime API cannot use the driver the driver API uses
+ *   peek_resets  cudaPeekAtLastError resets the thread's error state, as cudaGetLastError does
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
@@ -33,7 +34,8 @@
  *   slow_device    each piece of work starts 20 ms after its stream lets it
  *                  (a slow device: what B needs longer than a first look)
  * A faulting kernel makes the context's error sticky: every synchronize and
- * query answers it from then on.
+ * query answers it from then on.  A call that refuses its arguments sets the
+ * calling thread's last error (the runtime API's error state).
  * It provides both backends ("driver" and "runtime" behave the same).
  */
 #define _GNU_SOURCE
@@ -89,11 +91,14 @@ static __thread struct mstream *per_thread;
 static const char *broken, *quirk;
 
 static int sticky; /* the context's error, once a kernel faulted */
+static __thread int last_err; /* the calling thread's last error (the runtime API's error state) */
 #define MOCK_INVALID_HANDLE 4
 #define MOCK_ILLEGAL_ADDRESS 5
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
+/* A call refuses its arguments: the code is also the calling thread's last error. */
+static int refuse(int rc) { return last_err = rc; }
 static int started_by_itself(void);
 
 static uint64_t done_of(struct mstream *s)
@@ -283,7 +288,7 @@ static int stream_get_priority(void *s, int *prio)
     *prio = 0;
     return 0;
 }
-static int stream_create_invalid(void) { return 1; /* invalid value */ }
+static int stream_create_invalid(void) { return refuse(1); /* invalid value */ }
 static int stream_destroy(void *s)
 {
     (void)s; /* its worker drains it; the memory is kept, as handles may linger in events */
@@ -470,7 +475,7 @@ static int stream_wait_event(void *s, void *e, unsigned flags)
 {
     struct mevent *ev = e;
     if (flags)
-        return 1; /* invalid value */
+        return refuse(1); /* invalid value */
     if (ev->stream && !breaks("wait"))
         enqueue(s, ITEM_WAIT, NULL, NULL, ev->stream, ev->target);
     return 0;
@@ -523,7 +528,7 @@ static int event_elapsed(float *ms, void *start, void *end)
 {
     struct mevent *a = start, *b = end;
     if (!a->stream || !b->stream)
-        return MOCK_INVALID_HANDLE; /* documented: either event never recorded */
+        return refuse(MOCK_INVALID_HANDLE); /* documented: either event never recorded */
     if (event_query(a) || event_query(b))
         return SC_NOT_READY;
     *ms = (float)((double)(b->ns - a->ns) / 1e6);
@@ -563,6 +568,14 @@ static int memcpy_peer(void *s, void *dst, int dd, const void *src, int sd, size
     return SC_UNSUPPORTED;
 }
 static int device_sync(int dev) { return dev == 0 ? ctx_sync() : SC_UNSUPPORTED; }
+/* Both backends keep the runtime API's error state: only runtime-API rules ask it. */
+static int last_error(int reset)
+{
+    int rc = last_err;
+    if (reset || breaks("peek_resets"))
+        last_err = 0;
+    return rc;
+}
 /* Host memory is the mock's device memory: registering it changes nothing.
  * Events and device memory live in one process, so IPC is not modelled. */
 static int host_register(void *h, size_t n) { (void)h, (void)n; return 0; }
