@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const char usage[] = /* the flags; tools/soak --help says what the program does */
-    "usage: build/soak/soak --duration D [--seed S] [--threads N] [--heartbeat SEC]\n"
+    "usage: build/soak/soak --duration D [--seed S] [--threads N] [--heartbeat SEC] [--warm-up SEC]\n"
     "       build/soak/soak --replay SEED [--threads N]\n"
     "(tools/soak builds and runs it; tools/soak --help and docs/soak.md say more)\n";
 
@@ -62,6 +62,7 @@ int soak_options_parse(int argc, char **argv, struct soak_options *o)
     static const char seed[] = "a number in 0..18446744073709551615 (decimal, or hex with 0x)";
     static const char threads[] = "a whole number in 1..4";
     static const char beat[] = "a whole number in 1..3600";
+    static const char warm[] = "a whole number of seconds in 1..31536000";
     memset(o, 0, sizeof *o);
     o->threads = 2, o->heartbeat_s = 60;
     for (int i = 1; i < argc; i++) {
@@ -73,7 +74,7 @@ int soak_options_parse(int argc, char **argv, struct soak_options *o)
         }
         snprintf(flag, sizeof flag, "%.*s", eq && strncmp(a, "--", 2) == 0 ? (int)(eq - a) : (int)strlen(a), a);
         int known = !strcmp(flag, "--duration") || !strcmp(flag, "--seed") || !strcmp(flag, "--replay") ||
-                    !strcmp(flag, "--threads") || !strcmp(flag, "--heartbeat");
+                    !strcmp(flag, "--threads") || !strcmp(flag, "--heartbeat") || !strcmp(flag, "--warm-up");
         if (!known) {
             fprintf(stderr, "soak: unknown option '%s' (tools/soak --help lists them)\n", a);
             return SOAK_BAD;
@@ -95,6 +96,10 @@ int soak_options_parse(int argc, char **argv, struct soak_options *o)
             if (!v || number(v, &x) || x < 1 || x > 4 || v[1] == 'x')
                 return bad(flag, v, threads);
             o->threads = (unsigned)x;
+        } else if (!strcmp(flag, "--warm-up")) {
+            if (!v || number(v, &x) || x < 1 || x > 31536000 || v[1] == 'x')
+                return bad(flag, v, warm);
+            o->warm_up_s = x;
         } else {
             if (!v || number(v, &x) || x < 1 || x > 3600 || v[1] == 'x')
                 return bad(flag, v, beat);

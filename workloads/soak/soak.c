@@ -21,7 +21,8 @@
  * decided at all.  Each interval also prints a heartbeat line (as a TAP
  * comment, and on stderr for a terminal or a log).  Memory: the host's RSS
  * and the device's free memory are sampled at every heartbeat; the warm-up
- * ends with the first program that ends after a tenth of the duration, and
+ * ends with the first program that ends after a tenth of the duration (at
+ * least SOAK_MIN_WARM_UP_S, or --warm-up), and
  * from then to the end RSS may grow by SOAK_HOST_SLACK and free device memory
  * fall by SOAK_DEVICE_SLACK.  SIGINT or SIGTERM ends the run after the
  * program under way: the intervals not reached are skipped, the summary is
@@ -298,6 +299,9 @@ hung:
 static int soak(struct soak *s)
 {
     const uint64_t dur = s->so.duration_s * 1000000000ull, beat = (uint64_t)s->so.heartbeat_s * 1000000000ull;
+    const uint64_t warm_up = s->so.warm_up_s ? s->so.warm_up_s * 1000000000ull
+                             : dur / 10 > SOAK_MIN_WARM_UP_S * 1000000000ull ? dur / 10
+                                                                             : SOAK_MIN_WARM_UP_S * 1000000000ull;
     const int nint = (int)((dur + beat - 1) / beat);
     const char **names = calloc((size_t)nint + 3, sizeof *names);
     char why[200] = "", devfree[240];
@@ -347,7 +351,7 @@ static int soak(struct soak *s)
         }
         account(s, seed, made, res);
         now = sc_now_ns();
-        if (!warm && now - t0 >= dur / 10) { /* the warm-up is over: the baselines */
+        if (!warm && now - t0 >= warm_up) { /* the warm-up is over: the baselines */
             warm = 1;
             rss_base = host_rss();
             dev_ok = dev_ok && soak_device_free(&dev_base, why, sizeof why) == 0;

@@ -43,7 +43,7 @@ done <<'EOT'
 EOT
 
 # A 20-second soak on the mock, whose promises hold.
-timeout 120 "$soak" --duration 20s --heartbeat 5 --seed 0x5eed --threads 3 >"$tmp/soak" 2>"$tmp/err"
+timeout 120 "$soak" --duration 20s --heartbeat 5 --warm-up 2 --seed 0x5eed --threads 3 >"$tmp/soak" 2>"$tmp/err"
 plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tmp/soak")
 summary=$(grep '^# summary: ' "$tmp/soak")
 if [ "$plan" = 7 ] && [ "$(grep -c '^ok [1-4] - soak.interval.[1-4]: ' "$tmp/soak")" = 4 ] &&
@@ -62,6 +62,12 @@ if grep -q '^not ok 5 - soak.host_memory' "$tmp/soak" && grep -q '^  growth: "' 
     grep -q '^ok 6 - soak.device_memory.* # SKIP the mock backend has no device memory' "$tmp/soak"; then
     ok "host RSS growth after the warm-up is reported (the mock keeps its streams); device memory: SKIP on the mock"
 else nok "memory points" "$(grep -A6 'soak\..*_memory' "$tmp/soak")"; fi
+
+# By default the warm-up is a tenth of the duration but at least 30 s: a shorter run does not judge memory.
+timeout 60 "$soak" --duration 3s --heartbeat 1 --seed 7 >"$tmp/short" 2>/dev/null
+if grep -q '^ok 4 - soak.host_memory.* # SKIP the run stopped before the warm-up ended' "$tmp/short"; then
+    ok "a 3 s run with the default warm-up (30 s) skips the memory points"
+else nok "a 3 s run judged memory before the default warm-up" "$(grep 'soak\..*_memory' "$tmp/short")"; fi
 
 # The same seed gives the same programs.
 "$soak" --replay "$(printf '0x%x' 12345)" --threads 3 | grep -v '^ *-\|^  ---\|ms  ' >"$tmp/r1"
