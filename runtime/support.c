@@ -52,10 +52,8 @@ static int too_few_gpus(const sc_rule *rule, struct sc_support_answer *a)
     int ndev = 0;
     if (rule->devices <= 1)
         return 0;
-    if (sc_driver_backend.device_count(&ndev)) {
-        snprintf(a->why, sizeof a->why, "needs %d GPUs; the driver cannot count them", rule->devices);
+    if (sc_driver_backend.device_count(&ndev))
         return -1;
-    }
     if (ndev >= rule->devices)
         return 0;
     snprintf(a->why, sizeof a->why, "needs %d GPUs, this machine has %d", rule->devices, ndev);
@@ -67,7 +65,8 @@ enum sc_support sc_support_check(const sc_rule *rule, const struct sc_options *o
     char why[512] = "";
     memset(a, 0, sizeof *a);
     /* the GPU count first: a rule that needs more GPUs than there are skips without paying for a context */
-    if (too_few_gpus(rule, a) > 0)
+    int few = too_few_gpus(rule, a);
+    if (few > 0)
         return SC_SUPPORT_SKIP;
     int state = init_driver(o, why, sizeof why);
     snprintf(a->why, sizeof a->why, "%s", why);
@@ -86,8 +85,10 @@ enum sc_support sc_support_check(const sc_rule *rule, const struct sc_options *o
         a->point = "device initialisation";
         return SC_SUPPORT_FAIL;
     }
-    if (too_few_gpus(rule, a)) /* a count the driver cannot give is too few */
+    if (few < 0) { /* a count the driver cannot give is too few (said only now: the driver's own failure comes first) */
+        snprintf(a->why, sizeof a->why, "needs %d GPUs; the driver cannot count them", rule->devices);
         return SC_SUPPORT_SKIP;
+    }
     if (sc_runtime_backend.init(why, sizeof why) != SC_READY) {
         /* the driver API works on this device but cudart cannot use it (a stand-in that cudart rejects, a
          * driver older than the runtime): its points fail, never a skip or a silent pass */
