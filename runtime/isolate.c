@@ -1,6 +1,7 @@
 /* isolate.c - one point in a child process of its own (see isolate.h). */
 #define _GNU_SOURCE
 #include "isolate.h"
+#include "self.h"
 #include "clock.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -42,12 +43,10 @@ int sc_isolate_run(char *const argv[], int case_index, int api, int control, uin
     int fds[2], status = 0;
     char var[96], exe[4096];
     size_t got = 0, nenv = 0;
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0 || pipe2(fds, O_CLOEXEC) != 0) { /* close-on-exec: children run side by side (point.c) */
+    if (sc_self_exe(exe, sizeof exe) || pipe2(fds, O_CLOEXEC) != 0) { /* close-on-exec: children run side by side (point.c) */
         snprintf(why, whylen, "cannot start a child process: %s", strerror(errno));
         return -1;
     }
-    exe[len] = '\0';
     /* everything the child gets is built before fork: only exec follows it */
     snprintf(var, sizeof var, "%s=%d %d %d %d", SC_CHILD_ENV, case_index, api, control, fds[1]);
     while (environ[nenv])

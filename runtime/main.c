@@ -5,8 +5,10 @@
  * touched) and hands over to what this process was started as: the MPS
  * wrapper of a *.mps.t program (mps.h), an isolated point's child process
  * (isolate.h) or one of a case's other processes (procs.h), both served by
- * point.h; else it lists the cases (--list) or runs them as TAP (suite.h).
+ * point.h; else it lists the cases (--list), or hands the run to a host
+ * process (host.h, when STREAMCTS_HOST names one), or runs them as TAP (suite.h).
  */
+#include "host.h"
 #include "isolate.h"
 #include "mps.h"
 #include "options.h"
@@ -26,6 +28,8 @@ int sc_main(const sc_rule *rule, int argc, char **argv)
         return sc_point_child_main(rule, &o, argv, child_case, child_api, child_control);
     if (sc_procs_child(&child_api, &child_proc, &child_fd))
         return sc_point_process_main(rule, &o, argv, child_api, child_proc, child_fd);
+    if (!o.list && (rc = sc_host_hand_over(rule, &o, argv)) >= 0)
+        return rc;
     if (o.list)
         return sc_suite_list(rule, &o);
     return sc_suite_run(rule, &o, argv);

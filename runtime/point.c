@@ -89,6 +89,7 @@ void sc_point_isolated_room_waits(unsigned *n, uint64_t *ns)
     pthread_mutex_lock(&room_mu);
     *n = isolated_room_waits;
     *ns = isolated_room_wait_ns;
+    isolated_room_waits = 0, isolated_room_wait_ns = 0; /* the next program's count starts afresh */
     pthread_mutex_unlock(&room_mu);
 }
 

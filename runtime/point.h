@@ -40,7 +40,7 @@ struct sc_isolated_point {
 /* Runs the n points, SC_ISOLATED_AT_ONCE at a time, each child killed at limit_ns. */
 void sc_point_run_isolated_all(char *const argv[], struct sc_isolated_point *pts, int n, uint64_t limit_ns,
                                unsigned attempts);
-/* How many isolated children waited for room for their context, and how long in all. */
+/* How many isolated children waited for room for their context, and how long in all (since the last call). */
 void sc_point_isolated_room_waits(unsigned *n, uint64_t *ns);
 
 /* An isolated child: runs its one point (api 0 driver, 1 runtime), sends the result back, exits. */

@@ -1,6 +1,7 @@
 /* procs.c - the other processes of a case (see procs.h). */
 #define _GNU_SOURCE
 #include "procs.h"
+#include "self.h"
 #include "clock.h"
 #include <errno.h>
 #include <signal.h>
@@ -41,12 +42,10 @@ int sc_procs_spawn(char *const argv[], int api, int proc, int fd, pid_t *pid, ch
 {
     char var[128], exe[4096];
     size_t nenv = 0;
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0) {
+    if (sc_self_exe(exe, sizeof exe)) {
         snprintf(why, whylen, "cannot find this program to start process %d: %s", proc, strerror(errno));
         return -1;
     }
-    exe[len] = '\0';
     /* everything the child gets is built before fork: only exec follows it */
     snprintf(var, sizeof var, "%s=%d %d %d", SC_PROCESS_ENV, api, proc, fd);
     while (environ[nenv])

@@ -3,6 +3,7 @@
 #include "report.h"
 #include "mps.h"
 #include "procs.h"
+#include "self.h"
 #include "support.h"
 #include "tap.h"
 #include <stdio.h>
@@ -87,6 +88,9 @@ void sc_report_header(const sc_rule *rule, const struct sc_options *o)
 #undef ENV
     sc_tap_diag("window %u ms, deadline %u ms, repeat %u, attempts %u; revision %s", o->window_ms, o->deadline_ms,
                 o->repeat, o->attempts, rev);
+    if (sc_self_hosted())
+        sc_tap_diag("host: run for %s by host process %d, on a context that earlier programs used too (host.h)",
+                    sc_self_hosted(), (int)getpid());
     sc_tap_diag("build: program %s (sha256 of its generated C), runtime and kernels %s (sha256 of their sources)",
                 rule->digest ? rule->digest : "unknown", sc_runtime_digest);
     if (!sc_support_api(rule, 1))

@@ -27,6 +27,7 @@ static int shared_fd[2] = { -1, -1 };
 /* main, per API: the other processes (0: none running), the runs started, processes started */
 static pid_t peer_pid[2][SC_MAX_PROCS];
 static uint32_t run_gen[2];
+static uint32_t runs_told[2]; /* run_gen when the last program's peers were told of (sc_run_end_peers) */
 static unsigned peers_started[2];
 /* a process other than main: the run it was told to start */
 static uint32_t peer_gen;
@@ -1418,11 +1419,12 @@ void sc_run_end_peers(struct sc_peer_tally *t)
     memset(t, 0, sizeof *t);
     for (int api = 0; api < 2; api++) {
         t->started += peers_started[api];
-        t->runs += run_gen[api];
+        t->runs += run_gen[api] - runs_told[api];
         sc_run_retire_peers(api);
         if (shared_mem[api]) {
-            t->room_waits += __atomic_load_n(&shared_mem[api]->room_waits, __ATOMIC_ACQUIRE);
-            t->room_wait_ns += __atomic_load_n(&shared_mem[api]->room_wait_ns, __ATOMIC_RELAXED);
+            t->room_waits += __atomic_exchange_n(&shared_mem[api]->room_waits, 0u, __ATOMIC_ACQ_REL);
+            t->room_wait_ns += __atomic_exchange_n(&shared_mem[api]->room_wait_ns, 0u, __ATOMIC_RELAXED);
         }
+        peers_started[api] = 0, runs_told[api] = run_gen[api]; /* a host's next program counts afresh */
     }
 }

@@ -53,7 +53,7 @@ void sc_run_retire_peers(int api);
 /* ... and, after a start that had to wait for room for its context, tells main how long (main adds them up). */
 void sc_peer_waited_for_room(const sc_backend *b, int fd, uint64_t ns);
 /* Main, at the end: ends the other processes; how many were started, for how many runs, and
- * how many of them waited for room for their context, how long in all. */
+ * how many of them waited for room for their context, how long in all (since the last call). */
 struct sc_peer_tally {
     unsigned started, runs, room_waits;
     uint64_t room_wait_ns;

@@ -321,6 +321,16 @@ typedef struct sc_rule {
 /* Runs the rule's cases and prints TAP; returns the process exit status. */
 int sc_main(const sc_rule *rule, int argc, char **argv);
 
+/*
+ * SC_MAIN(rule) ends a rule program: its main, and its entry in the section
+ * sc_rules.  main is weak, so that one host process (runtime/host.c) can link
+ * every rule program of a compile mode and run them one after another on one
+ * CUDA context (docs/performance.md); alone, a program's main is its own.
+ */
+#define SC_MAIN(r)                                                                                              \
+    __attribute__((weak)) int main(int argc, char **argv) { return sc_main(&(r), argc, argv); }                \
+    static const sc_rule *const sc_rule_entry __attribute__((used, section("sc_rules"))) = &(r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -53,10 +53,21 @@ void sc_yaml_quote(const char *s, char *o, size_t len)
 
 void sc_tap_begin(FILE *f)
 {
-    out = f;
+    static FILE *buffered; /* setvbuf is for a stream not used yet: once (a host runs many programs) */
+    pthread_mutex_lock(&lock);
+    if (buffered != f)
+        setvbuf(f, NULL, _IOLBF, 0);
+    buffered = out = f;
     fd = fileno(f);
-    setvbuf(out, NULL, _IOLBF, 0);
+    for (int i = 0; names && i < planned; i++)
+        free(names[i]);
+    free(names);
+    names = NULL;
+    planned = failures = 0;
+    next = 1;
+    unplanned = NULL;
     fprintf(out, "TAP version 13\n");
+    pthread_mutex_unlock(&lock);
 }
 
 void sc_tap_skip_all(const char *why)

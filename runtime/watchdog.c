@@ -43,7 +43,10 @@ void sc_watchdog_start(void)
 {
     static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
     struct sigaction sa;
+    static int started; /* once per process, however many programs it runs (host.h) */
     pthread_t tid;
+    if (started++)
+        return;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);

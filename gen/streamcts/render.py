@@ -66,8 +66,18 @@ def render(rules, out_disp):
         }
         for r in rules
     ]
+    # one host process per compile mode links every program of that mode (runtime/host.h)
+    hosts = [
+        {
+            "path": "build/host-" + (suffix.lstrip(".") or mode),
+            "lib": lib,
+            "objs": [f"build/obj/{r.path}.o" for r in rules if mode in r.modes],
+        }
+        for mode, (suffix, lib) in LIBS.items()
+    ]
     out["rules.ninja"] = env.get_template("rules.ninja.j2").render(
         edges=edges,
+        hosts=hosts,
         suite=[tap for e in edges for tap in [t for t, _ in e["taps"]] + ([e["mps"]] if e["mps"] else [])],
     )
 

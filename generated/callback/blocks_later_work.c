@@ -228,9 +228,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9ae8ea823c391ffc",
+    .digest = "c11e8728e4567486",
     .cases = cases,
     .ncases = 7,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -255,9 +255,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "551aa1683fbcdc39",
+    .digest = "87dc52730bfb8247",
     .cases = cases,
     .ncases = 8,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -237,9 +237,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4207236cf33c2008",
+    .digest = "9d274bb690d9b885",
     .cases = cases,
     .ncases = 6,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

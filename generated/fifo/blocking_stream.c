@@ -2233,9 +2233,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "0aadd0836ddaad82",
+    .digest = "2d80365688e6620b",
     .cases = cases,
     .ncases = 80,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

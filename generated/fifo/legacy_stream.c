@@ -645,9 +645,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f0295919c15cdc91",
+    .digest = "375ee935cc14aaed",
     .cases = cases,
     .ncases = 24,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -692,9 +692,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "40e43e21d4bbb59a",
+    .digest = "87cc4d0fa0e00b03",
     .cases = cases,
     .ncases = 24,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -337,9 +337,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1a5fe4e18bca5516",
+    .digest = "d0bf7adda6a5468b",
     .cases = cases,
     .ncases = 12,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

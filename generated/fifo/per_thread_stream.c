@@ -645,9 +645,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9aa009a095286e94",
+    .digest = "06bb8d8b748a3e45",
     .cases = cases,
     .ncases = 24,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -214,9 +214,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7b44182c4ed78827",
+    .digest = "0e5da73c68f5728a",
     .cases = cases,
     .ncases = 7,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -64,9 +64,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "dc5362472bcdd5ec",
+    .digest = "c0375a55d49a6f9a",
     .cases = cases,
     .ncases = 1,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -237,9 +237,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "78385be675515752",
+    .digest = "9f0481c5176350f6",
     .cases = cases,
     .ncases = 8,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -87,9 +87,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ac0263da3a33ee9e",
+    .digest = "498abf4d5b3f58f5",
     .cases = cases,
     .ncases = 2,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

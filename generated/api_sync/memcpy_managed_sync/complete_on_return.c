@@ -125,9 +125,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5e32e00f088f0c34",
+    .digest = "a3f6b65bce42744f",
     .cases = cases,
     .ncases = 4,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -237,9 +237,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "541e78d65997ee76",
+    .digest = "06e9ac2441ee7787",
     .cases = cases,
     .ncases = 8,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

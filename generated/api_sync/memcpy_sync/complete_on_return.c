@@ -257,9 +257,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "35d580dc9f9b204a",
+    .digest = "67368452fec84de1",
     .cases = cases,
     .ncases = 10,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

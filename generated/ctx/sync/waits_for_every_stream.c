@@ -361,9 +361,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d4979016c3450218",
+    .digest = "4f83e75aa22d1a0f",
     .cases = cases,
     .ncases = 12,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -228,9 +228,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "79e22d019a455e3a",
+    .digest = "5c92d5cbc6824c02",
     .cases = cases,
     .ncases = 7,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

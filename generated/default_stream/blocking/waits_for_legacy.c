@@ -2073,9 +2073,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "03a32002bd1794a1",
+    .digest = "79ec8f0eeb94ab7f",
     .cases = cases,
     .ncases = 80,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -2073,9 +2073,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "57c5854ccf5fda51",
+    .digest = "67e22c53e270e1d7",
     .cases = cases,
     .ncases = 80,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -182,9 +182,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7def0a2102aa8421",
+    .digest = "627d380f96969ef8",
     .cases = cases,
     .ncases = 5,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

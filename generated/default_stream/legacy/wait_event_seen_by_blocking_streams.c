@@ -237,9 +237,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7d5feb095a86bd78",
+    .digest = "6edd8c86b90b377e",
     .cases = cases,
     .ncases = 6,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -2073,9 +2073,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "970e0ccf47852e95",
+    .digest = "540f7c1d05b715aa",
     .cases = cases,
     .ncases = 80,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -493,9 +493,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9bd7be000c7451f7",
+    .digest = "e413dc1af9235aed",
     .cases = cases,
     .ncases = 18,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -2073,9 +2073,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fa17189637f4eeac",
+    .digest = "f3a2d2d7e15b0e11",
     .cases = cases,
     .ncases = 80,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

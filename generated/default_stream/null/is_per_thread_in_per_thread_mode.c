@@ -189,9 +189,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2a9db0095328a4b7",
+    .digest = "e7237f4cf631cea0",
     .cases = cases,
     .ncases = 6,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

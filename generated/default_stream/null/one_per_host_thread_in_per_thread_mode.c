@@ -203,9 +203,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a30b5962d7d5f150",
+    .digest = "139c0ff5a721c27b",
     .cases = cases,
     .ncases = 6,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

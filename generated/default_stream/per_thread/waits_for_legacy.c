@@ -493,9 +493,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b1fc66e0e8eb51ef",
+    .digest = "01224ad2340e9b91",
     .cases = cases,
     .ncases = 18,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

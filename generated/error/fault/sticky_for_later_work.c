@@ -147,9 +147,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "6284ce664fac5a46",
+    .digest = "61efe88b019f9208",
     .cases = cases,
     .ncases = 4,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -133,9 +133,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3ad71e299d5df8b4",
+    .digest = "011e1267a5e1f752",
     .cases = cases,
     .ncases = 3,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -70,9 +70,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a30715e971f3a3fc",
+    .digest = "dbc2c59ed63f8df2",
     .cases = cases,
     .ncases = 1,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

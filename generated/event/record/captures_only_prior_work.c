@@ -169,9 +169,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8c26bc7717438bd2",
+    .digest = "eea5b47b99758973",
     .cases = cases,
     .ncases = 4,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -192,9 +192,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "19adc28cb68f9fa2",
+    .digest = "857d3a4fb874c017",
     .cases = cases,
     .ncases = 5,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

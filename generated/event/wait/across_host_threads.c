@@ -201,9 +201,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "69a5ba234ebb3da8",
+    .digest = "1981fed201e3d150",
     .cases = cases,
     .ncases = 4,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -2291,9 +2291,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "142f90a2ce40933e",
+    .digest = "6ba941489ea9304c",
     .cases = cases,
     .ncases = 70,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

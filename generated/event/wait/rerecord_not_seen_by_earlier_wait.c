@@ -148,9 +148,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7cea7204582e33bc",
+    .digest = "c30fb4c924d81f1c",
     .cases = cases,
     .ncases = 3,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -133,9 +133,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "58b3679cb5dca8c0",
+    .digest = "518d7b3c76cd3628",
     .cases = cases,
     .ncases = 3,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -172,9 +172,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "741a0161fe4a63f6",
+    .digest = "c87cca8ba42a9647",
     .cases = cases,
     .ncases = 5,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

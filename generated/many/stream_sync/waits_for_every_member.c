@@ -171,9 +171,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f999061f6188d660",
+    .digest = "d280e93facc1484c",
     .cases = cases,
     .ncases = 5,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -557,9 +557,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "fd53cec64ad62335",
+    .digest = "3c1a7e2ca02d4b3e",
     .cases = cases,
     .ncases = 16,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -557,9 +557,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "77df522c868bcbb0",
+    .digest = "3df923c248e6de8f",
     .cases = cases,
     .ncases = 16,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -72,9 +72,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "f9f13cd3e25606c7",
+    .digest = "ad45afc87d4ad1cd",
     .cases = cases,
     .ncases = 1,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

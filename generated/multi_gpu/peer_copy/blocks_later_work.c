@@ -91,9 +91,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "e999d50ea540fd03",
+    .digest = "77f7e4bd43418269",
     .cases = cases,
     .ncases = 2,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

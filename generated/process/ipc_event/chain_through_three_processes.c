@@ -152,9 +152,9 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 3,
-    .digest = "288116a13f29b319",
+    .digest = "d63ed4e569a8be5c",
     .cases = cases,
     .ncases = 2,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -260,9 +260,9 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "877ac3932241d76f",
+    .digest = "4e4a26d1f9641c79",
     .cases = cases,
     .ncases = 6,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -77,9 +77,9 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "55e0ad64b2f8705b",
+    .digest = "3898cca7e6d699bd",
     .cases = cases,
     .ncases = 1,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

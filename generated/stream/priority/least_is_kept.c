@@ -78,9 +78,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "396c165be2a0599e",
+    .digest = "58ea0616362822a8",
     .cases = cases,
     .ncases = 2,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

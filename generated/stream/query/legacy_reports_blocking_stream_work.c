@@ -115,9 +115,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cf68bfc7b17541bf",
+    .digest = "973b451af5e58309",
     .cases = cases,
     .ncases = 3,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

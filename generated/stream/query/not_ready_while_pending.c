@@ -473,9 +473,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "587db566faea68c5",
+    .digest = "a36be918360e1de6",
     .cases = cases,
     .ncases = 16,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -62,9 +62,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "aa19848a937c415e",
+    .digest = "3bc78ffdd19860d6",
     .cases = cases,
     .ncases = 1,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

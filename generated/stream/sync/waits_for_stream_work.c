@@ -473,9 +473,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ccc9f970bc9aa626",
+    .digest = "e6df8bbe3c047cb4",
     .cases = cases,
     .ncases = 16,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

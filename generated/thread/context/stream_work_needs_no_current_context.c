@@ -146,9 +146,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "8a4d1754c369ad0f",
+    .digest = "7003804a6cb3cabe",
     .cases = cases,
     .ncases = 4,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

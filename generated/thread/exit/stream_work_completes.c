@@ -107,9 +107,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c858f03498c18272",
+    .digest = "1ad260ff24033361",
     .cases = cases,
     .ncases = 2,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

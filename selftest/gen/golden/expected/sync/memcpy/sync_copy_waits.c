@@ -167,9 +167,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "dafa6e8b9c456dea",
+    .digest = "b2717a9368225a34",
     .cases = cases,
     .ncases = 5,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

@@ -57,9 +57,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 4,
     .isolate = 0,
-    .digest = "fe26bf08530c48ff",
+    .digest = "43d27bc5765b9a2b",
     .cases = cases,
     .ncases = 1,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

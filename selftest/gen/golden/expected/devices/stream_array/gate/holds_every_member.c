@@ -136,9 +136,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 2,
     .isolate = 0,
-    .digest = "f24400af4d671fdb",
+    .digest = "c4c4a229f7f135f3",
     .cases = cases,
     .ncases = 3,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

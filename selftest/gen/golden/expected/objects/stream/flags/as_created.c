@@ -82,9 +82,9 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4d43691f249db4a7",
+    .digest = "4e37b24056bfc763",
     .cases = cases,
     .ncases = 2,
 };
 
-int main(int argc, char **argv) { return sc_main(&rule, argc, argv); }
+SC_MAIN(rule)

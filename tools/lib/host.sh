@@ -1,0 +1,38 @@
+# host.sh - sourced by tools/run-suite and tools/settings-matrix (from the
+# repository root): host processes (runtime/host.h) that run the rule
+# programs' runs on warm CUDA contexts, one per compile mode.  Not a tool of
+# its own.
+#
+# host_start TOOL DIR WORKERS
+#   Starts build/host-legacy and build/host-ptds serving DIR, WORKERS worker
+#   processes each, and exports STREAMCTS_HOST=DIR, so that every rule program
+#   this shell starts hands its run to them.  Their lease is fd 9 of this
+#   shell, open until it exits (or host_stop): then the hosts stop.  Their
+#   logs are DIR/legacy.log and DIR/per-thread.log.  Fails with one line on
+#   stderr when a host did not start.
+#
+# host_stop TOOL DIR
+#   Ends the lease and prints on stderr every worker that ended while it ran
+#   (a program whose run it held then failed, saying so in its TAP).
+
+host_start() {
+    mkfifo "$2/lease" || return 1
+    exec 9<>"$2/lease"
+    for h in legacy:legacy ptds:per-thread; do
+        build/host-${h%%:*} --serve "$2" --lease "$2/lease" --workers "$3" 9<&- >"$2/${h#*:}.log" 2>&1 || {
+            echo "$1: build/host-${h%%:*} did not start: $(tail -1 "$2/${h#*:}.log")" >&2
+            return 1
+        }
+    done
+    STREAMCTS_HOST=$2
+    export STREAMCTS_HOST
+}
+
+host_stop() {
+    exec 9<&-
+    unset STREAMCTS_HOST
+    for log in "$2/legacy.log" "$2/per-thread.log"; do
+        [ -f "$log" ] && grep ': worker .* ended' "$log" | sed "s|^|$1: |" >&2
+    done
+    return 0
+}
