@@ -1,0 +1,91 @@
+#!/bin/bash
+# The host process (runtime/host.h) against the mock backend: a program that
+# hands its run to a warm worker prints what it would print itself, with the
+# same exit status; a host of another driver environment refuses and the
+# program runs itself; a worker that ends mid-run fails that program, not the
+# next; the lease's end stops the host.
+cd "$(dirname "$0")/../.." || exit 1
+host=build/selftest/mock/host dir=build/selftest/mock
+export STREAMCTS_WINDOW_MS=5
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
+say() { if [ "$1" = 0 ]; then ok "$2"; else nok "$2" "${3:-}"; fi; }
+points() { grep -E '^(not )?ok [0-9]+ - |^1\.\.' <<<"$1"; }
+echo "TAP version 13"
+tmp=$(mktemp -d); trap 'exec 9<&- 8<&-; rm -rf "$tmp"' EXIT
+mkfifo "$tmp/lease" "$tmp/lease2"
+
+# arguments
+out=$($host --help 2>&1); say $? "--help prints the usage" "$out"
+out=$($host --serve "$tmp" 2>&1); rc=$?
+[ $rc = 2 ] && grep -q 'are both needed' <<<"$out"; say $? "--serve without --lease: exit 2, named" "$out"
+out=$($host --serve "$tmp" --lease "$tmp/lease" --workers 0 2>&1); rc=$?
+[ $rc = 2 ] && grep -q -- '--workers 0: not a number from 1 to 64' <<<"$out"; say $? "--workers 0: exit 2 with the range" "$out"
+: >"$tmp/plain"
+out=$($host --serve "$tmp" --lease "$tmp/plain" 2>&1); rc=$?
+[ $rc = 2 ] && grep -q -- "--lease $tmp/plain: not a FIFO" <<<"$out" && [ ! -e "$tmp/legacy.sock" ]
+say $? "--lease of a plain file: exit 2, no socket left" "$out"
+
+# a host with two workers; every legacy mock program through it and alone
+exec 9<>"$tmp/lease"
+$host --serve "$tmp" --lease "$tmp/lease" --workers 2 9<&- >"$tmp/legacy.log" 2>&1
+say $? "the host listens and goes to the background"
+for p in $($host --list); do
+    prog=$dir/$p.prog
+    alone=$("$prog" 2>&1); rc_alone=$?
+    hosted=$(STREAMCTS_HOST=$tmp "$prog" 2>"$tmp/err"); rc_hosted=$?
+    [ "$(points "$alone")" = "$(points "$hosted")" ] && [ $rc_alone = $rc_hosted ] &&
+        grep -q "^# host: run for .*$p.prog by host process" <<<"$hosted" && [ ! -s "$tmp/err" ]
+    say $? "$p: the same points and exit status ($rc_hosted) through the host as alone" \
+        "$(diff <(points "$alone") <(points "$hosted") | head -5; cat "$tmp/err")"
+done
+[ "$(grep -c ': .* (build/selftest/mock/.*\.prog)$' "$tmp/legacy.log")" -ge 17 ]
+say $? "the host's log names each program it ran" "$(tail -3 "$tmp/legacy.log")"
+
+# options and settings are the program's own
+out=$(STREAMCTS_HOST=$tmp STREAMCTS_WINDOW_MS=7 "$dir/stream.sync.waits_for_stream_work.prog" --case '*.kernel.blocking' --api driver 2>&1)
+[ "$(grep -cE '^ok [0-9]+ - ' <<<"$out")" = 2 ] && grep -q '^# window 7 ms' <<<"$out"
+say $? "a program's options (--case, --api) and STREAMCTS_* settings reach the worker" "$out"
+out=$(STREAMCTS_HOST=$tmp "$dir/stream.sync.waits_for_stream_work.prog" --case '*.kernel.blocking' --api driver 2>&1)
+grep -q '^# window 5 ms' <<<"$out"; say $? "and the next program's settings replace them" "$out"
+
+# another driver environment: refused, the program runs itself
+out=$(STREAMCTS_HOST=$tmp STREAMCTS_MOCK_BREAK=wait "$dir/event.wait.orders_later_work.prog" 2>"$tmp/err"); rc=$?
+[ $rc = 1 ] && grep -q 'completed while A was still pending' <<<"$out" && ! grep -q '^# host:' <<<"$out" &&
+    grep -q "did not take the run (the program's STREAMCTS_MOCK_BREAK=wait is not the host's); running here" "$tmp/err"
+say $? "a program whose driver environment differs runs itself, finds the broken promise, and says why on stderr" "$(cat "$tmp/err")"
+out=$(STREAMCTS_HOST=$tmp/nowhere "$dir/event.query.never_recorded_is_success.prog" 2>"$tmp/err"); rc=$?
+[ $rc = 0 ] && grep -q '^ok 1' <<<"$out" && grep -q "no host at $tmp/nowhere/legacy.sock" "$tmp/err"
+say $? "with no host at STREAMCTS_HOST, the program runs itself and says so" "$(cat "$tmp/err")"
+
+# a host whose driver breaks a promise: the hosted program reports it
+mkdir "$tmp/broken"
+exec 8<>"$tmp/lease2"
+STREAMCTS_MOCK_BREAK=wait $host --serve "$tmp/broken" --lease "$tmp/lease2" --workers 1 8<&- 9<&- >"$tmp/broken.log" 2>&1
+out=$(STREAMCTS_HOST=$tmp/broken STREAMCTS_MOCK_BREAK=wait "$dir/event.wait.orders_later_work.prog" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q 'completed while A was still pending' <<<"$out" && grep -q '^# host:' <<<"$out"
+say $? "a broken promise is found through the host too (exit $rc)" "$(grep -m3 'not ok' <<<"$out")"
+
+# a worker that ends mid-run: that program fails, the host starts another worker for the next
+mkdir "$tmp/hang"
+STREAMCTS_MOCK_BREAK=hang $host --serve "$tmp/hang" --lease "$tmp/lease2" --workers 1 8<&- 9<&- >"$tmp/hang.log" 2>&1
+out=$(STREAMCTS_HOST=$tmp/hang STREAMCTS_MOCK_BREAK=hang timeout 60 "$dir/stream.sync.waits_for_stream_work.prog" --deadline-ms 200 2>&1); rc=$?
+[ $rc = 1 ] && grep -q 'not completed: an earlier case left a host thread blocked' <<<"$out" &&
+    grep -q '^# the host worker running this program at .* ended before it did' <<<"$out"
+say $? "a worker that ends mid-run fails the program it ran, with the reason (exit $rc)" "$out"
+out=$(STREAMCTS_HOST=$tmp/hang STREAMCTS_MOCK_BREAK=hang timeout 60 "$dir/event.query.never_recorded_is_success.prog" 2>&1); rc=$?
+[ $rc = 0 ] && grep -q '^# host:' <<<"$out" && grep -q 'worker [0-9]* ended (status 1); starting another' "$tmp/hang.log"
+say $? "the host starts another worker, which runs the next program" "$out$(cat "$tmp/hang.log")"
+
+# the lease's end stops the hosts: sockets gone, processes gone
+exec 9<&- 8<&-
+gone=1
+for _ in $(seq 100); do
+    if [ ! -e "$tmp/legacy.sock" ] && [ ! -e "$tmp/broken/legacy.sock" ] && [ ! -e "$tmp/hang/legacy.sock" ] && ! pgrep -f "$host --serve $tmp" >/dev/null; then
+        gone=0; break
+    fi
+    sleep 0.05
+done
+say $gone "when every writer closed the lease, the hosts remove their sockets and end within 5 s"
+echo "1..$n"
