@@ -40,6 +40,8 @@ enum { SC_CAPTURE_NONE = 0, SC_CAPTURE_ACTIVE, SC_CAPTURE_INVALIDATED };
 
 /* The compile mode the backends of this binary were built in. */
 extern const char sc_compile_mode[]; /* "legacy" or "per-thread" */
+/* What the backends call: "cuda" (libcuda and cudart), or "mock" (selftest/mock); a host runs only its own kind. */
+extern const char sc_backend_kind[];
 
 /* A stream callback's body: the caller's function, called with its argument and the stream's status. */
 struct sc_callback {

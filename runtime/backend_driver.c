@@ -17,6 +17,7 @@ const char sc_compile_mode[] = "per-thread";
 #else
 const char sc_compile_mode[] = "legacy";
 #endif
+const char sc_backend_kind[] = "cuda";
 
 /* The GPUs a program uses, opened on first use: device 0 at init, others when a case names them. */
 static struct gpu {

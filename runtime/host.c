@@ -190,7 +190,7 @@ static void serve(int s, char *const *mine, int nmine, int out, int err)
     char *end = NULL, why[512], **argv = NULL, **env = NULL;
     char *req = receive(s, &end, fds), *at = req;
     char *magic = req ? field(&at, end) : NULL, *id = field(&at, end), *digest = field(&at, end);
-    char *runtime = field(&at, end), *exe = field(&at, end), *cwd = field(&at, end);
+    char *runtime = field(&at, end), *kind = field(&at, end), *exe = field(&at, end), *cwd = field(&at, end);
     const sc_rule *rule = NULL;
     if (cwd)
         argv = fields(&at, end, &argc);
@@ -202,6 +202,8 @@ static void serve(int s, char *const *mine, int nmine, int out, int err)
         say(s, "refused this host has no rule %s (another build?)\n", id);
     else if (strcmp(digest, rule->digest ? rule->digest : "") != 0 || strcmp(runtime, sc_runtime_digest) != 0)
         say(s, "refused %s\n", "the host was built from other sources than the program");
+    else if (strcmp(kind, sc_backend_kind) != 0)
+        say(s, "refused the program calls another backend than the host (%s)\n", kind);
     else if (same_cuda_env(env, envc, mine, nmine, why, sizeof why))
         say(s, "refused %s\n", why);
     else if (chdir(cwd))

@@ -11,9 +11,9 @@
  * to a worker of its compile mode's host:
  *
  *   the program connects to $STREAMCTS_HOST/<mode>.sock and sends its rule id
- *   and digests, executable, working directory, arguments and environment,
- *   with its standard output and error;
- *   the worker answers "refused <why>" (another build, another CUDA
+ *   and digests, its backend's kind, executable, working directory, arguments
+ *   and environment, with its standard output and error;
+ *   the worker answers "refused <why>" (another build or backend, another CUDA
  *   environment: the program runs here, and says why on stderr) or "start",
  *   runs sc_main() for the rule with the program's options, its output going
  *   straight to the program's, and answers "exit <status>";

@@ -54,7 +54,7 @@ static int request(struct blob *b, const sc_rule *rule, char **argv)
     while (environ[envc])
         envc++;
     bad |= add(b, SC_HOST_MAGIC) | add(b, rule->id) | add(b, rule->digest ? rule->digest : "") |
-           add(b, sc_runtime_digest) | add(b, exe) | add(b, cwd);
+           add(b, sc_runtime_digest) | add(b, sc_backend_kind) | add(b, exe) | add(b, cwd);
     snprintf(count, sizeof count, "%d", argc);
     bad |= add(b, count);
     for (int i = 0; i < argc; i++)

@@ -54,6 +54,7 @@ const char sc_compile_mode[] = "per-thread";
 #else
 const char sc_compile_mode[] = "legacy";
 #endif
+const char sc_backend_kind[] = "mock";
 
 enum { KIND_BLOCKING, KIND_NONBLOCKING, KIND_LEGACY, KIND_PER_THREAD };
 enum { ITEM_FN, ITEM_WAIT };

@@ -6,13 +6,13 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 mkdir -p "$tmp/tap/stream" "$tmp/tap/event"
 cp "build/selftest/mock/stream.sync.waits_for_stream_work.prog" "$tmp/tap/stream/sync.t"
 cp "build/selftest/mock/event.wait.orders_later_work.prog" "$tmp/tap/event/wait.t"
 cp "build/selftest/mock/event.query.never_recorded_is_success.prog" "$tmp/tap/event/query.t"
 
-out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_BENCH_DIR="$tmp/bench" tools/bench -j2 --startup-samples 2 "$tmp/tap" 2>&1); rc=$?
+out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_BENCH_DIR="$tmp/bench" tools/bench -j2 --startup-samples 2 --no-host "$tmp/tap" 2>&1); rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^event +2 +284 ' && printf '%s\n' "$out" | grep -qE '^stream +1 +64 ' &&
     printf '%s\n' "$out" | grep -qE '^all +3 +348 ' && printf '%s\n' "$out" | grep -qE '^run: [0-9.]+ s wall at -j2; CPU' &&
     printf '%s\n' "$out" | grep -qE '^start-up: median [0-9]+ ms over 2 programs' &&
@@ -31,3 +31,13 @@ else echo "not ok 3 - a missing path (exit $rc)"; printf '%s\n' "$out" | sed 's/
 out=$(tools/bench --help); rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^usage: tools/bench'; then echo "ok 4 - --help on stdout, exit 0"
 else echo "not ok 4 - --help (exit $rc)"; fi
+
+# with the hosts (the default): the run's CPU is the machine's, the floor counts the workers' start-ups
+# (the stand-ins call the mock backend: the CUDA hosts refuse them, and they run themselves)
+out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_BENCH_DIR="$tmp/bench" tools/bench -j2 --startup-samples 2 "$tmp/tap" 2>&1); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^all +3 +348 ' &&
+    printf '%s\n' "$out" | grep -qE '^run: [0-9.]+ s wall at -j2; CPU .*, the whole machine: hosted\)' &&
+    printf '%s\n' "$out" | grep -qE '^floor: \(4 workers x [0-9.]+ s \+ 348 points / 2 x 5 ms window\) / 2 = ' &&
+    [ ! -e "$tmp/bench/host/legacy.sock" ]; then
+    echo "ok 5 - hosted: the machine's CPU, the workers' start-ups in the floor, the hosts stopped after"
+else echo "not ok 5 - bench with its hosts (exit $rc)"; printf '%s\n' "$out" | sed 's/^/# /'; fi

@@ -12,8 +12,9 @@
 #   stderr when a host did not start.
 #
 # host_stop TOOL DIR
-#   Ends the lease and prints on stderr every worker that ended while it ran
-#   (a program whose run it held then failed, saying so in its TAP).
+#   Ends the lease, waits (up to 5 s) for the hosts to remove their sockets,
+#   and prints on stderr every worker that ended while it ran (a program whose
+#   run it held then failed, saying so in its TAP).
 
 host_start() {
     mkfifo "$2/lease" || return 1
@@ -31,6 +32,12 @@ host_start() {
 host_stop() {
     exec 9<&-
     unset STREAMCTS_HOST
+    i=0
+    while [ -e "$2/legacy.sock" ] || [ -e "$2/per-thread.sock" ]; do
+        i=$((i + 1))
+        [ $i -le 100 ] || { echo "$1: the hosts at $2 did not stop within 5 s" >&2; break; }
+        sleep 0.05
+    done
     for log in "$2/legacy.log" "$2/per-thread.log"; do
         [ -f "$log" ] && grep ': worker .* ended' "$log" | sed "s|^|$1: |" >&2
     done
