@@ -608,6 +608,7 @@ static int issue_one(struct run *r, int i)
     case SC_OP_HOST_GATE: rc = b->host_func(o->stream, host_gate, &o->harg); break;
     case SC_OP_VALUE_GATE: rc = b->wait_value(o->stream, r->arena->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL: rc = b->launch_mark(o->stream, slot_dev, o->token); break;
+    case SC_OP_KERNEL_PDL: rc = b->launch_pdl(o->stream, slot_dev, o->token, d->cond); break;
     case SC_OP_FAULT: rc = b->launch_fault(o->stream); break;
     case SC_OP_MEMSET: rc = b->memset_async(o->stream, dst, o->fill, SC_COPY_BYTES); break;
     case SC_OP_MEMSET_SYNC: rc = b->memset_sync(dst, o->fill, SC_COPY_BYTES); break;

@@ -197,4 +197,9 @@ KINDS.update(
 )
 for _action in ("pop", "push", "unset", "set"):
     KINDS["ctx_" + _action] = host("sc_ctx_op", consts=("SC_CTX_" + _action.upper(),), driver_only=True)
+# pdl (issue 14): programmatic dependent launch
+KINDS.update(
+    kernel_pdl=Kind("sc_kernel_pdl", consts=("SC_PDL_SYNC",)),
+    kernel_pdl_nosync=Kind("sc_kernel_pdl", consts=("SC_PDL_NO_SYNC",)),
+)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]

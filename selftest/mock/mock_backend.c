@@ -24,6 +24,8 @@
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
+ *   pdl        a programmatic dependent launch that synchronizes on its
+ *              dependencies runs without waiting for them
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -33,6 +35,11 @@
  *                  error itself, as under CUDA_LAUNCH_BLOCKING=1
  *   slow_device    each piece of work starts 20 ms after its stream lets it
  *                  (a slow device: what B needs longer than a first look)
+ * A programmatic dependent launch (launch_pdl) that does not synchronize on its
+ * dependencies may overlap the kernel right before it in its stream (its
+ * primary), as PDL allows: it runs once everything before that kernel has
+ * completed (after any other item, once that item has); one that synchronizes
+ * runs in stream order.
  * A faulting kernel makes the context's error sticky: every synchronize and
  * query answers it from then on.  A call that refuses its arguments sets the
  * calling thread's last error (the runtime API's error state).
@@ -75,6 +82,7 @@ struct mstream {
     pthread_cond_t cv;
     struct item *head, *tail;
     uint64_t enq, done; /* items enqueued, items completed */
+    uint64_t last_kernel; /* the position of the last kernel enqueued (a programmatic launch may overlap it) */
     struct mstream *next_blocking; /* blocking and per-thread streams: the legacy stream joins them */
     struct mstream *next_all;      /* every stream: context synchronize waits for them */
 };
@@ -127,6 +135,8 @@ static void wait_done(struct mstream *s, uint64_t target)
 
 static int context_error(void);
 static void run_callback(void *arg);
+static int early_done(const struct item *it);
+static void run_pdl_join(void *arg);
 
 static void *worker(void *arg)
 {
@@ -145,12 +155,19 @@ static void *worker(void *arg)
             it->fn(it->arg);
         pthread_mutex_lock(&s->mu);
         s->head = it->next;
+        s->done++;
+        free(it);
+        while (s->head && early_done(s->head)) { /* it completed with the work before it */
+            it = s->head;
+            s->head = it->next;
+            s->done++;
+            run_pdl_join(it->arg);
+            free(it);
+        }
         if (!s->head)
             s->tail = NULL;
-        s->done++;
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
-        free(it);
     }
     return NULL;
 }
@@ -343,11 +360,19 @@ static void run_mark(void *a)
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
     free(g);
 }
+/* Kernel work enqueued at pos: what a programmatic launch after it may overlap. */
+static void kernel_at(void *h, uint64_t pos)
+{
+    struct mstream *s = resolve(h);
+    pthread_mutex_lock(&s->mu);
+    s->last_kernel = pos;
+    pthread_mutex_unlock(&s->mu);
+}
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ flag, max_ns, slot, token };
-    enqueue(s, ITEM_FN, run_gate, g, NULL, 0);
+    kernel_at(s, enqueue(s, ITEM_FN, run_gate, g, NULL, 0));
     return 0;
 }
 /* Is this a process its parent program started (one of a case's others)? */
@@ -378,7 +403,51 @@ static int launch_mark(void *s, void *slot, uint32_t token)
         _exit(7);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
-    enqueue(s, ITEM_FN, run_mark, g, NULL, 0);
+    kernel_at(s, enqueue(s, ITEM_FN, run_mark, g, NULL, 0));
+    return 0;
+}
+
+/* A programmatic dependent launch that runs early: on a thread of its own once the items before its
+ * primary are done; its place in the stream (run_pdl_join) completes when it did. */
+struct pdl_args {
+    struct gate_args g;
+    struct mstream *on;
+    uint64_t before; /* items of the stream it waits for */
+    pthread_t thread;
+    int ran;         /* it has written its token */
+};
+static void *run_pdl_early(void *a)
+{
+    struct pdl_args *d = a;
+    wait_done(d->on, d->before);
+    d->g.slot->start_ns = d->g.slot->end_ns = sc_now_ns();
+    __atomic_store_n(&d->g.slot->token, d->g.token, __ATOMIC_RELEASE);
+    __atomic_store_n(&d->ran, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+/* A programmatic launch that ran early: its place in the stream completes with the item before it, as a
+ * GPU's stream is idle once its primary retired (no lag the stream's queries could see). */
+static int early_done(const struct item *it)
+{
+    return it->type == ITEM_FN && it->fn == run_pdl_join && __atomic_load_n(&((struct pdl_args *)it->arg)->ran, __ATOMIC_ACQUIRE);
+}
+static void run_pdl_join(void *a)
+{
+    struct pdl_args *d = a;
+    pthread_join(d->thread, NULL);
+    free(d);
+}
+static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
+{
+    if (sync && !breaks("pdl"))
+        return launch_mark(s, slot, token);
+    struct pdl_args *d = malloc(sizeof *d);
+    *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0, 0 };
+    pthread_mutex_lock(&d->on->mu);
+    d->before = d->on->enq - (d->on->enq && d->on->last_kernel == d->on->enq); /* all but its primary */
+    pthread_mutex_unlock(&d->on->mu);
+    pthread_create(&d->thread, NULL, run_pdl_early, d);
+    kernel_at(s, enqueue(s, ITEM_FN, run_pdl_join, d, NULL, 0));
     return 0;
 }
 
