@@ -499,6 +499,8 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_NONE: return "none";
     case SC_VALUE_ACTIVE: return "active";
     case SC_VALUE_INVALIDATED: return "invalidated";
+    case SC_VALUE_SPANS_HOLD: return "spans_hold";
+    case SC_VALUE_SLEEPS: return "sleeps";
     }
     return "?";
 }

@@ -175,6 +175,9 @@ enum sc_value {
     SC_VALUE_NONE,          /* capture_status: not capturing             */
     SC_VALUE_ACTIVE,        /* capture_status: capturing                 */
     SC_VALUE_INVALIDATED,   /* capture_status: capture invalidated       */
+    /* events (issue 14) */
+    SC_VALUE_SPANS_HOLD,    /* elapsed: non-negative and at least as long as the program's gates were held */
+    SC_VALUE_SLEEPS,        /* event_sync: the waiting thread used under a quarter of the wait in CPU time */
 };
 
 /* APIs a rule runs in. */

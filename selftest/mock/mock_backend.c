@@ -40,6 +40,8 @@
  * primary), as PDL allows: it runs once everything before that kernel has
  * completed (after any other item, once that item has); one that synchronizes
  * runs in stream order.
+ * A thread waiting in event_sync sleeps on a blocking-sync event and spins
+ * on any other, as CUDA's default scheduling does with cores to spare.
  * A faulting kernel makes the context's error sticky: every synchronize and
  * query answers it from then on.  A call that refuses its arguments sets the
  * calling thread's last error (the runtime API's error state).
@@ -91,6 +93,7 @@ struct mevent {
     struct mstream *stream; /* NULL: never recorded */
     uint64_t target;
     uint64_t ns;            /* when the last record completed */
+    unsigned flags;         /* SC_EV_*: a blocking-sync event's waiter sleeps, any other spins */
 };
 
 static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: whole enqueue is atomic */
@@ -313,8 +316,9 @@ static int stream_destroy(void *s)
 }
 static int event_create(void **e, unsigned flags)
 {
-    (void)flags;
-    *e = calloc(1, sizeof(struct mevent));
+    struct mevent *ev = calloc(1, sizeof *ev);
+    ev->flags = flags;
+    *e = ev;
     return 0;
 }
 static int event_destroy(void *e)
@@ -568,8 +572,11 @@ static int stream_query(void *s)
 static int event_sync(void *e)
 {
     struct mevent *ev = e;
-    if (ev->stream)
+    if (ev->stream && (ev->flags & SC_EV_BLOCKING_SYNC))
         wait_done(ev->stream, ev->target);
+    else if (ev->stream) /* spins, as a CUDA thread waits by default on a machine with cores to spare */
+        while (__atomic_load_n(&ev->stream->done, __ATOMIC_ACQUIRE) < ev->target)
+            ;
     return context_error();
 }
 static int event_query(void *e)
@@ -600,7 +607,7 @@ static int event_elapsed(float *ms, void *start, void *end)
         return refuse(MOCK_INVALID_HANDLE); /* documented: either event never recorded */
     if (event_query(a) || event_query(b))
         return SC_NOT_READY;
-    *ms = (float)((double)(b->ns - a->ns) / 1e6);
+    *ms = (float)(((double)b->ns - (double)a->ns) / 1e6); /* negative when the end completed first */
     return 0;
 }
 
