@@ -403,6 +403,12 @@ static int prepare(struct run *r, char *why, size_t n)
         snprintf(why, n, "cuCtxGetStreamPriorityRange failed: %s", b->error_name(rc));
         return -1;
     }
+    for (int s = 0; s < p->nstreams && r->least == r->greatest; s++)
+        if (p->streams[s].prio != SC_PRIO_NONE) { /* no two priorities to tell apart: a skip, never a verdict */
+            snprintf(why, n, "the device's stream priority range is the single value %d: stream %s's priority "
+                     "cannot differ from another's", r->least, p->streams[s].name);
+            return -2;
+        }
     /* every member of every stream, on its device; an event on the device of its first record */
     for (int s = 0, m = 0; s < p->nstreams; m += p->streams[s++].count) {
         r->first[s] = m;
