@@ -26,6 +26,8 @@
  *              once per run of the parent
  *   pdl        a programmatic dependent launch that synchronizes on its
  *              dependencies runs without waiting for them
+ *   pdl_overlap  a programmatic dependent launch may overlap whatever comes
+ *              right before it in its stream, not only a kernel
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -417,8 +419,7 @@ struct pdl_args {
     struct gate_args g;
     struct mstream *on;
     uint64_t before; /* items of the stream it waits for */
-    pthread_t thread;
-    int ran;         /* it has written its token */
+    int ran;         /* it has written its token (its last touch of this struct) */
 };
 static void *run_pdl_early(void *a)
 {
@@ -438,7 +439,8 @@ static int early_done(const struct item *it)
 static void run_pdl_join(void *a)
 {
     struct pdl_args *d = a;
-    pthread_join(d->thread, NULL);
+    while (!__atomic_load_n(&d->ran, __ATOMIC_ACQUIRE))
+        sc_pause_ns(10000);
     free(d);
 }
 static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
@@ -446,12 +448,16 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
     if (sync && !breaks("pdl"))
         return launch_mark(s, slot, token);
     struct pdl_args *d = malloc(sizeof *d);
-    *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0, 0 };
+    pthread_t thread;
+    *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0 };
+    /* its place first: the waits a legacy or blocking stream puts before it are not kernels to overlap */
+    uint64_t pos = enqueue(s, ITEM_FN, run_pdl_join, d, NULL, 0);
     pthread_mutex_lock(&d->on->mu);
-    d->before = d->on->enq - (d->on->enq && d->on->last_kernel == d->on->enq); /* all but its primary */
+    d->before = pos - 1 - (pos > 1 && (d->on->last_kernel == pos - 1 || breaks("pdl_overlap"))); /* all but its primary */
+    d->on->last_kernel = pos;
     pthread_mutex_unlock(&d->on->mu);
-    pthread_create(&d->thread, NULL, run_pdl_early, d);
-    kernel_at(s, enqueue(s, ITEM_FN, run_pdl_join, d, NULL, 0));
+    pthread_create(&thread, NULL, run_pdl_early, d);
+    pthread_detach(thread);
     return 0;
 }
 
