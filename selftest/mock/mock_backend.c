@@ -38,10 +38,11 @@
  *   slow_device    each piece of work starts 20 ms after its stream lets it
  *                  (a slow device: what B needs longer than a first look)
  * A programmatic dependent launch (launch_pdl) that does not synchronize on its
- * dependencies may overlap the kernel right before it in its stream (its
- * primary), as PDL allows: it runs once everything before that kernel has
- * completed (after any other item, once that item has); one that synchronizes
- * runs in stream order.
+ * dependencies may overlap a gate right before it in its stream (its primary,
+ * which triggers its dependents at its start, as the suite's gate kernel does),
+ * as PDL allows: it runs once everything before that gate has completed (after
+ * any other item, once that item has); one that synchronizes runs in stream
+ * order.
  * A thread waiting in event_sync sleeps on a blocking-sync event and spins
  * on any other, as CUDA's default scheduling does with cores to spare.
  * A faulting kernel makes the context's error sticky: every synchronize and
@@ -86,7 +87,7 @@ struct mstream {
     pthread_cond_t cv;
     struct item *head, *tail;
     uint64_t enq, done; /* items enqueued, items completed */
-    uint64_t last_kernel; /* the position of the last kernel enqueued (a programmatic launch may overlap it) */
+    uint64_t last_trigger; /* the last gate's position: it triggers its dependents (a programmatic launch may overlap it) */
     struct mstream *next_blocking; /* blocking and per-thread streams: the legacy stream joins them */
     struct mstream *next_all;      /* every stream: context synchronize waits for them */
 };
@@ -366,19 +367,19 @@ static void run_mark(void *a)
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
     free(g);
 }
-/* Kernel work enqueued at pos: what a programmatic launch after it may overlap. */
-static void kernel_at(void *h, uint64_t pos)
+/* A gate enqueued at pos: it triggers its dependents, so a programmatic launch right after it may overlap it. */
+static void trigger_at(void *h, uint64_t pos)
 {
     struct mstream *s = resolve(h);
     pthread_mutex_lock(&s->mu);
-    s->last_kernel = pos;
+    s->last_trigger = pos;
     pthread_mutex_unlock(&s->mu);
 }
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ flag, max_ns, slot, token };
-    kernel_at(s, enqueue(s, ITEM_FN, run_gate, g, NULL, 0));
+    trigger_at(s, enqueue(s, ITEM_FN, run_gate, g, NULL, 0));
     return 0;
 }
 /* Is this a process its parent program started (one of a case's others)? */
@@ -409,7 +410,7 @@ static int launch_mark(void *s, void *slot, uint32_t token)
         _exit(7);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
-    kernel_at(s, enqueue(s, ITEM_FN, run_mark, g, NULL, 0));
+    enqueue(s, ITEM_FN, run_mark, g, NULL, 0);
     return 0;
 }
 
@@ -450,11 +451,10 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
     struct pdl_args *d = malloc(sizeof *d);
     pthread_t thread;
     *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0 };
-    /* its place first: the waits a legacy or blocking stream puts before it are not kernels to overlap */
+    /* its place first: the waits a legacy or blocking stream puts before it are not gates to overlap */
     uint64_t pos = enqueue(s, ITEM_FN, run_pdl_join, d, NULL, 0);
     pthread_mutex_lock(&d->on->mu);
-    d->before = pos - 1 - (pos > 1 && (d->on->last_kernel == pos - 1 || breaks("pdl_overlap"))); /* all but its primary */
-    d->on->last_kernel = pos;
+    d->before = pos - 1 - (pos > 1 && (d->on->last_trigger == pos - 1 || breaks("pdl_overlap"))); /* all but its primary */
     pthread_mutex_unlock(&d->on->mu);
     pthread_create(&thread, NULL, run_pdl_early, d);
     pthread_detach(thread);
