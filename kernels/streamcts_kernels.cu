@@ -39,6 +39,11 @@ extern "C" __global__ void sc_gate(const volatile uint32_t *flag, uint64_t max_n
     uint64_t start = globaltimer();
     uint32_t status = SC_GATE_RELEASED;
     out->start_ns = start;
+#if __CUDA_ARCH__ >= 900
+    /* cudaTriggerProgrammaticLaunchCompletion: a kernel launched after it with programmatic
+     * stream serialization may start now (a no-op for every other launch) */
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
     while (*flag == 0u) {
         if (globaltimer() - start > max_ns) {
             status = SC_GATE_EXPIRED;
@@ -56,6 +61,26 @@ extern "C" __global__ void sc_gate(const volatile uint32_t *flag, uint64_t max_n
 /* A marked kernel: stamps, then its token, visible to the host. */
 extern "C" __global__ void sc_mark(volatile struct sc_slot *out, uint32_t token)
 {
+    out->start_ns = globaltimer();
+    out->end_ns = globaltimer();
+    __threadfence_system();
+    out->token = token;
+    __threadfence_system();
+}
+
+/*
+ * A marked kernel for programmatic dependent launch (launched with programmatic
+ * stream serialization, compute capability 9.0 and up): when sync is set it
+ * first waits in cudaGridDependencySynchronize (griddepcontrol.wait) until the
+ * kernels it depends on completed and flushed their memory; then, as sc_mark,
+ * stamps and publishes its token (its stamps are its work after that wait).
+ */
+extern "C" __global__ void sc_pdl(volatile struct sc_slot *out, uint32_t token, uint32_t sync)
+{
+#if __CUDA_ARCH__ >= 900
+    if (sync)
+        asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
     out->start_ns = globaltimer();
     out->end_ns = globaltimer();
     __threadfence_system();

@@ -140,6 +140,11 @@ typedef struct sc_backend {
     int (*ipc_mem_open)(void **dptr, const void *handle);
     int (*ipc_mem_close)(void *dptr);
 
+    /* programmatic dependent launch (pdl): sc_pdl launched with programmatic stream serialization;
+     * sync: it waits for its dependencies (cudaGridDependencySynchronize) before its token;
+     * SC_UNSUPPORTED below compute capability 9.0 */
+    int (*launch_pdl)(void *s, void *slot_dev, uint32_t token, int sync);
+
     int (*code)(enum sc_code c); /* the API's number for a result code */
     const char *(*error_name)(int rc);
 } sc_backend;
@@ -176,6 +181,7 @@ typedef struct sc_backend {
         .host_register = host_register, \
         .host_unregister = host_unregister, .ipc_event_handle = ipc_event_handle, .ipc_event_open = ipc_event_open, \
         .ipc_mem_handle = ipc_mem_handle, .ipc_mem_open = ipc_mem_open, .ipc_mem_close = ipc_mem_close, \
+        .launch_pdl = launch_pdl, \
         .code = code, .error_name = error_name, \
     }
 

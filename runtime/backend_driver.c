@@ -24,7 +24,8 @@ static struct gpu {
     int open;
     CUdevice dev;
     CUcontext ctx;
-    CUfunction gate, mark, fault;
+    CUfunction gate, mark, fault, pdl;
+    int cc_major; /* its compute capability; 9 and up: programmatic dependent launch */
 } gpus[SC_MAX_DEVICES];
 static _Thread_local int cur; /* the device whose context this thread made current */
 
@@ -43,8 +44,11 @@ static CUresult warm_up(void)
     void *flag = (void *)(uintptr_t)mem, *slot = (void *)(uintptr_t)(mem + 32);
     if (rc)
         return rc;
+    uint32_t token = 1, sync = 0;
+    void *pdl_args[] = { &slot, &token, &sync };
     if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
-        !(rc = launch_mark(NULL, slot, 1)))
+        !(rc = launch_mark(NULL, slot, 1)) &&
+        !(rc = SC_CALL(cuLaunchKernel, gpus[cur].pdl, 1, 1, 1, 1, 1, 1, 0, NULL, pdl_args, NULL)))
         rc = SC_CALL(cuCtxSynchronize);
     SC_CALL(cuMemFree, mem);
     return rc;
@@ -75,7 +79,9 @@ static int open_device(int d, char *why, size_t n)
     } else if ((rc = SC_CALL(cuModuleLoadData, &module, sc_fatbin)) ||
                (rc = SC_CALL(cuModuleGetFunction, &g->gate, module, "sc_gate")) ||
                (rc = SC_CALL(cuModuleGetFunction, &g->mark, module, "sc_mark")) ||
-               (rc = SC_CALL(cuModuleGetFunction, &g->fault, module, "sc_fault"))) {
+               (rc = SC_CALL(cuModuleGetFunction, &g->fault, module, "sc_fault")) ||
+               (rc = SC_CALL(cuModuleGetFunction, &g->pdl, module, "sc_pdl")) ||
+               (rc = SC_CALL(cuDeviceGetAttribute, &g->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, g->dev))) {
         SC_CALL(cuGetErrorName, rc, &name);
         snprintf(why, n, "cannot load the suite's kernels on device %d: %s", d, name);
     } else {
@@ -245,6 +251,20 @@ static int launch_mark(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
     return SC_CALL(cuLaunchKernel, gpus[cur].mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+}
+
+/* sc_pdl through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION */
+static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
+{
+    uint32_t wait = sync != 0;
+    void *args[] = { &slot, &token, &wait };
+    CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION };
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1, .blockDimY = 1,
+                           .blockDimZ = 1, .hStream = (CUstream)s, .attrs = &attr, .numAttrs = 1 };
+    if (gpus[cur].cc_major < 9)
+        return SC_UNSUPPORTED; /* programmatic dependent launch needs compute capability 9.0 */
+    return SC_CALL(cuLaunchKernelEx, &cfg, gpus[cur].pdl, args, NULL);
 }
 
 static int launch_fault(void *s) { return SC_CALL(cuLaunchKernel, gpus[cur].fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL); }

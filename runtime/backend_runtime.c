@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cudaKernel_t k_gate, k_mark, k_fault;
+static cudaKernel_t k_gate, k_mark, k_fault, k_pdl;
 
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 static int launch_mark(void *s, void *slot, uint32_t token);
@@ -25,8 +25,12 @@ static cudaError_t warm_up(void)
     cudaError_t rc = cudaMalloc((void **)&mem, 64);
     if (rc)
         return rc;
+    void *slot = mem + 32;
+    uint32_t token = 1, sync = 0;
+    void *pdl_args[] = { &slot, &token, &sync };
     if (!(rc = cudaMemset(mem, 1, 64)) && !(rc = (cudaError_t)launch_gate(NULL, mem, 1000000000u, mem + 32, 1)) &&
-        !(rc = (cudaError_t)launch_mark(NULL, mem + 32, 1)))
+        !(rc = (cudaError_t)launch_mark(NULL, mem + 32, 1)) &&
+        !(rc = cudaLaunchKernel((const void *)k_pdl, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, pdl_args, 0, NULL)))
         rc = cudaDeviceSynchronize();
     cudaFree(mem);
     return rc;
@@ -49,7 +53,8 @@ static int init(char *why, size_t whylen)
         } else if ((rc = cudaLibraryLoadData(&lib, sc_fatbin, NULL, NULL, 0, NULL, NULL, 0)) != cudaSuccess ||
                    (rc = cudaLibraryGetKernel(&k_gate, lib, "sc_gate")) != cudaSuccess ||
                    (rc = cudaLibraryGetKernel(&k_mark, lib, "sc_mark")) != cudaSuccess ||
-                   (rc = cudaLibraryGetKernel(&k_fault, lib, "sc_fault")) != cudaSuccess) {
+                   (rc = cudaLibraryGetKernel(&k_fault, lib, "sc_fault")) != cudaSuccess ||
+                   (rc = cudaLibraryGetKernel(&k_pdl, lib, "sc_pdl")) != cudaSuccess) {
             snprintf(reason, sizeof reason, "cannot load the suite's kernels: %s", cudaGetErrorName(rc));
         } else if ((rc = warm_up()) != cudaSuccess) {
             snprintf(reason, sizeof reason, "the suite's kernels do not run: %s", cudaGetErrorName(rc));
@@ -142,6 +147,23 @@ static int launch_mark(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
     return cudaLaunchKernel((const void *)k_mark, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, args, 0, (cudaStream_t)s);
+}
+
+/* sc_pdl through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticStreamSerialization */
+static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
+{
+    uint32_t wait = sync != 0;
+    void *args[] = { &slot, &token, &wait };
+    int dev = 0, major = 0, rc;
+    cudaLaunchAttribute attr = { .id = cudaLaunchAttributeProgrammaticStreamSerialization };
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = { .gridDim = { 1, 1, 1 }, .blockDim = { 1, 1, 1 }, .stream = (cudaStream_t)s,
+                               .attrs = &attr, .numAttrs = 1 };
+    if ((rc = cudaGetDevice(&dev)) || (rc = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)))
+        return rc;
+    if (major < 9)
+        return SC_UNSUPPORTED; /* programmatic dependent launch needs compute capability 9.0 */
+    return cudaLaunchKernelExC(&cfg, (const void *)k_pdl, args);
 }
 
 static int launch_fault(void *s)
@@ -472,7 +494,7 @@ static int code(enum sc_code c)
 
 static const char *error_name(int rc)
 {
-    return rc == SC_UNSUPPORTED ? "not in the runtime API" : cudaGetErrorName((cudaError_t)rc);
+    return rc == SC_UNSUPPORTED ? "not in the runtime API, or not on this device" : cudaGetErrorName((cudaError_t)rc);
 }
 
 int sc_runtime_version(void)

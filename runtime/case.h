@@ -21,6 +21,8 @@
 #define SC_HANG_GRACE_NS 2000000000ull /* after a deadline, before giving up     */
 #define SC_EXTRA_SLOTS 8192u           /* slots of group members beyond the first */
 #define SC_MEMBER_NS 200000u           /* allowance per group member for issuing it */
+#define SC_ELAPSED_SLACK_NS 20000u     /* elapsed vs %globaltimer: the two clocks' resolution */
+#define SC_SLEEP_MIN_NS 2000000u       /* a wait shorter than this cannot tell sleeping from spinning */
 #define SC_NSLOTS (SC_MAX_OPS + SC_EXTRA_SLOTS)
 
 /* ---- buffers and slots, allocated once per backend and reused ---------- */
@@ -284,6 +286,8 @@ void judge_comparison(struct run *r);
 void count_group(struct run *r);
 /* A host function or callback subject of "answers": decided once it ran, or clearly will not. */
 void judge_host_answer(struct run *r);
+/* An elapsed time that "spans_hold": judged after the drain, from the gates' stamps. */
+void judge_elapsed(struct run *r);
 /* The device ops' %globaltimer stamps, as evidence for 'after'. */
 void check_stamps(struct run *r);
 /* After the drain: the data every copy, memset and fill left behind. */

@@ -1,4 +1,4 @@
-/* clock.c - host time for observation windows and deadlines. */
+/* clock.c - host time for observation windows and deadlines; a thread's CPU time. */
 #define _POSIX_C_SOURCE 200809L
 #include "clock.h"
 #include <time.h>
@@ -7,6 +7,13 @@ uint64_t sc_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sc_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

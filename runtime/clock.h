@@ -1,4 +1,4 @@
-/* clock.h - host time for observation windows and deadlines. */
+/* clock.h - host time for observation windows and deadlines; a thread's CPU time. */
 #ifndef SC_CLOCK_H
 #define SC_CLOCK_H
 #include <stdint.h>
@@ -7,5 +7,7 @@
 uint64_t sc_now_ns(void);
 /* Sleeps about ns nanoseconds (used only between observations, never for a verdict). */
 void sc_pause_ns(uint64_t ns);
+/* CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), in nanoseconds. */
+uint64_t sc_thread_cpu_ns(void);
 
 #endif

@@ -190,6 +190,20 @@ static void judge_value(struct run *r)
             : o->value == SC_CAPTURE_INVALIDATED ? SC_VALUE_INVALIDATED : SC_VALUE_NONE;
         snprintf(got, sizeof got, "%s", sc_value_name(v));
         break;
+    case SC_OP_ELAPSED:
+        return; /* judged once every gate has completed and stamped its hold: judge_elapsed */
+    case SC_OP_EVENT_SYNC: {
+        uint64_t wall = o->t_return - o->t_issue;
+        if (wall < SC_SLEEP_MIN_NS) {
+            sc_verdict_decide(&r->v, SC_UNDECIDED, "%s returned after %.3f ms: too short a wait to tell sleeping "
+                              "from spinning", opname(r, p->subject), (double)wall / 1e6);
+            return;
+        }
+        v = (uint64_t)o->value * 4 < wall ? SC_VALUE_SLEEPS : 0;
+        snprintf(got, sizeof got, "%.3f ms of CPU time in a wait of %.3f ms", (double)o->value / 1e6,
+                 (double)wall / 1e6);
+        break;
+    }
     default:
         sc_verdict_error(&r->v, "%s is not a getter", opname(r, p->subject));
         return;
@@ -247,6 +261,46 @@ void judge_return(struct run *r)
         sc_verdict_returned(&r->v, &o->ret, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "");
         break;
     }
+}
+
+/*
+ * Elapsed time that "spans_hold": non-negative and no shorter than the time the program's gates were held,
+ * by their own %globaltimer stamps (less SC_ELAPSED_SLACK_NS for the two clocks' resolution).  Judged at the
+ * end, once every gate has completed.
+ */
+void judge_elapsed(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    const struct op_rt *o = &r->op[p->subject];
+    uint64_t held = 0;
+    int gates = 0;
+    if (p->rel != SC_GIVES || o->def->kind != SC_OP_ELAPSED || o->rc || sc_verdict_decided(&r->v))
+        return;
+    for (int i = 0; i < p->nops; i++) {
+        const struct sc_slot *sl = &r->arena->slots[i];
+        if (p->ops[i].kind != SC_OP_GATE)
+            continue;
+        if (sl->token != r->op[i].token) {
+            sc_verdict_error(&r->v, "%s never completed: the hold %s should span is unknown", opname(r, i),
+                             opname(r, p->subject));
+            return;
+        }
+        held += sl->end_ns - sl->start_ns;
+        gates++;
+    }
+    if (!gates) {
+        sc_verdict_error(&r->v, "no gate in the program: %s has no hold to span", opname(r, p->subject));
+        return;
+    }
+    double ms = o->ms, need = (double)(held > SC_ELAPSED_SLACK_NS ? held - SC_ELAPSED_SLACK_NS : 0) / 1e6;
+    log_note(r, "%s: %.3f ms between the events; the gates were held %.3f ms", opname(r, p->subject), ms,
+             (double)held / 1e6);
+    if (ms >= 0 && ms >= need)
+        sc_verdict_decide(&r->v, SC_PASS, "%s gave %.3f ms, at least the %.3f ms its gates were held",
+                          opname(r, p->subject), ms, (double)held / 1e6);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %.3f ms, less than the %.3f ms its gates were held",
+                          opname(r, p->subject), ms, (double)held / 1e6);
 }
 
 /* Equals / differs: judged once both getters returned. */

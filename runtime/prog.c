@@ -171,6 +171,12 @@ sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC
 sc_op sc_value_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_VALUE_GATE, n, s); }
 sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL, n, s); }
 sc_op sc_fault(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_FAULT, n, s); }
+sc_op sc_kernel_pdl(sc_prog *p, const char *n, enum sc_pdl_sync sync, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_KERNEL_PDL, n, s);
+    op->cond = sync;
+    return index_of(p, op);
+}
 
 sc_op sc_memset_to(sc_prog *p, const char *n, enum sc_mem target, sc_stream s)
 {
@@ -493,6 +499,8 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_NONE: return "none";
     case SC_VALUE_ACTIVE: return "active";
     case SC_VALUE_INVALIDATED: return "invalidated";
+    case SC_VALUE_SPANS_HOLD: return "spans_hold";
+    case SC_VALUE_SLEEPS: return "sleeps";
     }
     return "?";
 }

@@ -102,6 +102,10 @@ enum sc_capture_mode { SC_CAPTURE_GLOBAL = 1, SC_CAPTURE_THREAD_LOCAL, SC_CAPTUR
 
 enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD };
 
+/* A programmatic dependent launch: does the kernel synchronize on its dependencies
+ * (cudaGridDependencySynchronize) before it writes? */
+enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
+
 /*
  * Relations, always read "subject RELATION object":
  *   SC_AFTER           subject completes only after object completed.
@@ -171,6 +175,9 @@ enum sc_value {
     SC_VALUE_NONE,          /* capture_status: not capturing             */
     SC_VALUE_ACTIVE,        /* capture_status: capturing                 */
     SC_VALUE_INVALIDATED,   /* capture_status: capture invalidated       */
+    /* events (issue 14) */
+    SC_VALUE_SPANS_HOLD,    /* elapsed: non-negative and at least as long as the program's gates were held */
+    SC_VALUE_SLEEPS,        /* event_sync: the waiting thread used under a quarter of the wait in CPU time */
 };
 
 /* APIs a rule runs in. */
@@ -271,6 +278,12 @@ sc_op sc_event_create_try(sc_prog *p, const char *name, unsigned flags); /* crea
  * cudaGetLastError's code (which resets the state to success) or cudaPeekAtLastError's (which does not). */
 sc_op sc_get_last_error(sc_prog *p, const char *name);
 sc_op sc_peek_last_error(sc_prog *p, const char *name);
+
+/* Programmatic dependent launch (cuLaunchKernelEx / cudaLaunchKernelEx with programmatic stream
+ * serialization; compute capability 9.0 and up, else the point skips): a marked kernel that may start
+ * before the kernel before it in its stream completed; SC_PDL_SYNC: it writes only after
+ * cudaGridDependencySynchronize returned. */
+sc_op sc_kernel_pdl(sc_prog *p, const char *name, enum sc_pdl_sync sync, sc_stream s);
 
 /* Destroying a stream or event whose work may still be pending. */
 sc_op sc_stream_destroy(sc_prog *p, const char *name, sc_stream s);

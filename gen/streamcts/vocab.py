@@ -168,11 +168,11 @@ KINDS.update(
     graph_launch=Kind("sc_graph_launch", ("graph",)),
     fault=Kind("sc_fault", isolate=True),
     stream_sync=host("sc_stream_sync", "stream", group=True),
-    event_sync=host("sc_event_sync", "event"),
+    event_sync=host("sc_event_sync", "event", values=("sleeps",)),
     ctx_sync=host("sc_ctx_sync"),
     stream_query=Kind("sc_stream_query", ("stream",), on=False, role="query"),
     event_query=Kind("sc_event_query", ("event",), on=False, role="query"),
-    elapsed=host("sc_elapsed", "event", "event"),
+    elapsed=host("sc_elapsed", "event", "event", values=("spans_hold",)),
     stream_flags=getter("sc_stream_flags", "stream", "blocking", "nonblocking"),
     stream_priority=getter("sc_stream_priority", "stream", "least", "greatest"),
     stream_id=getter("sc_stream_id", "stream"),
@@ -197,4 +197,9 @@ KINDS.update(
 )
 for _action in ("pop", "push", "unset", "set"):
     KINDS["ctx_" + _action] = host("sc_ctx_op", consts=("SC_CTX_" + _action.upper(),), driver_only=True)
+# pdl (issue 14): programmatic dependent launch
+KINDS.update(
+    kernel_pdl=Kind("sc_kernel_pdl", consts=("SC_PDL_SYNC",)),
+    kernel_pdl_nosync=Kind("sc_kernel_pdl", consts=("SC_PDL_NO_SYNC",)),
+)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]

@@ -24,6 +24,10 @@
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
+ *   pdl        a programmatic dependent launch that synchronizes on its
+ *              dependencies runs without waiting for them
+ *   pdl_overlap  a programmatic dependent launch may overlap whatever comes
+ *              right before it in its stream, not only a kernel
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -33,6 +37,14 @@
  *                  error itself, as under CUDA_LAUNCH_BLOCKING=1
  *   slow_device    each piece of work starts 20 ms after its stream lets it
  *                  (a slow device: what B needs longer than a first look)
+ * A programmatic dependent launch (launch_pdl) that does not synchronize on its
+ * dependencies may overlap a gate right before it in its stream (its primary,
+ * which triggers its dependents at its start, as the suite's gate kernel does),
+ * as PDL allows: it runs once everything before that gate has completed (after
+ * any other item, once that item has); one that synchronizes runs in stream
+ * order.
+ * A thread waiting in event_sync sleeps on a blocking-sync event and spins
+ * on any other, as CUDA's default scheduling does with cores to spare.
  * A faulting kernel makes the context's error sticky: every synchronize and
  * query answers it from then on.  A call that refuses its arguments sets the
  * calling thread's last error (the runtime API's error state).
@@ -76,6 +88,7 @@ struct mstream {
     pthread_cond_t cv;
     struct item *head, *tail;
     uint64_t enq, done; /* items enqueued, items completed */
+    uint64_t last_trigger; /* the last gate's position: it triggers its dependents (a programmatic launch may overlap it) */
     struct mstream *next_blocking; /* blocking and per-thread streams: the legacy stream joins them */
     struct mstream *next_all;      /* every stream: context synchronize waits for them */
 };
@@ -84,6 +97,7 @@ struct mevent {
     struct mstream *stream; /* NULL: never recorded */
     uint64_t target;
     uint64_t ns;            /* when the last record completed */
+    unsigned flags;         /* SC_EV_*: a blocking-sync event's waiter sleeps, any other spins */
 };
 
 static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: whole enqueue is atomic */
@@ -128,6 +142,8 @@ static void wait_done(struct mstream *s, uint64_t target)
 
 static int context_error(void);
 static void run_callback(void *arg);
+static int early_done(const struct item *it);
+static void run_pdl_join(void *arg);
 
 static void *worker(void *arg)
 {
@@ -146,12 +162,19 @@ static void *worker(void *arg)
             it->fn(it->arg);
         pthread_mutex_lock(&s->mu);
         s->head = it->next;
+        s->done++;
+        free(it);
+        while (s->head && early_done(s->head)) { /* it completed with the work before it */
+            it = s->head;
+            s->head = it->next;
+            s->done++;
+            run_pdl_join(it->arg);
+            free(it);
+        }
         if (!s->head)
             s->tail = NULL;
-        s->done++;
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
-        free(it);
     }
     return NULL;
 }
@@ -297,8 +320,9 @@ static int stream_destroy(void *s)
 }
 static int event_create(void **e, unsigned flags)
 {
-    (void)flags;
-    *e = calloc(1, sizeof(struct mevent));
+    struct mevent *ev = calloc(1, sizeof *ev);
+    ev->flags = flags;
+    *e = ev;
     return 0;
 }
 static int event_destroy(void *e)
@@ -344,11 +368,19 @@ static void run_mark(void *a)
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
     free(g);
 }
+/* A gate enqueued at pos: it triggers its dependents, so a programmatic launch right after it may overlap it. */
+static void trigger_at(void *h, uint64_t pos)
+{
+    struct mstream *s = resolve(h);
+    pthread_mutex_lock(&s->mu);
+    s->last_trigger = pos;
+    pthread_mutex_unlock(&s->mu);
+}
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ flag, max_ns, slot, token };
-    enqueue(s, ITEM_FN, run_gate, g, NULL, 0);
+    trigger_at(s, enqueue(s, ITEM_FN, run_gate, g, NULL, 0));
     return 0;
 }
 /* Is this a process its parent program started (one of a case's others)? */
@@ -380,6 +412,53 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
     enqueue(s, ITEM_FN, run_mark, g, NULL, 0);
+    return 0;
+}
+
+/* A programmatic dependent launch that runs early: on a thread of its own once the items before its
+ * primary are done; its place in the stream (run_pdl_join) completes when it did. */
+struct pdl_args {
+    struct gate_args g;
+    struct mstream *on;
+    uint64_t before; /* items of the stream it waits for */
+    int ran;         /* it has written its token (its last touch of this struct) */
+};
+static void *run_pdl_early(void *a)
+{
+    struct pdl_args *d = a;
+    wait_done(d->on, d->before);
+    d->g.slot->start_ns = d->g.slot->end_ns = sc_now_ns();
+    __atomic_store_n(&d->g.slot->token, d->g.token, __ATOMIC_RELEASE);
+    __atomic_store_n(&d->ran, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+/* A programmatic launch that ran early: its place in the stream completes with the item before it, as a
+ * GPU's stream is idle once its primary retired (no lag the stream's queries could see). */
+static int early_done(const struct item *it)
+{
+    return it->type == ITEM_FN && it->fn == run_pdl_join && __atomic_load_n(&((struct pdl_args *)it->arg)->ran, __ATOMIC_ACQUIRE);
+}
+static void run_pdl_join(void *a)
+{
+    struct pdl_args *d = a;
+    while (!__atomic_load_n(&d->ran, __ATOMIC_ACQUIRE))
+        sc_pause_ns(10000);
+    free(d);
+}
+static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
+{
+    if (sync && !breaks("pdl"))
+        return launch_mark(s, slot, token);
+    struct pdl_args *d = malloc(sizeof *d);
+    pthread_t thread;
+    *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0 };
+    /* its place first: the waits a legacy or blocking stream puts before it are not gates to overlap */
+    uint64_t pos = enqueue(s, ITEM_FN, run_pdl_join, d, NULL, 0);
+    pthread_mutex_lock(&d->on->mu);
+    d->before = pos - 1 - (pos > 1 && (d->on->last_trigger == pos - 1 || breaks("pdl_overlap"))); /* all but its primary */
+    pthread_mutex_unlock(&d->on->mu);
+    pthread_create(&thread, NULL, run_pdl_early, d);
+    pthread_detach(thread);
     return 0;
 }
 
@@ -500,8 +579,11 @@ static int stream_query(void *s)
 static int event_sync(void *e)
 {
     struct mevent *ev = e;
-    if (ev->stream)
+    if (ev->stream && (ev->flags & SC_EV_BLOCKING_SYNC))
         wait_done(ev->stream, ev->target);
+    else if (ev->stream) /* spins, as a CUDA thread waits by default on a machine with cores to spare */
+        while (__atomic_load_n(&ev->stream->done, __ATOMIC_ACQUIRE) < ev->target)
+            ;
     return context_error();
 }
 static int event_query(void *e)
@@ -532,7 +614,7 @@ static int event_elapsed(float *ms, void *start, void *end)
         return refuse(MOCK_INVALID_HANDLE); /* documented: either event never recorded */
     if (event_query(a) || event_query(b))
         return SC_NOT_READY;
-    *ms = (float)((double)(b->ns - a->ns) / 1e6);
+    *ms = (float)(((double)b->ns - (double)a->ns) / 1e6); /* negative when the end completed first */
     return 0;
 }
 
