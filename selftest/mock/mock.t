@@ -32,6 +32,8 @@ wait event.wait.orders_later_work completed while A was still pending
 host_func host_func.runs_after_prior_work completed while A was still pending
 sync stream.sync.waits_for_stream_work returned while A was still pending
 peek_resets error.last_error.peek_keeps_it P2 answered success (0), not invalid_value
+pdl launch.pdl.dependency_sync_waits_for_primary completed while A was still pending
+pdl_overlap launch.pdl.waits_for_host_function completed while A was still pending
 EOF_CASES
 
 # the first look (runtime/calibrate.h): a 5 ms hold before the 50 ms window still catches each
