@@ -124,6 +124,14 @@ sc_word sc_word_create(sc_prog *p, const char *name, int bits)
     return p->nwords++;
 }
 
+sc_word sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset)
+{
+    sc_word w = sc_word_create(p, name, bits);
+    if (p->nwords > w)
+        p->words[w].preset = preset;
+    return w;
+}
+
 /* -- operations ------------------------------------------------------------- */
 
 static struct sc_op_def *add(sc_prog *p, enum sc_op_kind kind, const char *name, sc_stream s)

@@ -67,6 +67,7 @@ struct sc_prog {
     struct {
         char name[SC_NAME_LEN];
         int bits;
+        int preset; /* enum sc_word_preset */
     } words[SC_MAX_WORDS];
     int nwords;
     char threads[SC_MAX_THREADS][SC_NAME_LEN];

@@ -135,13 +135,32 @@ static int op_device(struct run *r, const struct sc_op_def *d)
  * Words of the stream memory operations.  A word starts at `init`; a
  * write_value writes `set`; a wait_value waits for `operand` under its
  * condition, which holds for `set` and not for `init` (64-bit words use the
- * upper half, so a driver that truncates them fails).
+ * upper half, so a driver that truncates them fails).  A preset (ctxmem)
+ * chooses the values a wrong comparison gets wrong: an unsigned or signed
+ * GEQ instead of the cyclic one ((int32_t)(*addr - value) >= 0, int64_t for
+ * 64 bits), or GEQ in place of EQ, AND or NOR.  The `ahead` and `common` and
+ * `open` presets start satisfied (the wait must not hold its stream); the
+ * others start unsatisfied until `set` is written.  Each preset's `set` also
+ * satisfies the wrong comparisons, so that a broken driver still drains.
  */
 struct word_values { uint64_t init, operand, set; };
 
-static struct word_values word_values(int cond, int bits)
+static struct word_values word_values(int cond, int bits, int preset)
 {
-    const uint64_t hi = bits == 64 ? 1ull << 32 : 0;
+    const uint64_t hi = bits == 64 ? 1ull << 32 : 0, all = bits == 64 ? ~0ull : 0xffffffffu;
+    const uint64_t sign = 1ull << (bits - 1), low = all >> (bits / 2), one = bits == 64 ? hi : 1;
+    switch (preset) {
+    case SC_WORD_GEQ_BEHIND_WRAP: return (struct word_values){ all - 1, 2, 2 };
+    case SC_WORD_GEQ_AHEAD_WRAP: return (struct word_values){ 2, all - 1, all - 1 };
+    case SC_WORD_GEQ_BEHIND_SIGN: return (struct word_values){ sign - 2, sign + 1, sign + 1 };
+    case SC_WORD_GEQ_AHEAD_SIGN: return (struct word_values){ sign + 1, sign - 2, sign - 2 };
+    case SC_WORD_EQ_ABOVE: return (struct word_values){ hi | 6, hi | 5, hi | 5 };
+    case SC_WORD_AND_DISJOINT: return (struct word_values){ all & ~one, one, one | 2 };
+    case SC_WORD_AND_COMMON: return (struct word_values){ one, all, all };
+    case SC_WORD_NOR_COVERED: return (struct word_values){ all & ~low, low, all & ~low & ~sign };
+    case SC_WORD_NOR_OPEN: return (struct word_values){ 0, all & ~low, all & ~1ull };
+    default: break;
+    }
     switch (cond) {
     case SC_WAIT_NOR: /* ~(*w | operand) != 0: only the bit the init sets and the set clears */
         return bits == 64 ? (struct word_values){ hi, ~hi, 0 } : (struct word_values){ 1, 0xfffffffeu, 0 };
@@ -443,7 +462,7 @@ static int prepare(struct run *r, char *why, size_t n)
         for (int i = p->nops - 1; i >= 0; i--)
             if (p->ops[i].kind == SC_OP_WAIT_VALUE && p->ops[i].word == w)
                 r->word_cond[w] = p->ops[i].cond; /* the first wait decides */
-        struct word_values wv = word_values(r->word_cond[w], p->words[w].bits);
+        struct word_values wv = word_values(r->word_cond[w], p->words[w].bits, p->words[w].preset);
         r->word_set[w] = wv.set;
         __atomic_store_n(&r->arena->words[w], wv.init, __ATOMIC_SEQ_CST);
     }
@@ -622,8 +641,9 @@ static int issue_one(struct run *r, int i)
         rc = b->write_value(o->stream, words_dev, r->word_set[d->word], d->flags, r->p->words[d->word].bits);
         break;
     case SC_OP_WAIT_VALUE:
-        rc = b->wait_value(o->stream, words_dev, word_values(d->cond, r->p->words[d->word].bits).operand, d->cond,
-                           r->p->words[d->word].bits);
+        rc = b->wait_value(o->stream, words_dev,
+                           word_values(d->cond, r->p->words[d->word].bits, r->p->words[d->word].preset).operand,
+                           d->cond, r->p->words[d->word].bits);
         break;
     case SC_OP_ALLOC:
         if ((rc = b->alloc_async(&r->buf_ptr[d->buffer], SC_COPY_BYTES, pool_of(r, d->pool), o->stream)) == 0) {

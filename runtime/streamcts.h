@@ -95,6 +95,12 @@ enum sc_copy {
 
 /* Conditions of cuStreamWaitValue32/64 (CU_STREAM_WAIT_VALUE_*). */
 enum sc_wait_cond { SC_WAIT_GEQ = 1, SC_WAIT_EQ, SC_WAIT_AND, SC_WAIT_NOR };
+/* A word's start value, operand and written value chosen for one condition (runtime/run.c's word_values). */
+enum sc_word_preset {
+    SC_WORD_DEFAULT = 0,
+    SC_WORD_GEQ_BEHIND_WRAP, SC_WORD_GEQ_AHEAD_WRAP, SC_WORD_GEQ_BEHIND_SIGN, SC_WORD_GEQ_AHEAD_SIGN,
+    SC_WORD_EQ_ABOVE, SC_WORD_AND_DISJOINT, SC_WORD_AND_COMMON, SC_WORD_NOR_COVERED, SC_WORD_NOR_OPEN,
+};
 /* cuStreamWriteValue32/64 flag. */
 #define SC_WRITE_NO_BARRIER 0x1u
 
@@ -201,6 +207,7 @@ sc_buffer sc_buffer_create(sc_prog *p, const char *name);
 sc_buffer sc_ipc_memory_create(sc_prog *p, const char *name);
 sc_graph  sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind);
 sc_word   sc_word_create(sc_prog *p, const char *name, int bits);               /* 32 or 64      */
+sc_word   sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset);
 
 /* -- operations, issued in the order they are added ----------------------- */
 /* Gates: held until the runtime releases them (always before a deadline).   */

@@ -9,7 +9,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    PROCESS_KINDS, WAITS,
+    PROCESS_KINDS, WAITS, WORD_PRESETS,
 )
 
 
@@ -28,6 +28,13 @@ def check_buffers_and_words(prog):
             first_bits, first = width.setdefault(arg, (bits, name))
             if bits != first_bits:
                 errs.append(f"word '{arg}' is used by a {first_bits}-bit op ({first}) and a {bits}-bit op ({name})")
+            preset = prog.objects.get(arg, Object("", ())).flags
+            cond = op.kind.rsplit("_", 1)[1] if op.kind.startswith("wait_value") else None
+            if preset and cond and cond != WORD_PRESETS[preset[0]][0]:
+                want = WORD_PRESETS[preset[0]][0]
+                errs.append(f"op {name}: a {cond} wait on word '{arg}', whose preset {preset[0]} is for {want} waits")
+    errs += [f"word '{w}' is declared but no op uses it" for w, obj in prog.objects.items()
+             if obj.type == "word" and w not in width]
     return errs
 
 

@@ -76,6 +76,8 @@ def c_create_object(name, type_, obj, bits):
         return f"sc_buffer_create(p, {n})"
     if type_ == "ipc_memory":
         return f"sc_ipc_memory_create(p, {n})"
+    if flags:
+        return f"sc_word_create_preset(p, {n}, {bits}, {flags})"
     return f"sc_word_create(p, {n}, {bits})"
 
 

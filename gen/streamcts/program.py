@@ -86,6 +86,8 @@ def parse_object(decl):
             raise Bad(f"{type_} flag '{f}' repeated in '{decl}'")
     if type_ == "graph" and len(flags) != 1:
         raise Bad(f"graph declaration '{decl}' needs exactly one of {one_of(known)}")
+    if type_ == "word" and len(flags) > 1:
+        raise Bad(f"word declaration '{decl}' takes at most one of {one_of(known)}")
     return name, Object(type_, tuple(f for f in known if f in flags))
 
 

@@ -48,6 +48,20 @@ OBJECT_FLAGS = {
     "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE"},  # exactly one
     "ipc_memory": {},  # device memory main exports to the other processes; 'fill' writes it
 }
+# ctxmem: a word's values chosen for one wait condition (at most one preset; none: the runtime's defaults).
+# Preset -> (the condition of every wait on the word, its C constant); runtime/run.c's word_values has the values.
+WORD_PRESETS = {
+    "geq_behind_wrap": ("geq", "SC_WORD_GEQ_BEHIND_WRAP"),  # just below the wrap-around, awaiting a value past it
+    "geq_ahead_wrap": ("geq", "SC_WORD_GEQ_AHEAD_WRAP"),    # just past the wrap-around, awaiting a value below it
+    "geq_behind_sign": ("geq", "SC_WORD_GEQ_BEHIND_SIGN"),  # the same across the sign bit
+    "geq_ahead_sign": ("geq", "SC_WORD_GEQ_AHEAD_SIGN"),
+    "eq_above": ("eq", "SC_WORD_EQ_ABOVE"),                 # one above the awaited value
+    "and_disjoint": ("and", "SC_WORD_AND_DISJOINT"),        # every bit but the awaited ones
+    "and_common": ("and", "SC_WORD_AND_COMMON"),            # one bit of an all-ones operand
+    "nor_covered": ("nor", "SC_WORD_NOR_COVERED"),          # with the operand, every bit set
+    "nor_open": ("nor", "SC_WORD_NOR_OPEN"),                # zero, the operand's low half clear
+}
+OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
 PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
 C_TYPES = {"ipc_memory": "buffer"}  # an object type whose C handle type has another name

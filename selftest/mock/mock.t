@@ -32,6 +32,13 @@ wait event.wait.orders_later_work completed while A was still pending
 host_func host_func.runs_after_prior_work completed while A was still pending
 sync stream.sync.waits_for_stream_work returned while A was still pending
 peek_resets error.last_error.peek_keeps_it P2 answered success (0), not invalid_value
+wait_unsigned memop.wait_value_geq.holds_behind_its_value B completed while A was still pending
+wait_unsigned memop.wait_value_geq.passes_ahead_of_its_value Q kept answering not-ready for the whole window
+wait_signed memop.wait_value_geq.holds_behind_its_value B completed while A was still pending
+wait_signed memop.wait_value_geq.passes_ahead_of_its_value Q kept answering not-ready for the whole window
+wait_unsigned memop.wait_value_eq.holds_above_its_value B completed while A was still pending
+wait_unsigned memop.wait_value_and.passes_with_common_bit Q kept answering not-ready for the whole window
+wait_unsigned memop.wait_value64_nor.holds_while_bits_covered B completed while A was still pending
 EOF_CASES
 
 # the first look (runtime/calibrate.h): a 5 ms hold before the 50 ms window still catches each

@@ -21,6 +21,8 @@
  *   peer_ctx_never  ... ever, in a case's other processes only
  *   runtime_rejects  the runtime API cannot use the driver the driver API uses
  *   peek_resets  cudaPeekAtLastError resets the thread's error state, as cudaGetLastError does
+ *   wait_unsigned  cuStreamWaitValue compares every condition as an unsigned, non-cyclic GEQ
+ *   wait_signed    cuStreamWaitValue compares GEQ as signed integers, not cyclically
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
@@ -535,17 +537,72 @@ static int event_elapsed(float *ms, void *start, void *end)
     return 0;
 }
 
-/* Not modelled: stream memory operations, pools, graphs, capture. */
+/*
+ * Stream memory operations on host memory: a wait is an item that polls its
+ * word until the condition holds (for at most 20 s, the GPU gate's deadline
+ * in spirit), a write an item that stores the value.  The breaks wait_unsigned
+ * (every condition read as an unsigned, non-cyclic GEQ) and wait_signed (GEQ
+ * read as a signed, non-cyclic comparison) are the wrong comparisons the
+ * memop rules' word presets catch.
+ */
+struct memop_args {
+    void *addr;
+    uint64_t value;
+    int cond, bits;
+};
+static uint64_t word_read(const struct memop_args *m)
+{
+    return m->bits == 64 ? __atomic_load_n((uint64_t *)m->addr, __ATOMIC_SEQ_CST)
+                         : __atomic_load_n((uint32_t *)m->addr, __ATOMIC_SEQ_CST);
+}
+static int condition_holds(const struct memop_args *m)
+{
+    uint64_t w = word_read(m), v = m->value, mask = m->bits == 64 ? ~0ull : 0xffffffffu;
+    if (breaks("wait_unsigned"))
+        return w >= v;
+    if (m->cond == SC_WAIT_GEQ && breaks("wait_signed"))
+        return m->bits == 64 ? (int64_t)w >= (int64_t)v : (int32_t)w >= (int32_t)v;
+    switch (m->cond) {
+    case SC_WAIT_EQ: return w == v;
+    case SC_WAIT_AND: return (w & v) != 0;
+    case SC_WAIT_NOR: return (~(w | v) & mask) != 0;
+    default: return m->bits == 64 ? (int64_t)(w - v) >= 0 : (int32_t)(uint32_t)(w - v) >= 0;
+    }
+}
+static void run_wait_value(void *a)
+{
+    struct memop_args *m = a;
+    for (uint64_t until = sc_now_ns() + 20000000000u; !condition_holds(m) && sc_now_ns() < until;)
+        sc_pause_ns(50000);
+    free(m);
+}
+static void run_write_value(void *a)
+{
+    struct memop_args *m = a;
+    if (m->bits == 64)
+        __atomic_store_n((uint64_t *)m->addr, m->value, __ATOMIC_SEQ_CST);
+    else
+        __atomic_store_n((uint32_t *)m->addr, (uint32_t)m->value, __ATOMIC_SEQ_CST);
+    free(m);
+}
+static int memop(void *s, void (*fn)(void *), void *addr, uint64_t value, int cond, int bits)
+{
+    struct memop_args *m = malloc(sizeof *m);
+    *m = (struct memop_args){ addr, value, cond, bits };
+    enqueue(s, ITEM_FN, fn, m, NULL, 0);
+    return 0;
+}
 static int wait_value(void *s, void *a, uint64_t v, int cond, int bits)
 {
-    (void)s, (void)a, (void)v, (void)cond, (void)bits;
-    return SC_UNSUPPORTED;
+    return memop(s, run_wait_value, a, v, cond, bits);
 }
 static int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
 {
-    (void)s, (void)a, (void)v, (void)flags, (void)bits;
-    return SC_UNSUPPORTED;
+    if (flags & SC_WRITE_NO_BARRIER) /* as the v2 API NVIDIA's driver exports: the flag is refused */
+        return refuse(1); /* invalid value */
+    return memop(s, run_write_value, a, v, 0, bits);
 }
+/* Not modelled: pools, graphs, capture. */
 static int default_pool(void **pool) { (void)pool; return SC_UNSUPPORTED; }
 static int pool_create(void **pool, unsigned flags) { (void)pool, (void)flags; return SC_UNSUPPORTED; }
 static int pool_destroy(void *pool) { (void)pool; return 0; }
