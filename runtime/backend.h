@@ -140,6 +140,13 @@ typedef struct sc_backend {
 
     int (*code)(enum sc_code c); /* the API's number for a result code */
     const char *(*error_name)(int rc);
+
+    /* ctxmem: contexts made on device 0 (cuCtxCreate); the calling thread's current context is
+     * left as it was.  ctx_enter: SC_CTX_PUSH_TO or SC_CTX_SET_TO makes one current. */
+    int (*ctx_create)(void **ctx);
+    int (*ctx_destroy)(void *ctx);
+    int (*ctx_enter)(void *ctx, int action);
+#define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
 } sc_backend;
 
 /*
@@ -175,6 +182,7 @@ typedef struct sc_backend {
         .host_unregister = host_unregister, .ipc_event_handle = ipc_event_handle, .ipc_event_open = ipc_event_open, \
         .ipc_mem_handle = ipc_mem_handle, .ipc_mem_open = ipc_mem_open, .ipc_mem_close = ipc_mem_close, \
         .code = code, .error_name = error_name, \
+        .ctx_create = ctx_create, .ctx_destroy = ctx_destroy, .ctx_enter = ctx_enter, \
     }
 
 extern const sc_backend sc_driver_backend;

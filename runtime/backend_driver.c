@@ -27,6 +27,27 @@ static struct gpu {
 } gpus[SC_MAX_DEVICES];
 static _Thread_local int cur; /* the device whose context this thread made current */
 
+/* ctxmem: contexts made with cuCtxCreate on device 0, each with the suite's kernels loaded in it. */
+static struct made {
+    CUcontext ctx;
+    CUfunction gate, mark, fault;
+} made[SC_MAX_CONTEXTS_MADE];
+static pthread_mutex_t made_mu = PTHREAD_MUTEX_INITIALIZER;
+static int nmade; /* contexts alive: while 0, launches need not ask which context is current */
+
+/* The kernels of the calling thread's current context: a created one's, or device cur's. */
+static const struct made *kernels(void)
+{
+    static _Thread_local struct made dev;
+    CUcontext c = NULL;
+    if (__atomic_load_n(&nmade, __ATOMIC_ACQUIRE) && SC_CALL(cuCtxGetCurrent, &c) == CUDA_SUCCESS && c)
+        for (int i = 0; i < SC_MAX_CONTEXTS_MADE; i++)
+            if (made[i].ctx == c)
+                return &made[i];
+    dev = (struct made){ gpus[cur].ctx, gpus[cur].gate, gpus[cur].mark, gpus[cur].fault };
+    return &dev;
+}
+
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 static int launch_mark(void *s, void *slot, uint32_t token);
 
@@ -238,15 +259,18 @@ static int host_dev_ptr(void **d, void *h)
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     void *args[] = { &flag, &max_ns, &slot, &token };
-    return SC_CALL(cuLaunchKernel, gpus[cur].gate, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+    return SC_CALL(cuLaunchKernel, kernels()->gate, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 static int launch_mark(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
-    return SC_CALL(cuLaunchKernel, gpus[cur].mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+    return SC_CALL(cuLaunchKernel, kernels()->mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 
-static int launch_fault(void *s) { return SC_CALL(cuLaunchKernel, gpus[cur].fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL); }
+static int launch_fault(void *s)
+{
+    return SC_CALL(cuLaunchKernel, kernels()->fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL);
+}
 
 #define DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
 
@@ -566,6 +590,63 @@ static int ctx_action(int action)
     case SC_CTX_SET: return SC_CALL(cuCtxSetCurrent, gpus[0].ctx);
     }
     return CUDA_ERROR_INVALID_VALUE;
+}
+
+/*
+ * ctxmem: a context of device 0 made with cuCtxCreate, which makes it current;
+ * the suite's kernels are loaded into it, and the calling thread's previous
+ * context is made current again (cuCtxPopCurrent).
+ */
+static int ctx_create(void **ctx)
+{
+    CUctxCreateParams params;
+    CUcontext c = NULL, popped = NULL;
+    CUmodule module;
+    struct made m = { 0 };
+    int rc, slot = -1;
+    memset(&params, 0, sizeof params);
+    if ((rc = SC_CALL(cuCtxCreate, &c, &params, 0, gpus[0].dev)))
+        return rc;
+    m.ctx = c;
+    if (!(rc = SC_CALL(cuModuleLoadData, &module, sc_fatbin)) &&
+        !(rc = SC_CALL(cuModuleGetFunction, &m.gate, module, "sc_gate")) &&
+        !(rc = SC_CALL(cuModuleGetFunction, &m.mark, module, "sc_mark")))
+        rc = SC_CALL(cuModuleGetFunction, &m.fault, module, "sc_fault");
+    SC_CALL(cuCtxPopCurrent, &popped);
+    pthread_mutex_lock(&made_mu);
+    for (int i = 0; i < SC_MAX_CONTEXTS_MADE && slot < 0 && !rc; i++)
+        if (!made[i].ctx)
+            slot = i;
+    if (slot >= 0) {
+        made[slot] = m;
+        __atomic_add_fetch(&nmade, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&made_mu);
+    if (rc || slot < 0) {
+        SC_CALL(cuCtxDestroy, c);
+        return rc ? rc : CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *ctx = c;
+    return 0;
+}
+
+static int ctx_destroy(void *ctx)
+{
+    pthread_mutex_lock(&made_mu);
+    for (int i = 0; i < SC_MAX_CONTEXTS_MADE; i++)
+        if (made[i].ctx == ctx) {
+            made[i].ctx = NULL;
+            __atomic_sub_fetch(&nmade, 1, __ATOMIC_RELEASE);
+        }
+    pthread_mutex_unlock(&made_mu);
+    return SC_CALL(cuCtxDestroy, (CUcontext)ctx);
+}
+
+static int ctx_enter(void *ctx, int action)
+{
+    if (action == SC_CTX_PUSH_TO)
+        return SC_CALL(cuCtxPushCurrent, (CUcontext)ctx);
+    return action == SC_CTX_SET_TO ? SC_CALL(cuCtxSetCurrent, (CUcontext)ctx) : CUDA_ERROR_INVALID_VALUE;
 }
 
 static int memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)

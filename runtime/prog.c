@@ -124,6 +124,16 @@ sc_word sc_word_create(sc_prog *p, const char *name, int bits)
     return p->nwords++;
 }
 
+sc_context sc_context_create(sc_prog *p, const char *name)
+{
+    if (p->ncontexts == SC_MAX_CONTEXTS) {
+        misuse(p, "more than %d contexts", SC_MAX_CONTEXTS);
+        return 0;
+    }
+    copy_name(p->contexts[p->ncontexts], name);
+    return p->ncontexts++;
+}
+
 sc_word sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset)
 {
     sc_word w = sc_word_create(p, name, bits);
@@ -299,6 +309,14 @@ sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC
 sc_op sc_ctx_op(sc_prog *p, const char *n, enum sc_ctx_action a)
 {
     struct sc_op_def *op = add(p, SC_OP_CTX, n, SC_NULL_STREAM);
+    op->cond = a;
+    return index_of(p, op);
+}
+sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a)
+{
+    struct sc_op_def *op = add(p, SC_OP_CTX_ENTER, n, SC_NULL_STREAM);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
     op->cond = a;
     return index_of(p, op);
 }

@@ -452,6 +452,11 @@ static int prepare(struct run *r, char *why, size_t n)
             snprintf(why, n, "creating memory pool %s failed: %s", p->pools[k].name, b->error_name(rc));
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
+    for (int c = 0; c < p->ncontexts && r->proc == 0; c++)
+        if ((rc = b->ctx_create(&r->contexts[c]))) {
+            snprintf(why, n, "creating context %s failed: %s", p->contexts[c], b->error_name(rc));
+            return rc == SC_UNSUPPORTED ? -2 : -1;
+        }
     for (int g = 0; g < p->ngraphs && r->proc == 0; g++)
         if ((rc = b->graph_create(&r->graphs[g], p->graphs[g].kind == SC_GRAPH_GATE))) {
             snprintf(why, n, "building graph %s failed: %s", p->graphs[g].name, b->error_name(rc));
@@ -740,6 +745,7 @@ static int issue_one(struct run *r, int i)
         break;
     }
     case SC_OP_CTX: rc = b->ctx_action(d->cond); break;
+    case SC_OP_CTX_ENTER: rc = b->ctx_enter(r->contexts[d->context], d->cond); break;
     case SC_OP_THREAD_EXIT: break; /* the worker ends once the job is done */
     case SC_OP_MEMCPY_PEER: rc = b->memcpy_peer(o->stream, dst, o->device, src, peer_of(o->device), SC_COPY_BYTES); break;
     case SC_OP_DEVICE_SYNC: rc = b->device_sync(d->cond); break;
@@ -1028,6 +1034,11 @@ static void destroy_objects(struct run *r)
     for (int k = 0; k < p->npools; k++)
         if (r->pools[k])
             b->pool_destroy(r->pools[k]);
+    for (int c = 0; c < p->ncontexts; c++) /* the workers, whose stacks held them, have ended */
+        if (r->contexts[c]) {
+            b->ctx_destroy(r->contexts[c]);
+            r->contexts[c] = NULL;
+        }
     for (int i = 0; i < p->nops; i++) {
         on_dev(r, r->op[i].device);
         if (r->op[i].probe)

@@ -210,6 +210,8 @@ def object_types(prog):
                 errs.append(f"op {name}: '{arg}' is ipc_memory, which only fill writes")
         elif arg not in types and type_ in BY_USE:
             types[arg] = type_
+        elif arg not in types and type_ == "context":
+            errs.append(f"op {name}: unknown context '{arg}' (declare it in objects: {arg}=context)")
         elif arg not in types and type_ == "pool":
             errs.append(f"op {name}: unknown pool '{arg}' (want {DEFAULT_POOL} or a pool declared in objects)")
         elif arg not in types:

@@ -62,8 +62,10 @@ WORD_PRESETS = {
     "nor_open": ("nor", "SC_WORD_NOR_OPEN"),                # zero, the operand's low half clear
 }
 OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
+OBJECT_FLAGS["context"] = {}  # ctxmem: a context cuCtxCreate makes on device 0 before the case
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
 PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
+PREFIXES["context"] = "cx_"  # ctxmem
 C_TYPES = {"ipc_memory": "buffer"}  # an object type whose C handle type has another name
 BY_USE = ("event", "buffer", "word")  # declared by use; pools and graphs only in the objects column
 DEFAULT_POOL = "default"
@@ -97,6 +99,7 @@ BUILTIN_REF = re.compile(rf"({'|'.join(BUILTIN_STREAMS)})(?:@({INTEGER.pattern})
 # than SC_NAME_LEN - 1 would be silently truncated there.
 MAX_NAME, MAX_OPS, MAX_STREAMS, MAX_THREADS = 31, 64, 32, 7
 MAX_OBJECTS = {"event": 32, "pool": 4, "graph": 4, "buffer": 8, "ipc_memory": 8, "word": 8}
+MAX_OBJECTS["context"] = 2  # ctxmem: SC_MAX_CONTEXTS
 MAX_PROCS = 8  # SC_MAX_PROCS, main included
 # What a thread of another process may issue: each is observed from main through
 # the shared slots, or through the probe its own process queries (runtime/run.c).
@@ -211,4 +214,8 @@ KINDS.update(
 )
 for _action in ("pop", "push", "unset", "set"):
     KINDS["ctx_" + _action] = host("sc_ctx_op", consts=("SC_CTX_" + _action.upper(),), driver_only=True)
+# ctxmem: the issuing thread makes a created context current (cuCtxPushCurrent, cuCtxSetCurrent)
+for _action in ("push", "set"):
+    KINDS["ctx_enter_" + _action] = host("sc_ctx_enter", "context", consts=(f"SC_CTX_{_action.upper()}_TO",),
+                                         driver_only=True)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]

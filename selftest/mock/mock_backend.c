@@ -23,6 +23,7 @@
  *   peek_resets  cudaPeekAtLastError resets the thread's error state, as cudaGetLastError does
  *   wait_unsigned  cuStreamWaitValue compares every condition as an unsigned, non-cyclic GEQ
  *   wait_signed    cuStreamWaitValue compares GEQ as signed integers, not cyclically
+ *   ctx_sync_primary  cuCtxSynchronize waits for the primary context's streams, whichever is current
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
@@ -61,6 +62,7 @@ enum { KIND_BLOCKING, KIND_NONBLOCKING, KIND_LEGACY, KIND_PER_THREAD };
 enum { ITEM_FN, ITEM_WAIT };
 
 struct mstream;
+struct mctx;
 
 struct item {
     int type;
@@ -79,9 +81,18 @@ struct mstream {
     uint64_t enq, done; /* items enqueued, items completed */
     struct mstream *next_blocking; /* blocking and per-thread streams: the legacy stream joins them */
     struct mstream *next_all;      /* every stream: context synchronize waits for them */
+    struct mctx *ctx;              /* the created context it belongs to; NULL: the primary */
 };
 
+/* A created context: its own legacy stream.  A thread's current context is a stack of one: a
+ * pop after a push or set of a created context makes the primary current again. */
+struct mctx {
+    struct mstream *legacy;
+};
+static __thread struct mctx *cur_ctx;
+
 struct mevent {
+    struct mctx *ctx;       /* the context current when it was created */
     struct mstream *stream; /* NULL: never recorded */
     uint64_t target;
     uint64_t ns;            /* when the last record completed */
@@ -162,6 +173,7 @@ static struct mstream *new_stream(int kind)
     struct mstream *s = calloc(1, sizeof *s);
     pthread_t tid;
     s->kind = kind;
+    s->ctx = cur_ctx;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     pthread_create(&tid, NULL, worker, s);
@@ -197,11 +209,11 @@ static uint64_t push(struct mstream *s, int type, void (*fn)(void *), void *arg,
 static struct mstream *resolve(void *h)
 {
     if (h == (void *)1)
-        return legacy;
+        return cur_ctx ? cur_ctx->legacy : legacy;
     if (h == (void *)2 || h == NULL) {
 #ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM
         if (h == NULL)
-            return legacy;
+            return cur_ctx ? cur_ctx->legacy : legacy;
 #endif
         if (!per_thread)
             per_thread = new_stream(KIND_PER_THREAD);
@@ -298,8 +310,10 @@ static int stream_destroy(void *s)
 }
 static int event_create(void **e, unsigned flags)
 {
+    struct mevent *ev = calloc(1, sizeof *ev);
     (void)flags;
-    *e = calloc(1, sizeof(struct mevent));
+    ev->ctx = cur_ctx;
+    *e = ev;
     return 0;
 }
 static int event_destroy(void *e)
@@ -345,8 +359,12 @@ static void run_mark(void *a)
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
     free(g);
 }
+/* A kernel of the current context's module, launched into a stream of another context, is refused. */
+static int foreign(void *s) { return resolve(s)->ctx != cur_ctx; }
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
+    if (foreign(s))
+        return refuse(MOCK_INVALID_HANDLE);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ flag, max_ns, slot, token };
     enqueue(s, ITEM_FN, run_gate, g, NULL, 0);
@@ -378,6 +396,8 @@ static int launch_mark(void *s, void *slot, uint32_t token)
 {
     if (breaks("peer_dies") && dies_here())
         _exit(7);
+    if (foreign(s))
+        return refuse(MOCK_INVALID_HANDLE);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
     enqueue(s, ITEM_FN, run_mark, g, NULL, 0);
@@ -468,6 +488,8 @@ static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
 static int event_record(void *e, void *s)
 {
     struct mevent *ev = e;
+    if (resolve(s)->ctx != ev->ctx) /* documented: hEvent and hStream must be from the same context */
+        return refuse(MOCK_INVALID_HANDLE);
     uint64_t pos = enqueue(s, ITEM_FN, run_record, ev, NULL, 0);
     ev->stream = resolve(s);
     ev->target = pos;
@@ -517,10 +539,11 @@ static int ctx_sync(void)
     uint64_t target[256];
     int n = 0;
     pthread_mutex_lock(&registry);
-    for (struct mstream *s = all_list; s && n < 256; s = s->next_all, n++) {
-        all[n] = s;
-        target[n] = enq_of(s);
-    }
+    for (struct mstream *s = all_list; s && n < 256; s = s->next_all) /* the current context's */
+        if (s->ctx == (breaks("ctx_sync_primary") ? NULL : cur_ctx)) {
+            all[n] = s;
+            target[n++] = enq_of(s);
+        }
     pthread_mutex_unlock(&registry);
     for (int i = 0; i < n; i++)
         wait_done(all[i], target[i]);
@@ -618,7 +641,34 @@ static int capture_end(void *s) { (void)s; return SC_UNSUPPORTED; }
 static int capture_status(void *s, int *status) { (void)s, *status = SC_CAPTURE_NONE; return 0; }
 static int thread_capture_relaxed(void) { return 0; }
 static int stream_id(void *s, uint64_t *id) { *id = (uint64_t)(uintptr_t)resolve(s); return 0; }
-static int ctx_action(int action) { (void)action; return SC_UNSUPPORTED; }
+/* Of the primary context's actions only a pop after a created context was made current is modelled. */
+static int ctx_action(int action)
+{
+    if (action != SC_CTX_POP || !cur_ctx)
+        return SC_UNSUPPORTED;
+    cur_ctx = NULL;
+    return 0;
+}
+static int ctx_create(void **ctx)
+{
+    struct mctx *c = calloc(1, sizeof *c), *was = cur_ctx;
+    cur_ctx = c; /* its legacy stream belongs to it */
+    c->legacy = new_stream(KIND_LEGACY);
+    cur_ctx = was;
+    *ctx = c;
+    return 0;
+}
+static int ctx_destroy(void *ctx)
+{
+    (void)ctx; /* its legacy stream's worker drains it; the memory is kept, as for streams */
+    return 0;
+}
+static int ctx_enter(void *ctx, int action)
+{
+    (void)action; /* push and set alike: the stack holds one */
+    cur_ctx = ctx;
+    return 0;
+}
 static int memcpy_peer(void *s, void *dst, int dd, const void *src, int sd, size_t n)
 {
     (void)s, (void)dst, (void)dd, (void)src, (void)sd, (void)n;
