@@ -63,6 +63,7 @@ static CUresult warm_up(void)
     void *flag = (void *)(uintptr_t)mem, *slot = (void *)(uintptr_t)(mem + 32);
     if (rc)
         return rc;
+    /* launch_gate and launch_mark take the current context's kernels: a created context's too */
     if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
         !(rc = launch_mark(NULL, slot, 1)))
         rc = SC_CALL(cuCtxSynchronize);
@@ -431,6 +432,29 @@ static int write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, i
     return SC_CALL(cuStreamWriteValue32, (CUstream)s, DPTR(addr), (cuuint32_t)value, flags);
 }
 
+/* ctxmem: a GEQ wait and a write in one batch, enqueued "in the order they appear in the array" */
+static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
+                            int bits)
+{
+    CUstreamBatchMemOpParams ops[2];
+    if (bits == 64 && !memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS))
+        return SC_UNSUPPORTED;
+    memset(ops, 0, sizeof ops);
+    ops[0].waitValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WAIT_VALUE_64 : CU_STREAM_MEM_OP_WAIT_VALUE_32;
+    ops[0].waitValue.address = DPTR(wait_dev);
+    ops[0].waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
+    ops[1].writeValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    ops[1].writeValue.address = DPTR(write_dev);
+    if (bits == 64) {
+        ops[0].waitValue.value64 = wait_value;
+        ops[1].writeValue.value64 = write_value;
+    } else {
+        ops[0].waitValue.value = (cuuint32_t)wait_value;
+        ops[1].writeValue.value = (cuuint32_t)write_value;
+    }
+    return SC_CALL(cuStreamBatchMemOp, (CUstream)s, 2, ops, 0);
+}
+
 /* -- the stream-ordered allocator ----------------------------------------- */
 
 static int default_pool(void **pool)
@@ -594,9 +618,11 @@ static int ctx_action(int action)
 
 /*
  * ctxmem: a context of device 0 made with cuCtxCreate, which makes it current;
- * the suite's kernels are loaded into it, and the calling thread's previous
- * context is made current again (cuCtxPopCurrent).
+ * the suite's kernels are loaded into it and run once (as in open_device),
+ * and the calling thread's previous context is made current again
+ * (cuCtxPopCurrent).
  */
+static int ctx_destroy(void *ctx);
 static int ctx_create(void **ctx)
 {
     CUctxCreateParams params;
@@ -612,7 +638,6 @@ static int ctx_create(void **ctx)
         !(rc = SC_CALL(cuModuleGetFunction, &m.gate, module, "sc_gate")) &&
         !(rc = SC_CALL(cuModuleGetFunction, &m.mark, module, "sc_mark")))
         rc = SC_CALL(cuModuleGetFunction, &m.fault, module, "sc_fault");
-    SC_CALL(cuCtxPopCurrent, &popped);
     pthread_mutex_lock(&made_mu);
     for (int i = 0; i < SC_MAX_CONTEXTS_MADE && slot < 0 && !rc; i++)
         if (!made[i].ctx)
@@ -622,9 +647,17 @@ static int ctx_create(void **ctx)
         __atomic_add_fetch(&nmade, 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&made_mu);
-    if (rc || slot < 0) {
-        SC_CALL(cuCtxDestroy, c);
-        return rc ? rc : CUDA_ERROR_OUT_OF_MEMORY;
+    if (!rc && slot < 0)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if (!rc)
+        rc = warm_up(); /* lazy loading must not wait for other work inside a case */
+    SC_CALL(cuCtxPopCurrent, &popped);
+    if (rc) {
+        if (slot >= 0)
+            ctx_destroy(c);
+        else
+            SC_CALL(cuCtxDestroy, c);
+        return rc;
     }
     *ctx = c;
     return 0;

@@ -57,7 +57,7 @@
     X(cuMemHostRegister) X(cuMemHostUnregister) X(cuIpcGetEventHandle)          \
     X(cuIpcOpenEventHandle) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle)          \
     X(cuIpcCloseMemHandle) X(cuMemGetInfo)                                      \
-    X(cuCtxCreate) X(cuCtxDestroy) X(cuCtxGetCurrent)
+    X(cuCtxCreate) X(cuCtxDestroy) X(cuCtxGetCurrent) X(cuStreamBatchMemOp)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

@@ -36,6 +36,7 @@ struct sc_op_def {
     unsigned flags;     /* write_value flags, event_create_try flags */
     int thread;         /* index into sc_prog.threads; 0 is "main" */
     sc_context context; /* ctx_enter */
+    sc_word word2;      /* batch_wait_write: the word it writes (word: the one it waits on) */
 };
 
 struct sc_prog {

@@ -645,6 +645,12 @@ static int issue_one(struct run *r, int i)
     case SC_OP_WRITE_VALUE:
         rc = b->write_value(o->stream, words_dev, r->word_set[d->word], d->flags, r->p->words[d->word].bits);
         break;
+    case SC_OP_BATCH:
+        rc = b->batch_wait_write(o->stream, words_dev,
+                                 word_values(SC_WAIT_GEQ, r->p->words[d->word].bits, r->p->words[d->word].preset).operand,
+                                 (uint64_t *)r->arena->words_dev + d->word2, r->word_set[d->word2],
+                                 r->p->words[d->word].bits);
+        break;
     case SC_OP_WAIT_VALUE:
         rc = b->wait_value(o->stream, words_dev,
                            word_values(d->cond, r->p->words[d->word].bits, r->p->words[d->word].preset).operand,

@@ -234,6 +234,8 @@ sc_op sc_wait_invalid_flags(sc_prog *p, const char *name, sc_event e, sc_stream 
 /* Stream memory operations (driver API only). */
 sc_op sc_write_value(sc_prog *p, const char *name, sc_word w, unsigned flags, sc_stream s);
 sc_op sc_wait_value(sc_prog *p, const char *name, sc_word w, enum sc_wait_cond cond, sc_stream s);
+/* One cuStreamBatchMemOp: a GEQ wait on `wait`, then a write of `write` (completion: `write` holds its value). */
+sc_op sc_batch_wait_write(sc_prog *p, const char *name, sc_word wait, sc_word write, sc_stream s);
 
 /* The stream-ordered allocator. */
 sc_op sc_alloc_async(sc_prog *p, const char *name, sc_buffer m, sc_pool pool, sc_stream s);

@@ -30,6 +30,7 @@ def check_buffers_and_words(prog):
                 errs.append(f"word '{arg}' is used by a {first_bits}-bit op ({first}) and a {bits}-bit op ({name})")
             preset = prog.objects.get(arg, Object("", ())).flags
             cond = op.kind.rsplit("_", 1)[1] if op.kind.startswith("wait_value") else None
+            cond = "geq" if op.kind.startswith("batch_wait_write") and arg == op.args[0] else cond
             if preset and cond and cond != WORD_PRESETS[preset[0]][0]:
                 want = WORD_PRESETS[preset[0]][0]
                 errs.append(f"op {name}: a {cond} wait on word '{arg}', whose preset {preset[0]} is for {want} waits")

@@ -214,6 +214,9 @@ KINDS.update(
 )
 for _action in ("pop", "push", "unset", "set"):
     KINDS["ctx_" + _action] = host("sc_ctx_op", consts=("SC_CTX_" + _action.upper(),), driver_only=True)
+# ctxmem: a GEQ wait on the first word and a write of the second, in one cuStreamBatchMemOp
+KINDS["batch_wait_write"] = Kind("sc_batch_wait_write", ("word", "word"), bits=32, driver_only=True)
+KINDS["batch_wait_write64"] = Kind("sc_batch_wait_write", ("word", "word"), bits=64, driver_only=True)
 # ctxmem: the issuing thread makes a created context current (cuCtxPushCurrent, cuCtxSetCurrent)
 for _action in ("push", "set"):
     KINDS["ctx_enter_" + _action] = host("sc_ctx_enter", "context", consts=(f"SC_CTX_{_action.upper()}_TO",),

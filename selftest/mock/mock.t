@@ -40,6 +40,8 @@ wait_unsigned memop.wait_value_eq.holds_above_its_value B completed while A was 
 wait_unsigned memop.wait_value_and.passes_with_common_bit Q kept answering not-ready for the whole window
 wait_unsigned memop.wait_value64_nor.holds_while_bits_covered B completed while A was still pending
 ctx_sync_primary ctx.created.sync_waits_for_its_own_context X returned while A was still pending
+batch_unordered memop.batch.write_waits_for_the_batchs_wait B completed while A was still pending
+wait_unsigned memop.batch.wait_geq_is_cyclic B completed while A was still pending
 EOF_CASES
 
 # the first look (runtime/calibrate.h): a 5 ms hold before the 50 ms window still catches each

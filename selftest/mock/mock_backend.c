@@ -24,6 +24,7 @@
  *   wait_unsigned  cuStreamWaitValue compares every condition as an unsigned, non-cyclic GEQ
  *   wait_signed    cuStreamWaitValue compares GEQ as signed integers, not cyclically
  *   ctx_sync_primary  cuCtxSynchronize waits for the primary context's streams, whichever is current
+ *   batch_unordered   cuStreamBatchMemOp enqueues its write before its wait
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
@@ -624,6 +625,14 @@ static int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
     if (flags & SC_WRITE_NO_BARRIER) /* as the v2 API NVIDIA's driver exports: the flag is refused */
         return refuse(1); /* invalid value */
     return memop(s, run_write_value, a, v, 0, bits);
+}
+static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
+                            int bits)
+{
+    if (breaks("batch_unordered")) /* the write first */
+        memop(s, run_write_value, write_dev, write_value, 0, bits);
+    memop(s, run_wait_value, wait_dev, wait_value, SC_WAIT_GEQ, bits);
+    return breaks("batch_unordered") ? 0 : memop(s, run_write_value, write_dev, write_value, 0, bits);
 }
 /* Not modelled: pools, graphs, capture. */
 static int default_pool(void **pool) { (void)pool; return SC_UNSUPPORTED; }
