@@ -145,6 +145,10 @@ def check_program(prog):
             destroyed[op.args[0]] = name
     types, type_errs = object_types(prog)
     errs += type_errs + check_buffers_and_words(prog)
+    if "context" in types.values() and (any(st.device for st in prog.streams.values())
+                                        or any((builtin(s) or ("", 0))[1] for _, _, s in prog.targets())):
+        errs.append("a program with a created context uses device 0 only (an op on another device makes "
+                    "the primary context current again)")
     names = list(prog.streams) + prog.threads + sorted(types) + prog.names()
     errs += [f"name '{n}' is longer than {MAX_NAME} characters" for n in names if len(n) > MAX_NAME]
     limits = [("ops", len(prog.ops), MAX_OPS), ("streams", len(prog.streams), MAX_STREAMS)]
