@@ -170,6 +170,12 @@ static struct word_values word_values(int cond, int bits, int preset)
     }
 }
 
+/* The value a wait_value (or a batch's wait, a GEQ) awaits on its word. */
+static uint64_t operand_of(const struct run *r, const struct sc_op_def *d)
+{
+    return word_values(d->cond, r->p->words[d->word].bits, r->p->words[d->word].preset).operand;
+}
+
 static int stream_prio(struct run *r, enum sc_priority p)
 {
     switch (p) {
@@ -646,15 +652,11 @@ static int issue_one(struct run *r, int i)
         rc = b->write_value(o->stream, words_dev, r->word_set[d->word], d->flags, r->p->words[d->word].bits);
         break;
     case SC_OP_BATCH:
-        rc = b->batch_wait_write(o->stream, words_dev,
-                                 word_values(SC_WAIT_GEQ, r->p->words[d->word].bits, r->p->words[d->word].preset).operand,
-                                 (uint64_t *)r->arena->words_dev + d->word2, r->word_set[d->word2],
-                                 r->p->words[d->word].bits);
+        rc = b->batch_wait_write(o->stream, words_dev, operand_of(r, d), (uint64_t *)r->arena->words_dev + d->word2,
+                                 r->word_set[d->word2], r->p->words[d->word].bits);
         break;
     case SC_OP_WAIT_VALUE:
-        rc = b->wait_value(o->stream, words_dev,
-                           word_values(d->cond, r->p->words[d->word].bits, r->p->words[d->word].preset).operand,
-                           d->cond, r->p->words[d->word].bits);
+        rc = b->wait_value(o->stream, words_dev, operand_of(r, d), d->cond, r->p->words[d->word].bits);
         break;
     case SC_OP_ALLOC:
         if ((rc = b->alloc_async(&r->buf_ptr[d->buffer], SC_COPY_BYTES, pool_of(r, d->pool), o->stream)) == 0) {
