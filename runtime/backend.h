@@ -147,6 +147,16 @@ typedef struct sc_backend {
 
     int (*code)(enum sc_code c); /* the API's number for a result code */
     const char *(*error_name)(int rc);
+
+    /* ctxmem: contexts made on device 0 (cuCtxCreate); the calling thread's current context is
+     * left as it was.  ctx_enter: SC_CTX_PUSH_TO or SC_CTX_SET_TO makes one current. */
+    int (*ctx_create)(void **ctx);
+    int (*ctx_destroy)(void *ctx);
+    int (*ctx_enter)(void *ctx, int action);
+    /* ctxmem: one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64) */
+    int (*batch_wait_write)(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
+                            int bits);
+#define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
 } sc_backend;
 
 /*
@@ -183,6 +193,8 @@ typedef struct sc_backend {
         .ipc_mem_handle = ipc_mem_handle, .ipc_mem_open = ipc_mem_open, .ipc_mem_close = ipc_mem_close, \
         .launch_pdl = launch_pdl, \
         .code = code, .error_name = error_name, \
+        .ctx_create = ctx_create, .ctx_destroy = ctx_destroy, .ctx_enter = ctx_enter, \
+        .batch_wait_write = batch_wait_write, \
     }
 
 extern const sc_backend sc_driver_backend;

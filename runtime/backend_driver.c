@@ -29,6 +29,27 @@ static struct gpu {
 } gpus[SC_MAX_DEVICES];
 static _Thread_local int cur; /* the device whose context this thread made current */
 
+/* ctxmem: contexts made with cuCtxCreate on device 0, each with the suite's kernels loaded in it. */
+static struct made {
+    CUcontext ctx;
+    CUfunction gate, mark, fault, pdl;
+} made[SC_MAX_CONTEXTS_MADE];
+static pthread_mutex_t made_mu = PTHREAD_MUTEX_INITIALIZER;
+static int nmade; /* contexts alive: while 0, launches need not ask which context is current */
+
+/* The kernels of the calling thread's current context: a created one's, or device cur's. */
+static const struct made *kernels(void)
+{
+    static _Thread_local struct made dev;
+    CUcontext c = NULL;
+    if (__atomic_load_n(&nmade, __ATOMIC_ACQUIRE) && SC_CALL(cuCtxGetCurrent, &c) == CUDA_SUCCESS && c)
+        for (int i = 0; i < SC_MAX_CONTEXTS_MADE; i++)
+            if (made[i].ctx == c)
+                return &made[i];
+    dev = (struct made){ gpus[cur].ctx, gpus[cur].gate, gpus[cur].mark, gpus[cur].fault, gpus[cur].pdl };
+    return &dev;
+}
+
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 static int launch_mark(void *s, void *slot, uint32_t token);
 
@@ -46,9 +67,10 @@ static CUresult warm_up(void)
         return rc;
     uint32_t token = 1, sync = 0;
     void *pdl_args[] = { &slot, &token, &sync };
+    /* the launches take the current context's kernels: a created context's too */
     if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
         !(rc = launch_mark(NULL, slot, 1)) &&
-        !(rc = SC_CALL(cuLaunchKernel, gpus[cur].pdl, 1, 1, 1, 1, 1, 1, 0, NULL, pdl_args, NULL)))
+        !(rc = SC_CALL(cuLaunchKernel, kernels()->pdl, 1, 1, 1, 1, 1, 1, 0, NULL, pdl_args, NULL)))
         rc = SC_CALL(cuCtxSynchronize);
     SC_CALL(cuMemFree, mem);
     return rc;
@@ -245,12 +267,12 @@ static int host_dev_ptr(void **d, void *h)
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     void *args[] = { &flag, &max_ns, &slot, &token };
-    return SC_CALL(cuLaunchKernel, gpus[cur].gate, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+    return SC_CALL(cuLaunchKernel, kernels()->gate, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 static int launch_mark(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
-    return SC_CALL(cuLaunchKernel, gpus[cur].mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+    return SC_CALL(cuLaunchKernel, kernels()->mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 
 /* sc_pdl through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION */
@@ -264,10 +286,13 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
                            .blockDimZ = 1, .hStream = (CUstream)s, .attrs = &attr, .numAttrs = 1 };
     if (gpus[cur].cc_major < 9)
         return SC_UNSUPPORTED; /* programmatic dependent launch needs compute capability 9.0 */
-    return SC_CALL(cuLaunchKernelEx, &cfg, gpus[cur].pdl, args, NULL);
+    return SC_CALL(cuLaunchKernelEx, &cfg, kernels()->pdl, args, NULL);
 }
 
-static int launch_fault(void *s) { return SC_CALL(cuLaunchKernel, gpus[cur].fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL); }
+static int launch_fault(void *s)
+{
+    return SC_CALL(cuLaunchKernel, kernels()->fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL);
+}
 
 #define DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
 
@@ -426,6 +451,29 @@ static int write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, i
     if (bits == 64)
         return SC_CALL(cuStreamWriteValue64, (CUstream)s, DPTR(addr), value, flags);
     return SC_CALL(cuStreamWriteValue32, (CUstream)s, DPTR(addr), (cuuint32_t)value, flags);
+}
+
+/* ctxmem: a GEQ wait and a write in one batch, enqueued "in the order they appear in the array" */
+static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
+                            int bits)
+{
+    CUstreamBatchMemOpParams ops[2];
+    if (bits == 64 && !memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS))
+        return SC_UNSUPPORTED;
+    memset(ops, 0, sizeof ops);
+    ops[0].waitValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WAIT_VALUE_64 : CU_STREAM_MEM_OP_WAIT_VALUE_32;
+    ops[0].waitValue.address = DPTR(wait_dev);
+    ops[0].waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
+    ops[1].writeValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    ops[1].writeValue.address = DPTR(write_dev);
+    if (bits == 64) {
+        ops[0].waitValue.value64 = wait_value;
+        ops[1].writeValue.value64 = write_value;
+    } else {
+        ops[0].waitValue.value = (cuuint32_t)wait_value;
+        ops[1].writeValue.value = (cuuint32_t)write_value;
+    }
+    return SC_CALL(cuStreamBatchMemOp, (CUstream)s, 2, ops, 0);
 }
 
 /* -- the stream-ordered allocator ----------------------------------------- */
@@ -587,6 +635,73 @@ static int ctx_action(int action)
     case SC_CTX_SET: return SC_CALL(cuCtxSetCurrent, gpus[0].ctx);
     }
     return CUDA_ERROR_INVALID_VALUE;
+}
+
+/*
+ * ctxmem: a context of device 0 made with cuCtxCreate, which makes it current;
+ * the suite's kernels are loaded into it and run once (as in open_device),
+ * and the calling thread's previous context is made current again
+ * (cuCtxPopCurrent).
+ */
+static int ctx_destroy(void *ctx);
+static int ctx_create(void **ctx)
+{
+    CUctxCreateParams params;
+    CUcontext c = NULL, popped = NULL;
+    CUmodule module;
+    struct made m = { 0 };
+    int rc, slot = -1;
+    memset(&params, 0, sizeof params);
+    if ((rc = SC_CALL(cuCtxCreate, &c, &params, 0, gpus[0].dev)))
+        return rc;
+    m.ctx = c;
+    if (!(rc = SC_CALL(cuModuleLoadData, &module, sc_fatbin)) &&
+        !(rc = SC_CALL(cuModuleGetFunction, &m.gate, module, "sc_gate")) &&
+        !(rc = SC_CALL(cuModuleGetFunction, &m.mark, module, "sc_mark")) &&
+        !(rc = SC_CALL(cuModuleGetFunction, &m.fault, module, "sc_fault")))
+        rc = SC_CALL(cuModuleGetFunction, &m.pdl, module, "sc_pdl");
+    pthread_mutex_lock(&made_mu);
+    for (int i = 0; i < SC_MAX_CONTEXTS_MADE && slot < 0 && !rc; i++)
+        if (!made[i].ctx)
+            slot = i;
+    if (slot >= 0) {
+        made[slot] = m;
+        __atomic_add_fetch(&nmade, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&made_mu);
+    if (!rc && slot < 0)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if (!rc)
+        rc = warm_up(); /* lazy loading must not wait for other work inside a case */
+    SC_CALL(cuCtxPopCurrent, &popped);
+    if (rc) {
+        if (slot >= 0)
+            ctx_destroy(c);
+        else
+            SC_CALL(cuCtxDestroy, c);
+        return rc;
+    }
+    *ctx = c;
+    return 0;
+}
+
+static int ctx_destroy(void *ctx)
+{
+    pthread_mutex_lock(&made_mu);
+    for (int i = 0; i < SC_MAX_CONTEXTS_MADE; i++)
+        if (made[i].ctx == ctx) {
+            made[i].ctx = NULL;
+            __atomic_sub_fetch(&nmade, 1, __ATOMIC_RELEASE);
+        }
+    pthread_mutex_unlock(&made_mu);
+    return SC_CALL(cuCtxDestroy, (CUcontext)ctx);
+}
+
+static int ctx_enter(void *ctx, int action)
+{
+    if (action == SC_CTX_PUSH_TO)
+        return SC_CALL(cuCtxPushCurrent, (CUcontext)ctx);
+    return action == SC_CTX_SET_TO ? SC_CALL(cuCtxSetCurrent, (CUcontext)ctx) : CUDA_ERROR_INVALID_VALUE;
 }
 
 static int memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)

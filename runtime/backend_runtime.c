@@ -418,6 +418,31 @@ static int ctx_action(int action)
     return SC_UNSUPPORTED;
 }
 
+/* ctxmem: nor does it create contexts (rules that do run through the driver API only). */
+static int ctx_create(void **ctx)
+{
+    (void)ctx;
+    return SC_UNSUPPORTED;
+}
+static int ctx_destroy(void *ctx)
+{
+    (void)ctx;
+    return SC_UNSUPPORTED;
+}
+static int ctx_enter(void *ctx, int action)
+{
+    (void)ctx, (void)action;
+    return SC_UNSUPPORTED;
+}
+
+/* ctxmem: stream memory operations are the driver API's only */
+static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
+                            int bits)
+{
+    (void)s, (void)wait_dev, (void)wait_value, (void)write_dev, (void)write_value, (void)bits;
+    return SC_UNSUPPORTED;
+}
+
 static int memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)
 {
     return cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, n, (cudaStream_t)s);

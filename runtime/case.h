@@ -185,6 +185,7 @@ struct run {
     void *pools[SC_MAX_POOLS];
     void *default_pool;
     void *graphs[SC_MAX_GRAPHS];
+    void *contexts[SC_MAX_CONTEXTS]; /* created before the case, destroyed after it */
     void *buf_ptr[SC_MAX_BUFFERS];   /* stream-ordered allocations              */
     int buf_freed[SC_MAX_BUFFERS];
     uint64_t word_set[SC_MAX_WORDS]; /* the value a write_value writes           */

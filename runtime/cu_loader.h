@@ -56,7 +56,8 @@
     X(cuStreamGetId) X(cuCtxPopCurrent) X(cuCtxPushCurrent) X(cuMemcpyPeerAsync) \
     X(cuMemHostRegister) X(cuMemHostUnregister) X(cuIpcGetEventHandle)          \
     X(cuIpcOpenEventHandle) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle)          \
-    X(cuIpcCloseMemHandle) X(cuMemGetInfo)                                     \
+    X(cuIpcCloseMemHandle) X(cuMemGetInfo)                                      \
+    X(cuCtxCreate) X(cuCtxDestroy) X(cuCtxGetCurrent) X(cuStreamBatchMemOp)       \
     X(cuLaunchKernelEx)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)

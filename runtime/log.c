@@ -61,6 +61,8 @@ void describe_op(struct run *r, int i, char *out, size_t n)
         snprintf(kind, sizeof kind, "graph_launch %s", r->p->graphs[d->graph].name);
     else if (d->kind == SC_OP_WRITE_VALUE || d->kind == SC_OP_WAIT_VALUE)
         snprintf(kind, sizeof kind, "%s %s", f->name, r->p->words[d->word].name);
+    else if (d->kind == SC_OP_BATCH)
+        snprintf(kind, sizeof kind, "%s %s %s", f->name, r->p->words[d->word].name, r->p->words[d->word2].name);
     else
         snprintf(kind, sizeof kind, "%s", f->name);
     if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_STREAM)

@@ -124,6 +124,24 @@ sc_word sc_word_create(sc_prog *p, const char *name, int bits)
     return p->nwords++;
 }
 
+sc_context sc_context_create(sc_prog *p, const char *name)
+{
+    if (p->ncontexts == SC_MAX_CONTEXTS) {
+        misuse(p, "more than %d contexts", SC_MAX_CONTEXTS);
+        return 0;
+    }
+    copy_name(p->contexts[p->ncontexts], name);
+    return p->ncontexts++;
+}
+
+sc_word sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset)
+{
+    sc_word w = sc_word_create(p, name, bits);
+    if (p->nwords > w)
+        p->words[w].preset = preset;
+    return w;
+}
+
 /* -- operations ------------------------------------------------------------- */
 
 static struct sc_op_def *add(sc_prog *p, enum sc_op_kind kind, const char *name, sc_stream s)
@@ -226,6 +244,16 @@ sc_op sc_write_value(sc_prog *p, const char *n, sc_word w, unsigned flags, sc_st
 {
     return value_op(p, SC_OP_WRITE_VALUE, n, w, 0, flags, s);
 }
+sc_op sc_batch_wait_write(sc_prog *p, const char *n, sc_word wait, sc_word write, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_BATCH, n, s);
+    check_index(p, n, "word", wait, p->nwords);
+    check_index(p, n, "word", write, p->nwords);
+    op->word = wait;
+    op->word2 = write;
+    op->cond = SC_WAIT_GEQ;
+    return index_of(p, op);
+}
 sc_op sc_wait_value(sc_prog *p, const char *n, sc_word w, enum sc_wait_cond cond, sc_stream s)
 {
     return value_op(p, SC_OP_WAIT_VALUE, n, w, cond, 0, s);
@@ -297,6 +325,14 @@ sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC
 sc_op sc_ctx_op(sc_prog *p, const char *n, enum sc_ctx_action a)
 {
     struct sc_op_def *op = add(p, SC_OP_CTX, n, SC_NULL_STREAM);
+    op->cond = a;
+    return index_of(p, op);
+}
+sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a)
+{
+    struct sc_op_def *op = add(p, SC_OP_CTX_ENTER, n, SC_NULL_STREAM);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
     op->cond = a;
     return index_of(p, op);
 }

@@ -15,6 +15,7 @@
 #define SC_MAX_GRAPHS 4
 #define SC_MAX_BUFFERS 8
 #define SC_MAX_WORDS 8
+#define SC_MAX_CONTEXTS 2
 #define SC_MAX_MEMBERS 4096 /* streams in all, counting every member of an array */
 #define SC_NAME_LEN 32
 #define SC_MAX_PROCS 8 /* processes of one program, main included */
@@ -34,6 +35,8 @@ struct sc_op_def {
     int cond;           /* enum sc_wait_cond, enum sc_capture_mode, enum sc_ctx_action, device */
     unsigned flags;     /* write_value flags, event_create_try flags */
     int thread;         /* index into sc_prog.threads; 0 is "main" */
+    sc_context context; /* ctx_enter */
+    sc_word word2;      /* batch_wait_write: the word it writes (word: the one it waits on) */
 };
 
 struct sc_prog {
@@ -67,8 +70,11 @@ struct sc_prog {
     struct {
         char name[SC_NAME_LEN];
         int bits;
+        int preset; /* enum sc_word_preset */
     } words[SC_MAX_WORDS];
     int nwords;
+    char contexts[SC_MAX_CONTEXTS][SC_NAME_LEN];
+    int ncontexts;
     char threads[SC_MAX_THREADS][SC_NAME_LEN];
     int thread_proc[SC_MAX_THREADS]; /* the process each thread runs in (0: main)  */
     int nthreads;

@@ -136,13 +136,32 @@ static int op_device(struct run *r, const struct sc_op_def *d)
  * Words of the stream memory operations.  A word starts at `init`; a
  * write_value writes `set`; a wait_value waits for `operand` under its
  * condition, which holds for `set` and not for `init` (64-bit words use the
- * upper half, so a driver that truncates them fails).
+ * upper half, so a driver that truncates them fails).  A preset (ctxmem)
+ * chooses the values a wrong comparison gets wrong: an unsigned or signed
+ * GEQ instead of the cyclic one ((int32_t)(*addr - value) >= 0, int64_t for
+ * 64 bits), or GEQ in place of EQ, AND or NOR.  The `ahead` and `common` and
+ * `open` presets start satisfied (the wait must not hold its stream); the
+ * others start unsatisfied until `set` is written.  Each preset's `set` also
+ * satisfies the wrong comparisons, so that a broken driver still drains.
  */
 struct word_values { uint64_t init, operand, set; };
 
-static struct word_values word_values(int cond, int bits)
+static struct word_values word_values(int cond, int bits, int preset)
 {
-    const uint64_t hi = bits == 64 ? 1ull << 32 : 0;
+    const uint64_t hi = bits == 64 ? 1ull << 32 : 0, all = bits == 64 ? ~0ull : 0xffffffffu;
+    const uint64_t sign = 1ull << (bits - 1), low = all >> (bits / 2), one = bits == 64 ? hi : 1;
+    switch (preset) {
+    case SC_WORD_GEQ_BEHIND_WRAP: return (struct word_values){ all - 1, 2, 2 };
+    case SC_WORD_GEQ_AHEAD_WRAP: return (struct word_values){ 2, all - 1, all - 1 };
+    case SC_WORD_GEQ_BEHIND_SIGN: return (struct word_values){ sign - 2, sign + 1, sign + 1 };
+    case SC_WORD_GEQ_AHEAD_SIGN: return (struct word_values){ sign + 1, sign - 2, sign - 2 };
+    case SC_WORD_EQ_ABOVE: return (struct word_values){ hi | 6, hi | 5, hi | 5 };
+    case SC_WORD_AND_DISJOINT: return (struct word_values){ all & ~one, one, one | 2 };
+    case SC_WORD_AND_COMMON: return (struct word_values){ one, all, all };
+    case SC_WORD_NOR_COVERED: return (struct word_values){ all & ~low, low, all & ~low & ~sign };
+    case SC_WORD_NOR_OPEN: return (struct word_values){ 0, all & ~low, all & ~1ull };
+    default: break;
+    }
     switch (cond) {
     case SC_WAIT_NOR: /* ~(*w | operand) != 0: only the bit the init sets and the set clears */
         return bits == 64 ? (struct word_values){ hi, ~hi, 0 } : (struct word_values){ 1, 0xfffffffeu, 0 };
@@ -150,6 +169,12 @@ static struct word_values word_values(int cond, int bits)
     case SC_WAIT_AND: return (struct word_values){ 0, bits == 64 ? hi : 1, hi | 1 };
     default: return (struct word_values){ 0, bits == 64 ? hi : 1, hi | 1 }; /* GEQ */
     }
+}
+
+/* The value a wait_value (or a batch's wait, a GEQ) awaits on its word. */
+static uint64_t operand_of(const struct run *r, const struct sc_op_def *d)
+{
+    return word_values(d->cond, r->p->words[d->word].bits, r->p->words[d->word].preset).operand;
 }
 
 static int stream_prio(struct run *r, enum sc_priority p)
@@ -440,6 +465,11 @@ static int prepare(struct run *r, char *why, size_t n)
             snprintf(why, n, "creating memory pool %s failed: %s", p->pools[k].name, b->error_name(rc));
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
+    for (int c = 0; c < p->ncontexts && r->proc == 0; c++)
+        if ((rc = b->ctx_create(&r->contexts[c]))) {
+            snprintf(why, n, "creating context %s failed: %s", p->contexts[c], b->error_name(rc));
+            return rc == SC_UNSUPPORTED ? -2 : -1;
+        }
     for (int g = 0; g < p->ngraphs && r->proc == 0; g++)
         if ((rc = b->graph_create(&r->graphs[g], p->graphs[g].kind == SC_GRAPH_GATE))) {
             snprintf(why, n, "building graph %s failed: %s", p->graphs[g].name, b->error_name(rc));
@@ -450,7 +480,7 @@ static int prepare(struct run *r, char *why, size_t n)
         for (int i = p->nops - 1; i >= 0; i--)
             if (p->ops[i].kind == SC_OP_WAIT_VALUE && p->ops[i].word == w)
                 r->word_cond[w] = p->ops[i].cond; /* the first wait decides */
-        struct word_values wv = word_values(r->word_cond[w], p->words[w].bits);
+        struct word_values wv = word_values(r->word_cond[w], p->words[w].bits, p->words[w].preset);
         r->word_set[w] = wv.set;
         __atomic_store_n(&r->arena->words[w], wv.init, __ATOMIC_SEQ_CST);
     }
@@ -636,9 +666,12 @@ static int issue_one(struct run *r, int i)
     case SC_OP_WRITE_VALUE:
         rc = b->write_value(o->stream, words_dev, r->word_set[d->word], d->flags, r->p->words[d->word].bits);
         break;
+    case SC_OP_BATCH:
+        rc = b->batch_wait_write(o->stream, words_dev, operand_of(r, d), (uint64_t *)r->arena->words_dev + d->word2,
+                                 r->word_set[d->word2], r->p->words[d->word].bits);
+        break;
     case SC_OP_WAIT_VALUE:
-        rc = b->wait_value(o->stream, words_dev, word_values(d->cond, r->p->words[d->word].bits).operand, d->cond,
-                           r->p->words[d->word].bits);
+        rc = b->wait_value(o->stream, words_dev, operand_of(r, d), d->cond, r->p->words[d->word].bits);
         break;
     case SC_OP_ALLOC:
         if ((rc = b->alloc_async(&r->buf_ptr[d->buffer], SC_COPY_BYTES, pool_of(r, d->pool), o->stream)) == 0) {
@@ -740,6 +773,7 @@ static int issue_one(struct run *r, int i)
         break;
     }
     case SC_OP_CTX: rc = b->ctx_action(d->cond); break;
+    case SC_OP_CTX_ENTER: rc = b->ctx_enter(r->contexts[d->context], d->cond); break;
     case SC_OP_THREAD_EXIT: break; /* the worker ends once the job is done */
     case SC_OP_MEMCPY_PEER: rc = b->memcpy_peer(o->stream, dst, o->device, src, peer_of(o->device), SC_COPY_BYTES); break;
     case SC_OP_DEVICE_SYNC: rc = b->device_sync(d->cond); break;
@@ -1028,6 +1062,11 @@ static void destroy_objects(struct run *r)
     for (int k = 0; k < p->npools; k++)
         if (r->pools[k])
             b->pool_destroy(r->pools[k]);
+    for (int c = 0; c < p->ncontexts; c++) /* the workers, whose stacks held them, have ended */
+        if (r->contexts[c]) {
+            b->ctx_destroy(r->contexts[c]);
+            r->contexts[c] = NULL;
+        }
     for (int i = 0; i < p->nops; i++) {
         on_dev(r, r->op[i].device);
         if (r->op[i].probe)

@@ -25,6 +25,7 @@ typedef int sc_pool;   /* a memory pool (SC_DEFAULT_POOL: the device's current p
 typedef int sc_buffer; /* a stream-ordered allocation, named by the program          */
 typedef int sc_graph;  /* an executable graph, instantiated before the case starts    */
 typedef int sc_word;   /* a host-mapped word for stream memory operations            */
+typedef int sc_context; /* a context cuCtxCreate made on device 0 (ctxmem), destroyed after the case */
 
 /* The built-in streams of device 0; they are never created or destroyed. */
 #define SC_LEGACY_STREAM     (-1) /* CU_STREAM_LEGACY / cudaStreamLegacy          */
@@ -95,6 +96,12 @@ enum sc_copy {
 
 /* Conditions of cuStreamWaitValue32/64 (CU_STREAM_WAIT_VALUE_*). */
 enum sc_wait_cond { SC_WAIT_GEQ = 1, SC_WAIT_EQ, SC_WAIT_AND, SC_WAIT_NOR };
+/* A word's start value, operand and written value chosen for one condition (runtime/run.c's word_values). */
+enum sc_word_preset {
+    SC_WORD_DEFAULT = 0,
+    SC_WORD_GEQ_BEHIND_WRAP, SC_WORD_GEQ_AHEAD_WRAP, SC_WORD_GEQ_BEHIND_SIGN, SC_WORD_GEQ_AHEAD_SIGN,
+    SC_WORD_EQ_ABOVE, SC_WORD_AND_DISJOINT, SC_WORD_AND_COMMON, SC_WORD_NOR_COVERED, SC_WORD_NOR_OPEN,
+};
 /* cuStreamWriteValue32/64 flag. */
 #define SC_WRITE_NO_BARRIER 0x1u
 
@@ -189,6 +196,8 @@ enum sc_ctx_action {
     SC_CTX_PUSH,    /* cuCtxPushCurrent of device 0's primary context            */
     SC_CTX_UNSET,   /* cuCtxSetCurrent(NULL)                                     */
     SC_CTX_SET,     /* cuCtxSetCurrent of device 0's primary context             */
+    SC_CTX_PUSH_TO, /* cuCtxPushCurrent of a created context (sc_ctx_enter)         */
+    SC_CTX_SET_TO,  /* cuCtxSetCurrent of a created context (sc_ctx_enter)          */
 };
 
 typedef struct sc_prog sc_prog;
@@ -208,6 +217,8 @@ sc_buffer sc_buffer_create(sc_prog *p, const char *name);
 sc_buffer sc_ipc_memory_create(sc_prog *p, const char *name);
 sc_graph  sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind);
 sc_word   sc_word_create(sc_prog *p, const char *name, int bits);               /* 32 or 64      */
+sc_word   sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset);
+sc_context sc_context_create(sc_prog *p, const char *name);  /* cuCtxCreate on device 0, made before the case */
 
 /* -- operations, issued in the order they are added ----------------------- */
 /* Gates: held until the runtime releases them (always before a deadline).   */
@@ -230,6 +241,8 @@ sc_op sc_wait_invalid_flags(sc_prog *p, const char *name, sc_event e, sc_stream 
 /* Stream memory operations (driver API only). */
 sc_op sc_write_value(sc_prog *p, const char *name, sc_word w, unsigned flags, sc_stream s);
 sc_op sc_wait_value(sc_prog *p, const char *name, sc_word w, enum sc_wait_cond cond, sc_stream s);
+/* One cuStreamBatchMemOp: a GEQ wait on `wait`, then a write of `write` (completion: `write` holds its value). */
+sc_op sc_batch_wait_write(sc_prog *p, const char *name, sc_word wait, sc_word write, sc_stream s);
 
 /* The stream-ordered allocator. */
 sc_op sc_alloc_async(sc_prog *p, const char *name, sc_buffer m, sc_pool pool, sc_stream s);
@@ -250,6 +263,9 @@ sc_op sc_fault(sc_prog *p, const char *name, sc_stream s);
 /* Host threads and contexts. */
 sc_op sc_stream_id(sc_prog *p, const char *name, sc_stream s);          /* getter: cuStreamGetId */
 sc_op sc_ctx_op(sc_prog *p, const char *name, enum sc_ctx_action a);   /* driver API only        */
+/* The issuing thread makes a created context current (SC_CTX_PUSH_TO or SC_CTX_SET_TO; driver API only):
+ * its later ops on the built-in streams go to that context's, its ctx_sync synchronizes that context. */
+sc_op sc_ctx_enter(sc_prog *p, const char *name, sc_context c, enum sc_ctx_action a);
 sc_op sc_thread_exit(sc_prog *p, const char *name);                    /* the issuing thread ends */
 
 /* Several devices. */

@@ -9,7 +9,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    PROCESS_KINDS, WAITS,
+    PROCESS_KINDS, WAITS, WORD_PRESETS,
 )
 
 
@@ -28,6 +28,14 @@ def check_buffers_and_words(prog):
             first_bits, first = width.setdefault(arg, (bits, name))
             if bits != first_bits:
                 errs.append(f"word '{arg}' is used by a {first_bits}-bit op ({first}) and a {bits}-bit op ({name})")
+            preset = prog.objects.get(arg, Object("", ())).flags
+            cond = op.kind.rsplit("_", 1)[1] if op.kind.startswith("wait_value") else None
+            cond = "geq" if op.kind.startswith("batch_wait_write") and arg == op.args[0] else cond
+            if preset and cond and cond != WORD_PRESETS[preset[0]][0]:
+                want = WORD_PRESETS[preset[0]][0]
+                errs.append(f"op {name}: a {cond} wait on word '{arg}', whose preset {preset[0]} is for {want} waits")
+    errs += [f"word '{w}' is declared but no op uses it" for w, obj in prog.objects.items()
+             if obj.type == "word" and w not in width]
     return errs
 
 
@@ -137,6 +145,10 @@ def check_program(prog):
             destroyed[op.args[0]] = name
     types, type_errs = object_types(prog)
     errs += type_errs + check_buffers_and_words(prog)
+    if "context" in types.values() and (any(st.device for st in prog.streams.values())
+                                        or any((builtin(s) or ("", 0))[1] for _, _, s in prog.targets())):
+        errs.append("a program with a created context uses device 0 only (an op on another device makes "
+                    "the primary context current again)")
     names = list(prog.streams) + prog.threads + sorted(types) + prog.names()
     errs += [f"name '{n}' is longer than {MAX_NAME} characters" for n in names if len(n) > MAX_NAME]
     limits = [("ops", len(prog.ops), MAX_OPS), ("streams", len(prog.streams), MAX_STREAMS)]

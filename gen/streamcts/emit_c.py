@@ -74,8 +74,12 @@ def c_create_object(name, type_, obj, bits):
         return f"sc_graph_create(p, {n}, {flags})"
     if type_ == "buffer":
         return f"sc_buffer_create(p, {n})"
+    if type_ == "context":
+        return f"sc_context_create(p, {n})"
     if type_ == "ipc_memory":
         return f"sc_ipc_memory_create(p, {n})"
+    if flags:
+        return f"sc_word_create_preset(p, {n}, {bits}, {flags})"
     return f"sc_word_create(p, {n}, {bits})"
 
 

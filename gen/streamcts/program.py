@@ -86,6 +86,8 @@ def parse_object(decl):
             raise Bad(f"{type_} flag '{f}' repeated in '{decl}'")
     if type_ == "graph" and len(flags) != 1:
         raise Bad(f"graph declaration '{decl}' needs exactly one of {one_of(known)}")
+    if type_ == "word" and len(flags) > 1:
+        raise Bad(f"word declaration '{decl}' takes at most one of {one_of(known)}")
     return name, Object(type_, tuple(f for f in known if f in flags))
 
 
@@ -208,6 +210,8 @@ def object_types(prog):
                 errs.append(f"op {name}: '{arg}' is ipc_memory, which only fill writes")
         elif arg not in types and type_ in BY_USE:
             types[arg] = type_
+        elif arg not in types and type_ == "context":
+            errs.append(f"op {name}: unknown context '{arg}' (declare it in objects: {arg}=context)")
         elif arg not in types and type_ == "pool":
             errs.append(f"op {name}: unknown pool '{arg}' (want {DEFAULT_POOL} or a pool declared in objects)")
         elif arg not in types:

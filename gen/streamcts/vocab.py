@@ -48,8 +48,24 @@ OBJECT_FLAGS = {
     "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE"},  # exactly one
     "ipc_memory": {},  # device memory main exports to the other processes; 'fill' writes it
 }
+# ctxmem: a word's values chosen for one wait condition (at most one preset; none: the runtime's defaults).
+# Preset -> (the condition of every wait on the word, its C constant); runtime/run.c's word_values has the values.
+WORD_PRESETS = {
+    "geq_behind_wrap": ("geq", "SC_WORD_GEQ_BEHIND_WRAP"),  # just below the wrap-around, awaiting a value past it
+    "geq_ahead_wrap": ("geq", "SC_WORD_GEQ_AHEAD_WRAP"),    # just past the wrap-around, awaiting a value below it
+    "geq_behind_sign": ("geq", "SC_WORD_GEQ_BEHIND_SIGN"),  # the same across the sign bit
+    "geq_ahead_sign": ("geq", "SC_WORD_GEQ_AHEAD_SIGN"),
+    "eq_above": ("eq", "SC_WORD_EQ_ABOVE"),                 # one above the awaited value
+    "and_disjoint": ("and", "SC_WORD_AND_DISJOINT"),        # every bit but the awaited ones
+    "and_common": ("and", "SC_WORD_AND_COMMON"),            # one bit of an all-ones operand
+    "nor_covered": ("nor", "SC_WORD_NOR_COVERED"),          # with the operand, every bit set
+    "nor_open": ("nor", "SC_WORD_NOR_OPEN"),                # zero, the operand's low half clear
+}
+OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
+OBJECT_FLAGS["context"] = {}  # ctxmem: a context cuCtxCreate makes on device 0 before the case
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
 PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
+PREFIXES["context"] = "cx_"  # ctxmem
 C_TYPES = {"ipc_memory": "buffer"}  # an object type whose C handle type has another name
 BY_USE = ("event", "buffer", "word")  # declared by use; pools and graphs only in the objects column
 DEFAULT_POOL = "default"
@@ -83,6 +99,7 @@ BUILTIN_REF = re.compile(rf"({'|'.join(BUILTIN_STREAMS)})(?:@({INTEGER.pattern})
 # than SC_NAME_LEN - 1 would be silently truncated there.
 MAX_NAME, MAX_OPS, MAX_STREAMS, MAX_THREADS = 31, 64, 32, 7
 MAX_OBJECTS = {"event": 32, "pool": 4, "graph": 4, "buffer": 8, "ipc_memory": 8, "word": 8}
+MAX_OBJECTS["context"] = 2  # ctxmem: SC_MAX_CONTEXTS
 MAX_PROCS = 8  # SC_MAX_PROCS, main included
 # What a thread of another process may issue: each is observed from main through
 # the shared slots, or through the probe its own process queries (runtime/run.c).
@@ -202,4 +219,11 @@ KINDS.update(
     kernel_pdl=Kind("sc_kernel_pdl", consts=("SC_PDL_SYNC",)),
     kernel_pdl_nosync=Kind("sc_kernel_pdl", consts=("SC_PDL_NO_SYNC",)),
 )
+# ctxmem: a GEQ wait on the first word and a write of the second, in one cuStreamBatchMemOp
+KINDS["batch_wait_write"] = Kind("sc_batch_wait_write", ("word", "word"), bits=32, driver_only=True)
+KINDS["batch_wait_write64"] = Kind("sc_batch_wait_write", ("word", "word"), bits=64, driver_only=True)
+# ctxmem: the issuing thread makes a created context current (cuCtxPushCurrent, cuCtxSetCurrent)
+for _action in ("push", "set"):
+    KINDS["ctx_enter_" + _action] = host("sc_ctx_enter", "context", consts=(f"SC_CTX_{_action.upper()}_TO",),
+                                         driver_only=True)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]

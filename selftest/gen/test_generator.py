@@ -528,7 +528,7 @@ class Units(TempDirCase):
     @unittest.skipUnless(shutil.which("gcc"), "no gcc")
     def test_every_kind_compiles(self):
         """Every op kind, with ARGs of every type, becomes C that compiles against streamcts.h."""
-        args = {"stream": "s", "event": "E", "buffer": "M", "pool": "P", "graph": "G", "device": "1"}
+        args = {"stream": "s", "event": "E", "buffer": "M", "pool": "P", "graph": "G", "device": "1", "context": "C"}
         def op(k, kind):
             return " ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on
                             + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
@@ -539,7 +539,8 @@ class Units(TempDirCase):
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):
-                f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least | P=pool keep_memory, G=graph kernel | t"
+                f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least"
+                        " | P=pool keep_memory, G=graph kernel, C=context | t"
                         f" | alloc_async M on s; {'; '.join(row)}; X: ctx_sync"
                         " | X answers success | X: stream_sync legacy | S | R.\n")
         code, _, err = self.gen()

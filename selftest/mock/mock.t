@@ -34,6 +34,28 @@ sync stream.sync.waits_for_stream_work returned while A was still pending
 peek_resets error.last_error.peek_keeps_it P2 answered success (0), not invalid_value
 pdl launch.pdl.dependency_sync_waits_for_primary completed while A was still pending
 pdl_overlap launch.pdl.waits_for_host_function completed while A was still pending
+wait_unsigned memop.wait_value_geq.holds_behind_its_value B completed while A was still pending
+wait_signed memop.wait_value_geq.holds_behind_its_value B completed while A was still pending
+wait_unsigned memop.wait_value_eq.holds_above_its_value B completed while A was still pending
+wait_unsigned memop.wait_value64_nor.holds_while_bits_covered B completed while A was still pending
+wait_unsigned memop.wait_value_and.holds_without_common_bit B completed while A was still pending
+ctx_sync_primary ctx.created.sync_waits_for_its_own_context X returned while A was still pending
+batch_unordered memop.batch.write_waits_for_the_batchs_wait B completed while A was still pending
+wait_unsigned memop.batch.wait_geq_is_cyclic B completed while A was still pending
+EOF_CASES
+
+# a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,
+# so these get a 50 ms window, in which even a loaded machine runs the mock's stream threads
+while read -r brk prog; do
+    out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_MOCK_BREAK=$brk "$dir/$prog.prog" --no-control 2>&1); rc=$?
+    main=$(grep -c '^not ok' <<<"$out")
+    if [ $rc -ne 0 ] && [ "$main" -gt 0 ] &&
+        grep -q 'message: "Q \(kept answering not-ready\|did not answer until the gates were released\)' <<<"$out"; then
+        ok "break $brk: $prog reports $main violated cases (a satisfied wait held its stream)"
+    else nok "break $brk: $prog did not report the violation (exit $rc, $main cases)" "$out"; fi
+done <<'EOF_CASES'
+wait_unsigned memop.wait_value_geq.passes_ahead_of_its_value
+wait_signed memop.wait_value_geq.passes_ahead_of_its_value
 EOF_CASES
 
 # the first look (runtime/calibrate.h): a 5 ms hold before the 50 ms window still catches each

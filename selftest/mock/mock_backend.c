@@ -21,6 +21,10 @@
  *   peer_ctx_never  ... ever, in a case's other processes only
  *   runtime_rejects  the runtime API cannot use the driver the driver API uses
  *   peek_resets  cudaPeekAtLastError resets the thread's error state, as cudaGetLastError does
+ *   wait_unsigned  cuStreamWaitValue compares every condition as an unsigned, non-cyclic GEQ
+ *   wait_signed    cuStreamWaitValue compares GEQ as signed integers, not cyclically
+ *   ctx_sync_primary  cuCtxSynchronize waits for the primary context's streams, whichever is current
+ *   batch_unordered   cuStreamBatchMemOp enqueues its write before its wait
  *   peer_dies  the first kernel launched in another process of a case (a
  *              program started by this same program) kills that process,
  *              once per run of the parent
@@ -72,6 +76,7 @@ enum { KIND_BLOCKING, KIND_NONBLOCKING, KIND_LEGACY, KIND_PER_THREAD };
 enum { ITEM_FN, ITEM_WAIT };
 
 struct mstream;
+struct mctx;
 
 struct item {
     int type;
@@ -91,9 +96,18 @@ struct mstream {
     uint64_t last_trigger; /* the last gate's position: it triggers its dependents (a programmatic launch may overlap it) */
     struct mstream *next_blocking; /* blocking and per-thread streams: the legacy stream joins them */
     struct mstream *next_all;      /* every stream: context synchronize waits for them */
+    struct mctx *ctx;              /* the created context it belongs to; NULL: the primary */
 };
 
+/* A created context: its own legacy stream.  A thread's current context is a stack of one: a
+ * pop after a push or set of a created context makes the primary current again. */
+struct mctx {
+    struct mstream *legacy;
+};
+static __thread struct mctx *cur_ctx;
+
 struct mevent {
+    struct mctx *ctx;       /* the context current when it was created */
     struct mstream *stream; /* NULL: never recorded */
     uint64_t target;
     uint64_t ns;            /* when the last record completed */
@@ -184,6 +198,7 @@ static struct mstream *new_stream(int kind)
     struct mstream *s = calloc(1, sizeof *s);
     pthread_t tid;
     s->kind = kind;
+    s->ctx = cur_ctx;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     pthread_create(&tid, NULL, worker, s);
@@ -219,11 +234,11 @@ static uint64_t push(struct mstream *s, int type, void (*fn)(void *), void *arg,
 static struct mstream *resolve(void *h)
 {
     if (h == (void *)1)
-        return legacy;
+        return cur_ctx ? cur_ctx->legacy : legacy;
     if (h == (void *)2 || h == NULL) {
 #ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM
         if (h == NULL)
-            return legacy;
+            return cur_ctx ? cur_ctx->legacy : legacy;
 #endif
         if (!per_thread)
             per_thread = new_stream(KIND_PER_THREAD);
@@ -322,6 +337,7 @@ static int event_create(void **e, unsigned flags)
 {
     struct mevent *ev = calloc(1, sizeof *ev);
     ev->flags = flags;
+    ev->ctx = cur_ctx;
     *e = ev;
     return 0;
 }
@@ -376,8 +392,13 @@ static void trigger_at(void *h, uint64_t pos)
     s->last_trigger = pos;
     pthread_mutex_unlock(&s->mu);
 }
+
+/* A kernel of the current context's module, launched into a stream of another context, is refused. */
+static int foreign(void *s) { return resolve(s)->ctx != cur_ctx; }
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
+    if (foreign(s))
+        return refuse(MOCK_INVALID_HANDLE);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ flag, max_ns, slot, token };
     trigger_at(s, enqueue(s, ITEM_FN, run_gate, g, NULL, 0));
@@ -409,6 +430,8 @@ static int launch_mark(void *s, void *slot, uint32_t token)
 {
     if (breaks("peer_dies") && dies_here())
         _exit(7);
+    if (foreign(s))
+        return refuse(MOCK_INVALID_HANDLE);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
     enqueue(s, ITEM_FN, run_mark, g, NULL, 0);
@@ -546,6 +569,8 @@ static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
 static int event_record(void *e, void *s)
 {
     struct mevent *ev = e;
+    if (resolve(s)->ctx != ev->ctx) /* documented: hEvent and hStream must be from the same context */
+        return refuse(MOCK_INVALID_HANDLE);
     uint64_t pos = enqueue(s, ITEM_FN, run_record, ev, NULL, 0);
     ev->stream = resolve(s);
     ev->target = pos;
@@ -598,10 +623,11 @@ static int ctx_sync(void)
     uint64_t target[256];
     int n = 0;
     pthread_mutex_lock(&registry);
-    for (struct mstream *s = all_list; s && n < 256; s = s->next_all, n++) {
-        all[n] = s;
-        target[n] = enq_of(s);
-    }
+    for (struct mstream *s = all_list; s && n < 256; s = s->next_all) /* the current context's */
+        if (s->ctx == (breaks("ctx_sync_primary") ? NULL : cur_ctx)) {
+            all[n] = s;
+            target[n++] = enq_of(s);
+        }
     pthread_mutex_unlock(&registry);
     for (int i = 0; i < n; i++)
         wait_done(all[i], target[i]);
@@ -618,17 +644,80 @@ static int event_elapsed(float *ms, void *start, void *end)
     return 0;
 }
 
-/* Not modelled: stream memory operations, pools, graphs, capture. */
+/*
+ * Stream memory operations on host memory: a wait is an item that polls its
+ * word until the condition holds (for at most 20 s, the GPU gate's deadline
+ * in spirit), a write an item that stores the value.  The breaks wait_unsigned
+ * (every condition read as an unsigned, non-cyclic GEQ) and wait_signed (GEQ
+ * read as a signed, non-cyclic comparison) are the wrong comparisons the
+ * memop rules' word presets catch.
+ */
+struct memop_args {
+    void *addr;
+    uint64_t value;
+    int cond, bits;
+};
+static uint64_t word_read(const struct memop_args *m)
+{
+    return m->bits == 64 ? __atomic_load_n((uint64_t *)m->addr, __ATOMIC_SEQ_CST)
+                         : __atomic_load_n((uint32_t *)m->addr, __ATOMIC_SEQ_CST);
+}
+static int condition_holds(const struct memop_args *m)
+{
+    uint64_t w = word_read(m), v = m->value, mask = m->bits == 64 ? ~0ull : 0xffffffffu;
+    if (breaks("wait_unsigned"))
+        return w >= v;
+    if (m->cond == SC_WAIT_GEQ && breaks("wait_signed"))
+        return m->bits == 64 ? (int64_t)w >= (int64_t)v : (int32_t)w >= (int32_t)v;
+    switch (m->cond) {
+    case SC_WAIT_EQ: return w == v;
+    case SC_WAIT_AND: return (w & v) != 0;
+    case SC_WAIT_NOR: return (~(w | v) & mask) != 0;
+    default: return m->bits == 64 ? (int64_t)(w - v) >= 0 : (int32_t)(uint32_t)(w - v) >= 0;
+    }
+}
+static void run_wait_value(void *a)
+{
+    struct memop_args *m = a;
+    for (uint64_t until = sc_now_ns() + 20000000000u; !condition_holds(m) && sc_now_ns() < until;)
+        sc_pause_ns(50000);
+    free(m);
+}
+static void run_write_value(void *a)
+{
+    struct memop_args *m = a;
+    if (m->bits == 64)
+        __atomic_store_n((uint64_t *)m->addr, m->value, __ATOMIC_SEQ_CST);
+    else
+        __atomic_store_n((uint32_t *)m->addr, (uint32_t)m->value, __ATOMIC_SEQ_CST);
+    free(m);
+}
+static int memop(void *s, void (*fn)(void *), void *addr, uint64_t value, int cond, int bits)
+{
+    struct memop_args *m = malloc(sizeof *m);
+    *m = (struct memop_args){ addr, value, cond, bits };
+    enqueue(s, ITEM_FN, fn, m, NULL, 0);
+    return 0;
+}
 static int wait_value(void *s, void *a, uint64_t v, int cond, int bits)
 {
-    (void)s, (void)a, (void)v, (void)cond, (void)bits;
-    return SC_UNSUPPORTED;
+    return memop(s, run_wait_value, a, v, cond, bits);
 }
 static int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
 {
-    (void)s, (void)a, (void)v, (void)flags, (void)bits;
-    return SC_UNSUPPORTED;
+    if (flags & SC_WRITE_NO_BARRIER) /* as the v2 API NVIDIA's driver exports: the flag is refused */
+        return refuse(1); /* invalid value */
+    return memop(s, run_write_value, a, v, 0, bits);
 }
+static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
+                            int bits)
+{
+    if (breaks("batch_unordered")) /* the write first */
+        memop(s, run_write_value, write_dev, write_value, 0, bits);
+    memop(s, run_wait_value, wait_dev, wait_value, SC_WAIT_GEQ, bits);
+    return breaks("batch_unordered") ? 0 : memop(s, run_write_value, write_dev, write_value, 0, bits);
+}
+/* Not modelled: pools, graphs, capture. */
 static int default_pool(void **pool) { (void)pool; return SC_UNSUPPORTED; }
 static int pool_create(void **pool, unsigned flags) { (void)pool, (void)flags; return SC_UNSUPPORTED; }
 static int pool_destroy(void *pool) { (void)pool; return 0; }
@@ -644,7 +733,34 @@ static int capture_end(void *s) { (void)s; return SC_UNSUPPORTED; }
 static int capture_status(void *s, int *status) { (void)s, *status = SC_CAPTURE_NONE; return 0; }
 static int thread_capture_relaxed(void) { return 0; }
 static int stream_id(void *s, uint64_t *id) { *id = (uint64_t)(uintptr_t)resolve(s); return 0; }
-static int ctx_action(int action) { (void)action; return SC_UNSUPPORTED; }
+/* Of the primary context's actions only a pop after a created context was made current is modelled. */
+static int ctx_action(int action)
+{
+    if (action != SC_CTX_POP || !cur_ctx)
+        return SC_UNSUPPORTED;
+    cur_ctx = NULL;
+    return 0;
+}
+static int ctx_create(void **ctx)
+{
+    struct mctx *c = calloc(1, sizeof *c), *was = cur_ctx;
+    cur_ctx = c; /* its legacy stream belongs to it */
+    c->legacy = new_stream(KIND_LEGACY);
+    cur_ctx = was;
+    *ctx = c;
+    return 0;
+}
+static int ctx_destroy(void *ctx)
+{
+    (void)ctx; /* its legacy stream's worker drains it; the memory is kept, as for streams */
+    return 0;
+}
+static int ctx_enter(void *ctx, int action)
+{
+    (void)action; /* push and set alike: the stack holds one */
+    cur_ctx = ctx;
+    return 0;
+}
 static int memcpy_peer(void *s, void *dst, int dd, const void *src, int sd, size_t n)
 {
     (void)s, (void)dst, (void)dd, (void)src, (void)sd, (void)n;
