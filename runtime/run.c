@@ -434,7 +434,7 @@ static int prepare(struct run *r, char *why, size_t n)
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
     for (int g = 0; g < p->ngraphs && r->proc == 0; g++)
-        if ((rc = b->graph_create(&r->graphs[g], p->graphs[g].kind == SC_GRAPH_GATE))) {
+        if (p->graphs[g].kind != SC_GRAPH_CAPTURED && (rc = b->graph_create(&r->graphs[g], p->graphs[g].kind == SC_GRAPH_GATE))) {
             snprintf(why, n, "building graph %s failed: %s", p->graphs[g].name, b->error_name(rc));
             return -1;
         }
@@ -531,6 +531,19 @@ static void note_alloc(struct run *r, int i, void *ptr)
 }
 
 static int issue_one(struct run *r, int i);
+
+/*
+ * A capture ended by op i: the ops captured before it that no earlier end
+ * claimed are its graph's (kept: graph + 1; -1: the graph was discarded).
+ * Ops are issued one at a time in program order, so "before it" is exact; a
+ * program that keeps a capture while another is open gives the first end both.
+ */
+static void claim_captured(struct run *r, int i, int kept)
+{
+    for (int j = 0; j < i; j++)
+        if (r->op[j].captured && !r->op[j].kept)
+            r->op[j].kept = kept;
+}
 
 /* Member m of group op i, for the kinds a group issues to every member. */
 static int issue_member(struct run *r, int i, int m)
@@ -657,7 +670,20 @@ static int issue_one(struct run *r, int i)
         if ((rc = b->capture_begin(o->stream, d->cond)) == 0 && d->stream >= 0)
             r->capture_thread[d->stream] = d->thread + 1;
         break;
-    case SC_OP_CAPTURE_END: rc = b->capture_end(o->stream); break;
+    case SC_OP_CAPTURE_END:
+        if ((rc = b->capture_end(o->stream)) == 0)
+            claim_captured(r, i, -1);
+        break;
+    case SC_OP_CAPTURE_KEEP:
+        if ((rc = b->capture_keep(o->stream, &r->graphs[d->graph])) == 0)
+            claim_captured(r, i, d->graph + 1);
+        break;
+    case SC_OP_GRAPH_REPLAY:
+        if (!r->graphs[d->graph])
+            rc = -1; /* the generator makes no replay of a graph that no capture_keep before it kept */
+        else if ((rc = b->graph_replay(r->graphs[d->graph], o->stream)) == 0)
+            store(&r->replayed[d->graph], 1);
+        break;
     case SC_OP_CAPTURE_STATUS:
         rc = b->capture_status(o->stream, &status);
         o->value = status;
@@ -1139,7 +1165,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
              is_query(o->def->kind)
                  ? (o->result == 0 ? ", answered success" : o->result == SC_NOT_READY ? ", answered not-ready" : "")
                  : "",
-             o->captured ? " (into the capture: it will not run)" : "");
+             o->captured ? " (into the capture: it runs only when a graph of it is launched)" : "");
         if (SC_LACKS(o->result)) { /* the stand-in's gap, never the answer a rule expects */
             sc_verdict_error(&r->v, "%s failed: %s", desc, b->error_name(o->result));
             break;

@@ -64,6 +64,7 @@ enum sc_priority {
 enum sc_graph_kind {
     SC_GRAPH_KERNEL = 1, /* one kernel node that marks the launching op's slot       */
     SC_GRAPH_GATE,       /* one gate kernel node: a launch of it is held like a gate */
+    SC_GRAPH_CAPTURED,   /* what a stream capture recorded, kept by sc_capture_keep   */
 };
 
 /* Kinds of memory a copy or memset reads and writes. */
@@ -236,6 +237,11 @@ sc_op sc_graph_launch(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 sc_op sc_capture_begin(sc_prog *p, const char *name, sc_stream s, enum sc_capture_mode mode);
 sc_op sc_capture_end(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_capture_status(sc_prog *p, const char *name, sc_stream s); /* getter */
+/* Ends the capture of s and keeps what it recorded as the executable graph g (SC_GRAPH_CAPTURED):
+ * cuStreamEndCapture + cuGraphInstantiate.  The captured ops run when g is launched (sc_graph_replay). */
+sc_op sc_capture_keep(sc_prog *p, const char *name, sc_stream s, sc_graph g);
+/* cuGraphLaunch of a graph sc_capture_keep made; observed by an event recorded after it. */
+sc_op sc_graph_replay(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 
 /* A kernel that writes to an invalid address: the context's sticky error. */
 sc_op sc_fault(sc_prog *p, const char *name, sc_stream s);

@@ -45,7 +45,7 @@ OBJECT_FLAGS = {
         "no_internal_deps": "SC_POOL_NO_INTERNAL_DEPS",
         "keep_memory": "SC_POOL_KEEP_MEMORY",
     },
-    "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE"},  # exactly one
+    "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE", "captured": "SC_GRAPH_CAPTURED"},  # exactly one
     "ipc_memory": {},  # device memory main exports to the other processes; 'fill' writes it
 }
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
@@ -197,4 +197,10 @@ KINDS.update(
 )
 for _action in ("pop", "push", "unset", "set"):
     KINDS["ctx_" + _action] = host("sc_ctx_op", consts=("SC_CTX_" + _action.upper(),), driver_only=True)
+# capture and graphs (issue 14, graph): capture_keep ends a capture into a graph declared 'captured',
+# graph_replay launches it
+KINDS.update(
+    capture_keep=host("sc_capture_keep", "stream", "graph"),
+    graph_replay=Kind("sc_graph_replay", ("graph",)),
+)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]
