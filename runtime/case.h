@@ -297,6 +297,8 @@ void judge_host_answer(struct run *r);
 void check_stamps(struct run *r);
 /* After the drain: the data every copy, memset and fill left behind. */
 void check_data(struct run *r);
+/* After the final synchronize: runs once per launch (how often the subject ran, from its slot). */
+void judge_runs(struct run *r);
 
 /* ---- log.c ------------------------------------------------------------------ */
 

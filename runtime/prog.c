@@ -406,7 +406,7 @@ static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object) { expect(p, subject, rel, object); }
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
-    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA)
+    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH)
         misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
     expect(p, subject, rel, -1);
 }
@@ -472,6 +472,7 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_KEEPS_DATA: return "keeps its data";
     case SC_EQUALS: return "equals";
     case SC_DIFFERS: return "differs from";
+    case SC_RUNS_PER_LAUNCH: return "runs once per launch";
     }
     return "?";
 }

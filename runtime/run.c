@@ -37,6 +37,7 @@ static void host_mark(void *a)
 {
     struct host_arg *h = a;
     h->slot->start_ns = h->slot->end_ns = sc_now_ns();
+    h->slot->runs++;
     __atomic_store_n(&h->slot->token, h->token, __ATOMIC_RELEASE);
 }
 
@@ -55,6 +56,7 @@ static void host_gate(void *a)
     }
     h->slot->end_ns = sc_now_ns();
     h->slot->status = status;
+    h->slot->runs++;
     __atomic_store_n(&h->slot->token, h->token, __ATOMIC_RELEASE);
 }
 
@@ -1268,6 +1270,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     check_stamps(r);
     if (r->faulted_at < 0)
         check_data(r);
+    judge_runs(r);
     sc_verdict_finish(&r->v, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "",
                       (unsigned)(cfg->window_ns / 1000000u));
     count_group(r);

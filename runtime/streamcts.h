@@ -124,6 +124,9 @@ enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD };
  *                      subject wrote (no other op overwrote it afterwards).
  * Relations of two getters (no gate needed):
  *   SC_EQUALS / SC_DIFFERS  the subject's value is / is not the object's.
+ *   SC_RUNS_PER_LAUNCH the subject (a kernel, gate or host function, captured
+ *                      into a graph) ran once per successful graph_replay of
+ *                      the program: its slot counts its runs.
  * An op on an array of streams is a group: one operation per member.  A group
  * subject of SC_AFTER is violated by any member completing early; a group
  * subject of SC_NOT_HELD passes only when every member completed while the
@@ -143,6 +146,7 @@ enum sc_relation {
     SC_KEEPS_DATA,
     SC_EQUALS,         /* getter subject gives the same value as getter object   */
     SC_DIFFERS,        /* ... a different value                                   */
+    SC_RUNS_PER_LAUNCH, /* the subject ran once per launch of the program's captured graph */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */

@@ -65,6 +65,8 @@ RELATIONS = {
 }
 COMPARISONS = ("equals", "differs from")  # the binary relations of two getters: no gate needed
 UNARY_RELATIONS = {"complete on return": "SC_COMPLETE_ON_RETURN", "keeps its data": "SC_KEEPS_DATA"}
+UNARY_RELATIONS["runs once per launch"] = "SC_RUNS_PER_LAUNCH"  # capture and graphs (issue 14, graph)
+RUN_COUNTED = ("gate", "host_gate", "kernel", "host_func")  # the kinds whose slot counts their runs
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",

@@ -2,8 +2,9 @@
 # Captured graphs kept and launched (capture_keep, graph_replay) against the
 # CUDA stand-in (mock_backend.c, which records a capture into a serial graph):
 # with every promise kept each case and control passes; with captured work run
-# at once (STREAMCTS_MOCK_BREAK=capture) or a launch that waits for nothing
-# (replay) the rules that check it fail; a driver whose every enqueue waits
+# at once (STREAMCTS_MOCK_BREAK=capture), a launch that waits for nothing
+# (replay) or a second launch that runs nothing (replay_once) the rules that
+# check it fail; a driver whose every enqueue waits
 # (enqueue_waits) fails no MUST point.  The programs are linked here from the
 # objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
@@ -23,7 +24,8 @@ graph.captured.stream_sync_blocks graph.captured.event_sync_blocks graph.capture
 graph.captured.stream_query_not_ready graph.captured.event_orders_other_stream
 graph.captured.legacy_waits_for_launch_in_blocking_stream graph.captured.launch_in_blocking_stream_waits_for_legacy
 graph.captured.launch_in_legacy_waits_for_blocking_stream graph.captured.launch_in_per_thread_waits_for_legacy
-graph.captured.launch_in_nonblocking_not_held_by_legacy"
+graph.captured.launch_in_nonblocking_not_held_by_legacy capture.kept.runs_once_per_launch
+capture.kept.forked_branch_runs_once_per_launch capture.kept.launches_in_two_streams_each_run"
 for rule in $rules; do
     for lib in mock mock-ptds; do
         obj=build/obj/$(tr . / <<<"$rule").o
@@ -54,6 +56,9 @@ replay graph.captured.later_work_after_launch B completed while A was still pend
 replay graph.captured.second_launch_behind_first L2 completed while A was still pending
 replay graph.captured.stream_sync_blocks X returned while A was still pending
 replay graph.captured.launch_in_per_thread_waits_for_legacy K completed while A was still pending
+replay_once capture.kept.runs_once_per_launch K ran 1 times in 2 launches of its graph
+replay_once capture.kept.forked_branch_runs_once_per_launch K ran 1 times in 2 launches of its graph
+capture capture.kept.runs_once_per_launch K ran 3 times in 2 launches of its graph
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure

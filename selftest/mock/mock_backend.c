@@ -28,6 +28,7 @@
  *   replay     a launch of a captured graph runs its nodes on a stream of
  *              their own, waiting neither for the stream's earlier work nor
  *              for each other
+ *   replay_once  only the first launch of a captured graph runs its nodes
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -85,6 +86,7 @@ struct item {
 struct mgraph {
     struct item *head, *tail;
     struct mstream *origin;     /* the stream the capture began on */
+    int launched;               /* launches so far                 */
     struct mstream *last;       /* the stream of its last launch, ... */
     uint64_t last_pos;          /* ... and that launch's last item    */
 };
@@ -375,12 +377,14 @@ static void run_gate(void *a)
     }
     g->slot->end_ns = sc_now_ns();
     g->slot->status = status;
+    g->slot->runs++;
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
 }
 static void run_mark(void *a)
 {
     struct gate_args *g = a;
     g->slot->start_ns = g->slot->end_ns = sc_now_ns();
+    g->slot->runs++;
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
 }
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
@@ -667,6 +671,8 @@ static int graph_replay(void *g, void *s)
     struct mgraph *gr = g;
     struct mstream *st = breaks("replay") ? NULL : resolve(s);
     uint64_t pos = 0;
+    if (breaks("replay_once") && gr->launched++)
+        return 0;
     if (st && gr->last) /* behind its previous launch */
         pos = enqueue(st, ITEM_WAIT, NULL, NULL, gr->last, gr->last_pos, 0);
     for (struct item *it = gr->head; it; it = it->next)
