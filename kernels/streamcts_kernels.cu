@@ -15,7 +15,7 @@ struct sc_slot {
     uint32_t token;       /* written last: the op's token, or 0 while pending   */
     uint32_t status;      /* gates: 1 released, 2 device deadline expired       */
     uint32_t arg;         /* callbacks: the status argument they received       */
-    uint32_t pad;
+    uint32_t runs;        /* incremented each time it runs (a graph node: per launch) */
 };
 
 #define SC_GATE_RELEASED 1u
@@ -53,6 +53,7 @@ extern "C" __global__ void sc_gate(const volatile uint32_t *flag, uint64_t max_n
     }
     out->end_ns = globaltimer();
     out->status = status;
+    out->runs = out->runs + 1u; /* runs of one op never overlap: one stream, or launches of one graph */
     __threadfence_system();
     out->token = token;
     __threadfence_system();
@@ -63,6 +64,7 @@ extern "C" __global__ void sc_mark(volatile struct sc_slot *out, uint32_t token)
 {
     out->start_ns = globaltimer();
     out->end_ns = globaltimer();
+    out->runs = out->runs + 1u;
     __threadfence_system();
     out->token = token;
     __threadfence_system();

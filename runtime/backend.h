@@ -119,6 +119,9 @@ typedef struct sc_backend {
     int (*capture_begin)(void *s, int mode); /* enum sc_capture_mode */
     int (*capture_end)(void *s);             /* the graph is destroyed at once */
     int (*capture_status)(void *s, int *status);
+    /* ends the capture of s and keeps its graph, instantiated: *graph is a graph graph_destroy destroys */
+    int (*capture_keep)(void *s, void **graph);
+    int (*graph_replay)(void *graph, void *s); /* cuGraphLaunch of a graph capture_keep made */
     /* the calling thread's capture interaction mode becomes relaxed (the observer's) */
     int (*thread_capture_relaxed)(void);
 
@@ -195,6 +198,7 @@ typedef struct sc_backend {
         .code = code, .error_name = error_name, \
         .ctx_create = ctx_create, .ctx_destroy = ctx_destroy, .ctx_enter = ctx_enter, \
         .batch_wait_write = batch_wait_write, \
+        .capture_keep = capture_keep, .graph_replay = graph_replay, \
     }
 
 extern const sc_backend sc_driver_backend;

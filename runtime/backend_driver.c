@@ -607,6 +607,26 @@ static int capture_end(void *s)
         SC_CALL(cuGraphDestroy, g);
     return rc;
 }
+/* The captured graph, instantiated; graph_destroy destroys both (the node is unused). */
+static int capture_keep(void *s, void **out)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    int rc;
+    if (!gr)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    rc = SC_CALL(cuStreamEndCapture, (CUstream)s, &gr->g);
+    if (rc == 0)
+        rc = SC_CALL(cuGraphInstantiate, &gr->exec, gr->g, 0);
+    if (rc) {
+        if (gr->g)
+            SC_CALL(cuGraphDestroy, gr->g);
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+static int graph_replay(void *g, void *s) { return SC_CALL(cuGraphLaunch, ((struct graph *)g)->exec, (CUstream)s); }
 static int capture_status(void *s, int *status)
 {
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;

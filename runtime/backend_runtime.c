@@ -393,6 +393,26 @@ static int capture_end(void *s)
         cudaGraphDestroy(g);
     return rc;
 }
+/* The captured graph, instantiated; graph_destroy destroys both (the node is unused). */
+static int capture_keep(void *s, void **out)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    int rc;
+    if (!gr)
+        return cudaErrorMemoryAllocation;
+    rc = cudaStreamEndCapture((cudaStream_t)s, &gr->g);
+    if (rc == 0)
+        rc = cudaGraphInstantiate(&gr->exec, gr->g, 0);
+    if (rc) {
+        if (gr->g)
+            cudaGraphDestroy(gr->g);
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+static int graph_replay(void *g, void *s) { return cudaGraphLaunch(((struct graph *)g)->exec, (cudaStream_t)s); }
 static int capture_status(void *s, int *status)
 {
     enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;

@@ -138,6 +138,7 @@ struct op_rt {
     /* written by the issuing worker */
     int state, rc, result;        /* rc: 0 unless the call failed; result: what it returned */
     int captured;                 /* issued into a stream capture: it will not run */
+    int kept;                     /* captured: the graph its capture was kept in + 1; -1 discarded */
     int64_t value;                /* getters                                  */
     float ms;                     /* elapsed                                  */
     uint64_t t_issue, t_return;
@@ -186,6 +187,7 @@ struct run {
     void *default_pool;
     void *graphs[SC_MAX_GRAPHS];
     void *contexts[SC_MAX_CONTEXTS]; /* created before the case, destroyed after it */
+    int replayed[SC_MAX_GRAPHS];     /* atomic: a launch of the captured graph succeeded */
     void *buf_ptr[SC_MAX_BUFFERS];   /* stream-ordered allocations              */
     int buf_freed[SC_MAX_BUFFERS];
     uint64_t word_set[SC_MAX_WORDS]; /* the value a write_value writes           */
@@ -231,6 +233,13 @@ static inline int is_released(struct run *r) { return r->sh ? load(&r->sh->relea
 static inline int op_state(struct run *r, int i)
 {
     return r->proc && !mine(r, i) ? load(&r->sh->op[i].state) : load(&r->op[i].state);
+}
+
+/* Op i was captured into a graph that has been launched since: its slot will show it ran. */
+static inline int replayed(const struct run *r, int i)
+{
+    const struct op_rt *o = &r->op[i];
+    return o->captured && o->kept > 0 && sc_op_facts(o->def->kind)->slot && load(&r->replayed[o->kept - 1]);
 }
 
 /* Makes dev the calling thread's current device, when the program uses several. */
@@ -293,6 +302,8 @@ void judge_elapsed(struct run *r);
 void check_stamps(struct run *r);
 /* After the drain: the data every copy, memset and fill left behind. */
 void check_data(struct run *r);
+/* After the final synchronize: runs once per launch (how often the subject ran, from its slot). */
+void judge_runs(struct run *r);
 
 /* ---- log.c ------------------------------------------------------------------ */
 

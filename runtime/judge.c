@@ -10,6 +10,28 @@
 
 /* ---- after the drain ----------------------------------------------------- */
 
+/* Runs once per launch: the subject's slot counts its runs; the successful graph_replay ops, the launches. */
+void judge_runs(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    unsigned launches = 0, runs;
+    if (p->rel != SC_RUNS_PER_LAUNCH || r->v.outcome != SC_OPEN)
+        return;
+    for (int i = 0; i < p->nops; i++)
+        launches += p->ops[i].kind == SC_OP_GRAPH_REPLAY && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
+    runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
+    log_note(r, "%s ran %u times; the program launched its graph %u times", opname(r, p->subject), runs, launches);
+    if (launches == 0)
+        sc_verdict_error(&r->v, "no launch of the graph succeeded: how often %s runs per launch cannot be judged",
+                         opname(r, p->subject));
+    else if (runs == launches)
+        sc_verdict_decide(&r->v, SC_PASS, "%s ran %u times, once in each of the %u launches", opname(r, p->subject),
+                          runs, launches);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times in %u launches of its graph", opname(r, p->subject),
+                          runs, launches);
+}
+
 /* Which op writes this word to its destination: names the culprit of a clobber. */
 static const char *writer_of(struct run *r, uint32_t word)
 {

@@ -41,8 +41,8 @@ static int count_done(struct run *r, int i)
     int n = 0;
     if (op_state(r, i) != ST_RETURNED)
         return 0; /* an event never recorded reads as complete: wait for the call */
-    if (o->captured)
-        return 0; /* recorded into a graph: it does not run */
+    if (o->captured && !replayed(r, i))
+        return 0; /* recorded into a graph: it runs only when the graph is launched */
     for (int m = 0; m < o->nmem; m++) {
         int *seen = m ? &o->more[m - 1].done : &o->member0_done;
         if (!*seen) {
@@ -130,7 +130,8 @@ void release(struct run *r, const char *why)
 
 /*
  * An op whose completion the drain waits for: issued without error, not
- * captured, observable, not seen complete yet.  After a fault only stream
+ * captured (or captured into a graph launched since), observable, not seen
+ * complete yet.  After a fault only stream
  * callbacks, which must still be called (with the error), are waited for.
  */
 int pending(struct run *r, int i)
@@ -140,5 +141,6 @@ int pending(struct run *r, int i)
         return 0;
     if (r->faulted_at == i)
         return 0;
-    return sc_op_facts(o->def->kind)->observable && load(&o->state) == ST_RETURNED && !o->rc && !o->captured && !o->done;
+    return sc_op_facts(o->def->kind)->observable && load(&o->state) == ST_RETURNED && !o->rc && (!o->captured || replayed(r, i)) &&
+           !o->done;
 }

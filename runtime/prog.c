@@ -306,6 +306,20 @@ sc_op sc_capture_begin(sc_prog *p, const char *n, sc_stream s, enum sc_capture_m
 }
 sc_op sc_capture_end(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_END, n, s); }
 sc_op sc_capture_status(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_STATUS, n, s); }
+sc_op sc_capture_keep(sc_prog *p, const char *n, sc_stream s, sc_graph g)
+{
+    struct sc_op_def *op = add(p, SC_OP_CAPTURE_KEEP, n, s);
+    check_index(p, n, "graph", g, p->ngraphs);
+    op->graph = g;
+    return index_of(p, op);
+}
+sc_op sc_graph_replay(sc_prog *p, const char *n, sc_graph g, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_GRAPH_REPLAY, n, s);
+    check_index(p, n, "graph", g, p->ngraphs);
+    op->graph = g;
+    return index_of(p, op);
+}
 
 sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_SYNC, n, s); }
 sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_SYNC, n, e, SC_NULL_STREAM); }
@@ -434,7 +448,7 @@ static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object) { expect(p, subject, rel, object); }
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
-    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA)
+    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH)
         misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
     expect(p, subject, rel, -1);
 }
@@ -500,6 +514,7 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_KEEPS_DATA: return "keeps its data";
     case SC_EQUALS: return "equals";
     case SC_DIFFERS: return "differs from";
+    case SC_RUNS_PER_LAUNCH: return "runs once per launch";
     }
     return "?";
 }

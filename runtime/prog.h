@@ -30,7 +30,7 @@ struct sc_op_def {
     enum sc_mem mem;    /* memset target */
     sc_buffer buffer;   /* alloc, free, fill */
     sc_pool pool;       /* alloc, pool_reserved, pool_trim */
-    sc_graph graph;     /* graph_launch */
+    sc_graph graph;     /* graph_launch, capture_keep, graph_replay */
     sc_word word;       /* write_value, wait_value */
     int cond;           /* enum sc_wait_cond, enum sc_capture_mode, enum sc_ctx_action, device */
     unsigned flags;     /* write_value flags, event_create_try flags */

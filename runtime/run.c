@@ -38,6 +38,7 @@ static void host_mark(void *a)
 {
     struct host_arg *h = a;
     h->slot->start_ns = h->slot->end_ns = sc_now_ns();
+    h->slot->runs++;
     __atomic_store_n(&h->slot->token, h->token, __ATOMIC_RELEASE);
 }
 
@@ -56,6 +57,7 @@ static void host_gate(void *a)
     }
     h->slot->end_ns = sc_now_ns();
     h->slot->status = status;
+    h->slot->runs++;
     __atomic_store_n(&h->slot->token, h->token, __ATOMIC_RELEASE);
 }
 
@@ -471,7 +473,7 @@ static int prepare(struct run *r, char *why, size_t n)
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
     for (int g = 0; g < p->ngraphs && r->proc == 0; g++)
-        if ((rc = b->graph_create(&r->graphs[g], p->graphs[g].kind == SC_GRAPH_GATE))) {
+        if (p->graphs[g].kind != SC_GRAPH_CAPTURED && (rc = b->graph_create(&r->graphs[g], p->graphs[g].kind == SC_GRAPH_GATE))) {
             snprintf(why, n, "building graph %s failed: %s", p->graphs[g].name, b->error_name(rc));
             return -1;
         }
@@ -574,6 +576,19 @@ static int issue_one(struct run *r, int i);
 static int measures_hold(const struct sc_prog *p)
 {
     return p->rel == SC_GIVES && (p->value == SC_VALUE_SPANS_HOLD || p->value == SC_VALUE_SLEEPS);
+}
+
+/*
+ * A capture ended by op i: the ops captured before it that no earlier end
+ * claimed are its graph's (kept: graph + 1; -1: the graph was discarded).
+ * Ops are issued one at a time in program order, so "before it" is exact; a
+ * program that keeps a capture while another is open gives the first end both.
+ */
+static void claim_captured(struct run *r, int i, int kept)
+{
+    for (int j = 0; j < i; j++)
+        if (r->op[j].captured && !r->op[j].kept)
+            r->op[j].kept = kept;
 }
 
 /* Member m of group op i, for the kinds a group issues to every member. */
@@ -705,7 +720,20 @@ static int issue_one(struct run *r, int i)
         if ((rc = b->capture_begin(o->stream, d->cond)) == 0 && d->stream >= 0)
             r->capture_thread[d->stream] = d->thread + 1;
         break;
-    case SC_OP_CAPTURE_END: rc = b->capture_end(o->stream); break;
+    case SC_OP_CAPTURE_END:
+        if ((rc = b->capture_end(o->stream)) == 0)
+            claim_captured(r, i, -1);
+        break;
+    case SC_OP_CAPTURE_KEEP:
+        if ((rc = b->capture_keep(o->stream, &r->graphs[d->graph])) == 0)
+            claim_captured(r, i, d->graph + 1);
+        break;
+    case SC_OP_GRAPH_REPLAY:
+        if (!r->graphs[d->graph])
+            rc = -1; /* the generator makes no replay of a graph that no capture_keep before it kept */
+        else if ((rc = b->graph_replay(r->graphs[d->graph], o->stream)) == 0)
+            store(&r->replayed[d->graph], 1);
+        break;
     case SC_OP_CAPTURE_STATUS:
         rc = b->capture_status(o->stream, &status);
         o->value = status;
@@ -1198,7 +1226,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
              is_query(o->def->kind)
                  ? (o->result == 0 ? ", answered success" : o->result == SC_NOT_READY ? ", answered not-ready" : "")
                  : "",
-             o->captured ? " (into the capture: it will not run)" : "");
+             o->captured ? " (into the capture: it runs only when a graph of it is launched)" : "");
         if (SC_LACKS(o->result)) { /* the stand-in's gap, never the answer a rule expects */
             sc_verdict_error(&r->v, "%s failed: %s", desc, b->error_name(o->result));
             break;
@@ -1309,6 +1337,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     check_stamps(r);
     if (r->faulted_at < 0)
         check_data(r);
+    judge_runs(r);
     sc_verdict_finish(&r->v, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "",
                       (unsigned)(cfg->window_ns / 1000000u));
     count_group(r);

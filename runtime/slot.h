@@ -15,7 +15,7 @@ struct sc_slot {
     uint32_t token;
     uint32_t status;   /* gates: SC_GATE_RELEASED or SC_GATE_EXPIRED */
     uint32_t arg;      /* callbacks: the status argument they received */
-    uint32_t pad;
+    uint32_t runs;     /* how many times it ran: a captured op once per launch of its graph */
 };
 
 #define SC_GATE_RELEASED 1u

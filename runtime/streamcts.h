@@ -65,6 +65,7 @@ enum sc_priority {
 enum sc_graph_kind {
     SC_GRAPH_KERNEL = 1, /* one kernel node that marks the launching op's slot       */
     SC_GRAPH_GATE,       /* one gate kernel node: a launch of it is held like a gate */
+    SC_GRAPH_CAPTURED,   /* what a stream capture recorded, kept by sc_capture_keep   */
 };
 
 /* Kinds of memory a copy or memset reads and writes. */
@@ -134,6 +135,9 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  *                      subject wrote (no other op overwrote it afterwards).
  * Relations of two getters (no gate needed):
  *   SC_EQUALS / SC_DIFFERS  the subject's value is / is not the object's.
+ *   SC_RUNS_PER_LAUNCH the subject (a kernel, gate or host function, captured
+ *                      into a graph) ran once per successful graph_replay of
+ *                      the program: its slot counts its runs.
  * An op on an array of streams is a group: one operation per member.  A group
  * subject of SC_AFTER is violated by any member completing early; a group
  * subject of SC_NOT_HELD passes only when every member completed while the
@@ -153,6 +157,7 @@ enum sc_relation {
     SC_KEEPS_DATA,
     SC_EQUALS,         /* getter subject gives the same value as getter object   */
     SC_DIFFERS,        /* ... a different value                                   */
+    SC_RUNS_PER_LAUNCH, /* the subject ran once per launch of the program's captured graph */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */
@@ -256,6 +261,11 @@ sc_op sc_graph_launch(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 sc_op sc_capture_begin(sc_prog *p, const char *name, sc_stream s, enum sc_capture_mode mode);
 sc_op sc_capture_end(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_capture_status(sc_prog *p, const char *name, sc_stream s); /* getter */
+/* Ends the capture of s and keeps what it recorded as the executable graph g (SC_GRAPH_CAPTURED):
+ * cuStreamEndCapture + cuGraphInstantiate.  The captured ops run when g is launched (sc_graph_replay). */
+sc_op sc_capture_keep(sc_prog *p, const char *name, sc_stream s, sc_graph g);
+/* cuGraphLaunch of a graph sc_capture_keep made; observed by an event recorded after it. */
+sc_op sc_graph_replay(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 
 /* A kernel that writes to an invalid address: the context's sticky error. */
 sc_op sc_fault(sc_prog *p, const char *name, sc_stream s);

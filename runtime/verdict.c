@@ -186,6 +186,9 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
     case SC_KEEPS_DATA:
         sc_verdict_error(v, "the data %s left behind could not be checked", subject);
         break;
+    case SC_RUNS_PER_LAUNCH:
+        sc_verdict_error(v, "how often %s ran could not be checked", subject);
+        break;
     }
 }
 
@@ -215,6 +218,7 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
     case SC_NOT_READY_WHILE:
     case SC_READY_WHILE:
     case SC_COMPLETE_ON_RETURN:
+    case SC_RUNS_PER_LAUNCH: /* counted after everything completed: the release changes no count */
         return;
     case SC_ANSWERS:
     case SC_GIVES:

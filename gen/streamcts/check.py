@@ -120,6 +120,25 @@ def check_processes(prog):
     return errs
 
 
+def check_graphs(prog, types):
+    """A graph declared 'captured' is made by capture_keep and launched by graph_replay; a kernel or gate
+    graph is built by the runtime and launched by graph_launch; a replay follows the capture_keep."""
+    errs, kept = [], set()
+    for name, op, type_, arg in prog.uses():
+        if type_ != "graph" or types.get(arg) != "graph" or arg not in prog.objects:
+            continue
+        captured = prog.objects[arg].flags == ("captured",)
+        if op.kind == "graph_launch" and captured:
+            errs.append(f"op {name}: graph '{arg}' is captured: launch it with graph_replay")
+        elif op.kind in ("graph_replay", "capture_keep") and not captured:
+            errs.append(f"op {name}: {op.kind} needs a graph declared captured ({arg}=graph captured)")
+        elif op.kind == "graph_replay" and arg not in kept:
+            errs.append(f"op {name}: graph_replay of '{arg}', which no capture_keep before it made")
+        if op.kind == "capture_keep":
+            kept.add(arg)
+    return errs
+
+
 def check_program(prog):
     """Names in a parsed program resolve, are unique and fit the runtime."""
     errs = [f"op {name}: {e}" for name, _, s in prog.targets() for e in [stream_error(prog, s)] if e]
@@ -144,7 +163,7 @@ def check_program(prog):
                 errs.append(f"op {name}: the built-in stream '{op.args[0]}' cannot be destroyed")
             destroyed[op.args[0]] = name
     types, type_errs = object_types(prog)
-    errs += type_errs + check_buffers_and_words(prog)
+    errs += type_errs + check_buffers_and_words(prog) + check_graphs(prog, types)
     if "context" in types.values() and (any(st.device for st in prog.streams.values())
                                         or any((builtin(s) or ("", 0))[1] for _, _, s in prog.targets())):
         errs.append("a program with a created context uses device 0 only (an op on another device makes "

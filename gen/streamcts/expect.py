@@ -8,7 +8,9 @@ import re
 
 from .model import Bad, Expect, Object, article, one_of
 from .program import builtin
-from .vocab import CODES, COMPARISONS, GATES, GETTERS, KINDS, NAME, RELATIONS, SLOT_KINDS, UNARY_RELATIONS
+from .vocab import (
+    CODES, COMPARISONS, GATES, GETTERS, KINDS, NAME, RELATIONS, RUN_COUNTED, SLOT_KINDS, UNARY_RELATIONS,
+)
 
 EXPECT_BINARY = re.compile(rf"({NAME}) ({'|'.join(RELATIONS)}) ({NAME})")
 EXPECT_VALUE = re.compile(rf"({NAME}) (answers|gives) (\S+)")
@@ -30,7 +32,7 @@ def parse_expect(text):
     raise Bad(
         f"unknown expectation '{text}' (want 'B after A', 'B not held by A', 'X blocks until A', "
         "'X returns before A', 'Q not ready while A', 'Q ready while A', 'X equals Y', 'X differs from Y', "
-        "'X answers CODE', 'X gives VALUE', 'X complete on return' or 'X keeps its data')"
+        "'X answers CODE', 'X gives VALUE', 'X complete on return', 'X keeps its data' or 'X runs once per launch')"
     )
 
 
@@ -81,6 +83,8 @@ def check_unary(exp, kind):
         return [f"subject of 'complete on return' must be a copy or memset (memcpy*, memset*); {subject}"]
     if exp.relation == "keeps its data" and not KINDS[kind].data:
         return [f"subject of 'keeps its data' must be a copy, memset or fill (memcpy*, memset*, fill); {subject}"]
+    if exp.relation == "runs once per launch" and kind not in RUN_COUNTED:
+        return [f"subject of 'runs once per launch' must be {one_of(RUN_COUNTED)}; {subject}"]
     return []
 
 
@@ -128,6 +132,8 @@ def check_expect(prog, exp, modes):
             return errs
     s = prog.named(exp.subject)
     skind = prog.ops[s].kind
+    if exp.relation == "runs once per launch" and len({op.args[0] for op in prog.ops if op.kind == "graph_replay"}) != 1:
+        return ["'runs once per launch' counts the launches of one graph: the program needs graph_replay of one graph"]
     if exp.object is None:
         return check_unary(exp, skind)
     if exp.subject == exp.object:

@@ -215,7 +215,7 @@ def object_types(prog):
         elif arg not in types and type_ == "pool":
             errs.append(f"op {name}: unknown pool '{arg}' (want {DEFAULT_POOL} or a pool declared in objects)")
         elif arg not in types:
-            errs.append(f"op {name}: unknown graph '{arg}' (declare it in objects: {arg}=graph kernel|gate)")
+            errs.append(f"op {name}: unknown graph '{arg}' (declare it in objects: {arg}=graph kernel|gate|captured)")
         elif types[arg] != type_:
             errs.append(f"op {name}: '{arg}' is {article(types[arg])}, not {article(type_)}")
     return types, errs

@@ -45,7 +45,7 @@ OBJECT_FLAGS = {
         "no_internal_deps": "SC_POOL_NO_INTERNAL_DEPS",
         "keep_memory": "SC_POOL_KEEP_MEMORY",
     },
-    "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE"},  # exactly one
+    "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE", "captured": "SC_GRAPH_CAPTURED"},  # exactly one
     "ipc_memory": {},  # device memory main exports to the other processes; 'fill' writes it
 }
 # ctxmem: a word's values chosen for one wait condition (at most one preset; none: the runtime's defaults).
@@ -81,6 +81,8 @@ RELATIONS = {
 }
 COMPARISONS = ("equals", "differs from")  # the binary relations of two getters: no gate needed
 UNARY_RELATIONS = {"complete on return": "SC_COMPLETE_ON_RETURN", "keeps its data": "SC_KEEPS_DATA"}
+UNARY_RELATIONS["runs once per launch"] = "SC_RUNS_PER_LAUNCH"  # capture and graphs (issue 14, graph)
+RUN_COUNTED = ("gate", "host_gate", "kernel", "host_func")  # the kinds whose slot counts their runs
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",
@@ -226,4 +228,10 @@ KINDS["batch_wait_write64"] = Kind("sc_batch_wait_write", ("word", "word"), bits
 for _action in ("push", "set"):
     KINDS["ctx_enter_" + _action] = host("sc_ctx_enter", "context", consts=(f"SC_CTX_{_action.upper()}_TO",),
                                          driver_only=True)
+# capture and graphs (issue 14, graph): capture_keep ends a capture into a graph declared 'captured',
+# graph_replay launches it
+KINDS.update(
+    capture_keep=host("sc_capture_keep", "stream", "graph"),
+    graph_replay=Kind("sc_graph_replay", ("graph",)),
+)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]

@@ -529,8 +529,10 @@ class Units(TempDirCase):
     def test_every_kind_compiles(self):
         """Every op kind, with ARGs of every type, becomes C that compiles against streamcts.h."""
         args = {"stream": "s", "event": "E", "buffer": "M", "pool": "P", "graph": "G", "device": "1", "context": "C"}
+        captured = ("capture_keep", "graph_replay")  # their graph is K, declared captured
         def op(k, kind):
-            return " ".join([k] + [f"W{kind.bits}" if t == "word" else args[t] for t in kind.args] + ["on s"] * kind.on
+            return " ".join([k] + [f"W{kind.bits}" if t == "word" else "K" if (t, k in captured) == ("graph", True)
+                                   else args[t] for t in kind.args] + ["on s"] * kind.on
                             + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
         ordered = sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))
         ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only]
@@ -540,7 +542,7 @@ class Units(TempDirCase):
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):
                 f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least"
-                        " | P=pool keep_memory, G=graph kernel, C=context | t"
+                        " | P=pool keep_memory, G=graph kernel, C=context, K=graph captured | t"
                         f" | alloc_async M on s; {'; '.join(row)}; X: ctx_sync"
                         " | X answers success | X: stream_sync legacy | S | R.\n")
         code, _, err = self.gen()

@@ -32,6 +32,11 @@
  *              dependencies runs without waiting for them
  *   pdl_overlap  a programmatic dependent launch may overlap whatever comes
  *              right before it in its stream, not only a kernel
+ *   capture    work issued into a stream capture also runs at once
+ *   replay     a launch of a captured graph runs its nodes on a stream of
+ *              their own, waiting neither for the stream's earlier work nor
+ *              for each other
+ *   replay_once  only the first launch of a captured graph runs its nodes
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -49,6 +54,13 @@
  * order.
  * A thread waiting in event_sync sleeps on a blocking-sync event and spins
  * on any other, as CUDA's default scheduling does with cores to spare.
+ * Stream capture records work into a list of nodes; a graph kept from it runs
+ * them in the order they were captured (a legal, if serial, graph: capture
+ * order respects every dependency), behind the launch stream's earlier work
+ * and the graph's previous launch.  Streams join a capture by waiting on an
+ * event recorded in it; a stream callback is refused there.  Not modelled:
+ * capture modes, invalidation, the legacy stream's implicit dependency,
+ * unjoined forks.
  * A faulting kernel makes the context's error sticky: every synchronize and
  * query answers it from then on.  A call that refuses its arguments sets the
  * calling thread's last error (the runtime API's error state).
@@ -84,7 +96,17 @@ struct item {
     void *arg;
     struct mstream *on; /* ITEM_WAIT: until on->done >= target */
     uint64_t target;
+    int owned;          /* arg is the item's: freed after it ran (or with the graph that holds it) */
     struct item *next;
+};
+
+/* A stream capture under way, or the graph kept from one: its nodes in capture order. */
+struct mgraph {
+    struct item *head, *tail;
+    struct mstream *origin;     /* the stream the capture began on */
+    int launched;               /* launches so far                 */
+    struct mstream *last;       /* the stream of its last launch, ... */
+    uint64_t last_pos;          /* ... and that launch's last item    */
 };
 
 struct mstream {
@@ -97,6 +119,7 @@ struct mstream {
     struct mstream *next_blocking; /* blocking and per-thread streams: the legacy stream joins them */
     struct mstream *next_all;      /* every stream: context synchronize waits for them */
     struct mctx *ctx;              /* the created context it belongs to; NULL: the primary */
+    struct mgraph *capture;        /* the capture it records into, or NULL */
 };
 
 /* A created context: its own legacy stream.  A thread's current context is a stack of one: a
@@ -108,6 +131,7 @@ static __thread struct mctx *cur_ctx;
 
 struct mevent {
     struct mctx *ctx;       /* the context current when it was created */
+    struct mgraph *capture; /* recorded into this capture: a wait on it joins the capture */
     struct mstream *stream; /* NULL: never recorded */
     uint64_t target;
     uint64_t ns;            /* when the last record completed */
@@ -174,6 +198,8 @@ static void *worker(void *arg)
             wait_done(it->on, it->target);
         else if (it->fn && (!context_error() || it->fn == run_callback)) /* after a fault only callbacks run */
             it->fn(it->arg);
+        if (it->owned)
+            free(it->arg);
         pthread_mutex_lock(&s->mu);
         s->head = it->next;
         s->done++;
@@ -215,10 +241,11 @@ static struct mstream *new_stream(int kind)
 }
 
 /* Appends an item; the caller holds the registry lock. Returns the item's position. */
-static uint64_t push(struct mstream *s, int type, void (*fn)(void *), void *arg, struct mstream *on, uint64_t target)
+static uint64_t push(struct mstream *s, int type, void (*fn)(void *), void *arg, struct mstream *on, uint64_t target,
+                     int owned)
 {
     struct item *it = calloc(1, sizeof *it);
-    *it = (struct item){ type, fn, arg, on, target, NULL };
+    *it = (struct item){ type, fn, arg, on, target, owned, NULL };
     pthread_mutex_lock(&s->mu);
     if (s->tail)
         s->tail->next = it;
@@ -253,10 +280,27 @@ static struct mstream *resolve(void *h)
  * all blocking streams wait on the legacy stream; a blocking stream's work
  * waits for the legacy stream's prior work.
  */
-static uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct mstream *on, uint64_t target)
+static uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct mstream *on, uint64_t target,
+                        int owned)
 {
     struct mstream *s = resolve(h);
     uint64_t pos;
+    pthread_mutex_lock(&registry);
+    struct mgraph *cap = s->capture;
+    if (cap) { /* recorded, not run: a node of the capture */
+        struct item *it = calloc(1, sizeof *it);
+        *it = (struct item){ type, fn, arg, on, target, owned, NULL };
+        if (cap->tail)
+            cap->tail->next = it;
+        else
+            cap->head = it;
+        cap->tail = it;
+        pthread_mutex_unlock(&registry);
+        if (!breaks("capture") || type != ITEM_FN)
+            return 0;
+        owned = 0; /* broken: it runs now too; the node keeps the argument */
+    } else
+        pthread_mutex_unlock(&registry);
     if (quirks("enqueue_waits")) { /* legal: the call blocks a while, for the stream to drain */
         uint64_t until = sc_now_ns() + 50000000u, drained = enq_of(s);
         while (done_of(s) < drained && sc_now_ns() < until)
@@ -265,10 +309,10 @@ static uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct
     pthread_mutex_lock(&registry);
     if (s == legacy && !breaks("legacy"))
         for (struct mstream *b = blocking_list; b; b = b->next_blocking)
-            push(legacy, ITEM_WAIT, NULL, NULL, b, b->enq);
+            push(legacy, ITEM_WAIT, NULL, NULL, b, b->enq, 0);
     if (s != legacy && (s->kind == KIND_BLOCKING || s->kind == KIND_PER_THREAD) && !breaks("legacy"))
-        push(s, ITEM_WAIT, NULL, NULL, legacy, legacy->enq);
-    pos = push(s, type, fn, arg, on, target);
+        push(s, ITEM_WAIT, NULL, NULL, legacy, legacy->enq, 0);
+    pos = push(s, type, fn, arg, on, target, owned);
     pthread_mutex_unlock(&registry);
     return pos;
 }
@@ -374,15 +418,15 @@ static void run_gate(void *a)
     }
     g->slot->end_ns = sc_now_ns();
     g->slot->status = status;
+    g->slot->runs++;
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
-    free(g);
 }
 static void run_mark(void *a)
 {
     struct gate_args *g = a;
     g->slot->start_ns = g->slot->end_ns = sc_now_ns();
+    g->slot->runs++;
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
-    free(g);
 }
 /* A gate enqueued at pos: it triggers its dependents, so a programmatic launch right after it may overlap it. */
 static void trigger_at(void *h, uint64_t pos)
@@ -401,7 +445,7 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
         return refuse(MOCK_INVALID_HANDLE);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ flag, max_ns, slot, token };
-    trigger_at(s, enqueue(s, ITEM_FN, run_gate, g, NULL, 0));
+    trigger_at(s, enqueue(s, ITEM_FN, run_gate, g, NULL, 0, 1));
     return 0;
 }
 /* Is this a process its parent program started (one of a case's others)? */
@@ -434,7 +478,7 @@ static int launch_mark(void *s, void *slot, uint32_t token)
         return refuse(MOCK_INVALID_HANDLE);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
-    enqueue(s, ITEM_FN, run_mark, g, NULL, 0);
+    enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1);
     return 0;
 }
 
@@ -476,7 +520,7 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
     pthread_t thread;
     *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0 };
     /* its place first: the waits a legacy or blocking stream puts before it are not gates to overlap */
-    uint64_t pos = enqueue(s, ITEM_FN, run_pdl_join, d, NULL, 0);
+    uint64_t pos = enqueue(s, ITEM_FN, run_pdl_join, d, NULL, 0, 0); /* run_pdl_join frees d */
     pthread_mutex_lock(&d->on->mu);
     d->before = pos - 1 - (pos > 1 && (d->on->last_trigger == pos - 1 || breaks("pdl_overlap"))); /* all but its primary */
     pthread_mutex_unlock(&d->on->mu);
@@ -493,7 +537,7 @@ static void run_fault(void *unused)
 static int context_error(void) { return __atomic_load_n(&sticky, __ATOMIC_ACQUIRE); }
 static int launch_fault(void *s)
 {
-    uint64_t pos = enqueue(s, ITEM_FN, run_fault, NULL, NULL, 0);
+    uint64_t pos = enqueue(s, ITEM_FN, run_fault, NULL, NULL, 0, 0);
     if (!quirks("fault_at_launch"))
         return 0;
     wait_done(resolve(s), pos);
@@ -513,13 +557,12 @@ static void run_copy(void *a)
         memset(c->dst, c->value, c->n);
     else
         memcpy(c->dst, c->src, c->n);
-    free(c);
 }
 static uint64_t copy_on(void *s, void *dst, const void *src, size_t n, int value)
 {
     struct copy_args *c = malloc(sizeof *c);
     *c = (struct copy_args){ dst, src, n, value };
-    return enqueue(s, ITEM_FN, run_copy, c, NULL, 0);
+    return enqueue(s, ITEM_FN, run_copy, c, NULL, 0, 1);
 }
 static int memset_async(void *s, void *d, unsigned char v, size_t n)
 {
@@ -556,7 +599,7 @@ static int host_func(void *s, void (*fn)(void *), void *arg)
         fn(arg);
         return 0;
     }
-    enqueue(s, ITEM_FN, fn, arg, NULL, 0);
+    enqueue(s, ITEM_FN, fn, arg, NULL, 0, 0);
     return 0;
 }
 static void run_callback(void *arg) /* with the context's error, if any */
@@ -564,15 +607,22 @@ static void run_callback(void *arg) /* with the context's error, if any */
     const struct sc_callback *cb = arg;
     cb->body(cb->arg, context_error());
 }
-static int callback(void *s, const struct sc_callback *cb) { return host_func(s, run_callback, (void *)cb); }
+static int callback(void *s, const struct sc_callback *cb)
+{
+    if (resolve(s)->capture) /* not supported in stream capture, unlike host functions */
+        return refuse(1);
+    return host_func(s, run_callback, (void *)cb);
+}
 static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
 static int event_record(void *e, void *s)
 {
     struct mevent *ev = e;
     if (resolve(s)->ctx != ev->ctx) /* documented: hEvent and hStream must be from the same context */
         return refuse(MOCK_INVALID_HANDLE);
-    uint64_t pos = enqueue(s, ITEM_FN, run_record, ev, NULL, 0);
-    ev->stream = resolve(s);
+    struct mgraph *cap = resolve(s)->capture;
+    uint64_t pos = enqueue(s, ITEM_FN, run_record, ev, NULL, 0, 0);
+    ev->capture = cap;
+    ev->stream = cap ? NULL : resolve(s); /* a captured record marks a point of the capture only */
     ev->target = pos;
     return 0;
 }
@@ -581,8 +631,12 @@ static int stream_wait_event(void *s, void *e, unsigned flags)
     struct mevent *ev = e;
     if (flags)
         return refuse(1); /* invalid value */
+    pthread_mutex_lock(&registry);
+    if (ev->capture && ev->capture->origin && !resolve(s)->capture)
+        resolve(s)->capture = ev->capture; /* it joins the capture */
+    pthread_mutex_unlock(&registry);
     if (ev->stream && !breaks("wait"))
-        enqueue(s, ITEM_WAIT, NULL, NULL, ev->stream, ev->target);
+        enqueue(s, ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
     return 0;
 }
 static int stream_sync(void *s)
@@ -696,9 +750,10 @@ static int memop(void *s, void (*fn)(void *), void *addr, uint64_t value, int co
 {
     struct memop_args *m = malloc(sizeof *m);
     *m = (struct memop_args){ addr, value, cond, bits };
-    enqueue(s, ITEM_FN, fn, m, NULL, 0);
+    enqueue(s, ITEM_FN, fn, m, NULL, 0, 0); /* fn frees m */
     return 0;
 }
+/* Not modelled: pools, graphs built by hand. */
 static int wait_value(void *s, void *a, uint64_t v, int cond, int bits)
 {
     return memop(s, run_wait_value, a, v, cond, bits);
@@ -727,10 +782,86 @@ static int alloc_async(void **p, size_t n, void *pool, void *s) { (void)p, (void
 static int free_async(void *p, void *s) { (void)p, (void)s; return SC_UNSUPPORTED; }
 static int graph_create(void **g, int gate) { (void)g, (void)gate; return SC_UNSUPPORTED; }
 static int graph_launch(void *g, void *s, void **args) { (void)g, (void)s, (void)args; return SC_UNSUPPORTED; }
-static int graph_destroy(void *g) { (void)g; return 0; }
-static int capture_begin(void *s, int mode) { (void)s, (void)mode; return SC_UNSUPPORTED; }
-static int capture_end(void *s) { (void)s; return SC_UNSUPPORTED; }
-static int capture_status(void *s, int *status) { (void)s, *status = SC_CAPTURE_NONE; return 0; }
+
+/* ---- stream capture and the graphs kept from it ---------------------------- */
+
+static int graph_destroy(void *g)
+{
+    struct mgraph *gr = g;
+    for (struct item *it = gr->head, *next; it; it = next) {
+        next = it->next;
+        if (it->owned)
+            free(it->arg);
+        free(it);
+    }
+    free(gr);
+    return 0;
+}
+static int capture_begin(void *s, int mode)
+{
+    struct mstream *st = resolve(s);
+    (void)mode; /* modes are not modelled */
+    pthread_mutex_lock(&registry);
+    int rc = st == legacy || st->capture ? refuse(1) : 0;
+    if (rc == 0) {
+        st->capture = calloc(1, sizeof *st->capture);
+        st->capture->origin = st;
+    }
+    pthread_mutex_unlock(&registry);
+    return rc;
+}
+/* Ends the capture begun on s: every stream that joined it leaves it.  NULL: s began none. */
+static struct mgraph *end_capture(void *s)
+{
+    struct mstream *st = resolve(s);
+    pthread_mutex_lock(&registry);
+    struct mgraph *cap = st->capture && st->capture->origin == st ? st->capture : NULL;
+    for (struct mstream *o = all_list; cap && o; o = o->next_all)
+        if (o->capture == cap)
+            o->capture = NULL;
+    if (cap)
+        cap->origin = NULL; /* a record of it is no longer a point to join */
+    pthread_mutex_unlock(&registry);
+    return cap;
+}
+static int capture_end(void *s)
+{
+    struct mgraph *cap = end_capture(s);
+    if (!cap)
+        return refuse(1);
+    return graph_destroy(cap);
+}
+static int capture_keep(void *s, void **graph)
+{
+    struct mgraph *cap = end_capture(s);
+    if (!cap)
+        return refuse(1);
+    *graph = cap;
+    return 0;
+}
+static int graph_replay(void *g, void *s)
+{
+    struct mgraph *gr = g;
+    struct mstream *st = breaks("replay") ? NULL : resolve(s);
+    uint64_t pos = 0;
+    if (breaks("replay_once") && gr->launched++)
+        return 0;
+    if (st && gr->last) /* behind its previous launch */
+        pos = enqueue(st, ITEM_WAIT, NULL, NULL, gr->last, gr->last_pos, 0);
+    for (struct item *it = gr->head; it; it = it->next)
+        pos = enqueue(st ? (void *)st : new_stream(KIND_NONBLOCKING), it->type, it->fn, it->arg, it->on, it->target, 0);
+    if (st && pos)
+        gr->last = st, gr->last_pos = pos;
+    return 0;
+}
+static int capture_status(void *s, int *status)
+{
+    struct mstream *st = resolve(s);
+    pthread_mutex_lock(&registry);
+    *status = st->capture ? SC_CAPTURE_ACTIVE : SC_CAPTURE_NONE;
+    pthread_mutex_unlock(&registry);
+    return 0;
+}
 static int thread_capture_relaxed(void) { return 0; }
 static int stream_id(void *s, uint64_t *id) { *id = (uint64_t)(uintptr_t)resolve(s); return 0; }
 /* Of the primary context's actions only a pop after a created context was made current is modelled. */

@@ -174,6 +174,7 @@ static void premise(void)
         { SC_KEEPS_DATA, "keeps its data", 1 },
         { SC_EQUALS, "equals", 1 },
         { SC_DIFFERS, "differs", 1 },
+        { SC_RUNS_PER_LAUNCH, "runs once per launch", 0 },
     };
     struct sc_verdict v;
     char name[120];
