@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -112,6 +113,45 @@ static void take_settings(char *const *env, int n)
         if (strcmp(name, SC_HOST_ENV) != 0)
             setenv(name, env[i] + k + 1, 1);
     }
+}
+
+/*
+ * While a worker runs a program's run, the program waits for its answer and
+ * writes nothing: the connection becoming readable means the program ended
+ * (killed by a time limit, ^C, its prove gone).  Nobody reads what the run
+ * prints any more, so the worker ends at once, and the host starts another.
+ */
+struct watch { int s, log, stop[2]; pthread_t thread; };
+
+static void *watch_program(void *arg)
+{
+    struct watch *w = arg;
+    struct pollfd p[2] = { { w->s, POLLIN | POLLRDHUP, 0 }, { w->stop[0], POLLIN, 0 } };
+    while (poll(p, 2, -1) < 0 && errno == EINTR)
+        ;
+    if (!(p[1].revents & POLLIN)) {
+        dprintf(w->log, "%s %d: the program went away; this worker ends\n", me, (int)getpid());
+        _exit(3);
+    }
+    return NULL;
+}
+
+static int watch_start(struct watch *w, int s, int log)
+{
+    w->s = s, w->log = log;
+    if (pipe2(w->stop, O_CLOEXEC))
+        return -1;
+    if (pthread_create(&w->thread, NULL, watch_program, w) == 0)
+        return 0;
+    close(w->stop[0]), close(w->stop[1]);
+    return -1;
+}
+
+static void watch_stop(struct watch *w)
+{
+    if (write(w->stop[1], "", 1) == 1)
+        pthread_join(w->thread, NULL);
+    close(w->stop[0]), close(w->stop[1]);
 }
 
 static void say(int s, const char *fmt, const char *arg)
@@ -209,8 +249,10 @@ static void serve(int s, char *const *mine, int nmine, int out, int err)
     else if (chdir(cwd))
         say(s, "refused the program's working directory is not the host's to enter: %s\n", strerror(errno));
     else {
+        struct watch w;
         take_settings(env, envc);
         say(s, "%s\n", "start");
+        int watching = watch_start(&w, s, err) == 0;
         dprintf(err, "%s %d: %s (%s)\n", me, (int)getpid(), rule->id, argv[0]);
         fflush(stdout);
         fflush(stderr);
@@ -220,6 +262,8 @@ static void serve(int s, char *const *mine, int nmine, int out, int err)
         int status = sc_main(rule, argc, argv);
         fflush(stdout);
         fflush(stderr);
+        if (watching)
+            watch_stop(&w);
         sc_self_set(NULL);
         dup2(out, 1);
         dup2(err, 2);

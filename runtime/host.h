@@ -18,7 +18,9 @@
  *   runs sc_main() for the rule with the program's options, its output going
  *   straight to the program's, and answers "exit <status>";
  *   the program exits with that status.  A worker that ends after "start"
- *   without answering fails the program (its TAP ends where the worker did).
+ *   without answering fails the program (its TAP ends where the worker did);
+ *   a program that ends while its run is under way (a time limit, ^C) ends
+ *   the worker running it, and the host starts another.
  *
  * The TAP is the one the program would print itself; its header says which
  * host ran it.  Child processes (isolated points, a case's other processes)

@@ -78,6 +78,24 @@ out=$(STREAMCTS_HOST=$tmp/hang STREAMCTS_MOCK_BREAK=hang timeout 60 "$dir/event.
 [ $rc = 0 ] && grep -q '^# host:' <<<"$out" && grep -q 'worker [0-9]* ended (status 1); starting another' "$tmp/hang.log"
 say $? "the host starts another worker, which runs the next program" "$out$(cat "$tmp/hang.log")"
 
+# a program killed while a worker runs it (a time limit, ^C): the worker ends with it, the host starts another
+STREAMCTS_HOST=$tmp STREAMCTS_WINDOW_MS=2000 "$dir/stream.sync.waits_for_stream_work.prog" >/dev/null 2>&1 &
+client=$!
+for _ in $(seq 100); do grep -q ': stream.sync.waits_for_stream_work (' "$tmp/legacy.log" && break; sleep 0.05; done
+sleep 0.2
+kill -TERM $client
+wait $client 2>/dev/null
+ended=1
+for _ in $(seq 100); do
+    if grep -q 'the program went away; this worker ends' "$tmp/legacy.log" &&
+        grep -q 'worker [0-9]* ended (status 3); starting another' "$tmp/legacy.log"; then ended=0; break; fi
+    sleep 0.05
+done
+out=$(STREAMCTS_HOST=$tmp "$dir/event.query.never_recorded_is_success.prog" 2>&1); rc=$?
+[ $ended = 0 ] && [ $rc = 0 ] && grep -q '^# host:' <<<"$out"
+say $? "a program killed mid-run ends its worker within 5 s; the host starts another, which runs the next" \
+    "$(tail -5 "$tmp/legacy.log")"
+
 # the lease's end stops the hosts: sockets gone, processes gone
 exec 9<&- 8<&-
 gone=1
