@@ -76,13 +76,20 @@ extern "C" __global__ void sc_mark(volatile struct sc_slot *out, uint32_t token)
  * first waits in cudaGridDependencySynchronize (griddepcontrol.wait) until the
  * kernels it depends on completed and flushed their memory; then, as sc_mark,
  * stamps and publishes its token (its stamps are its work after that wait).
+ * Before its stamps it reads the token its primary (the kernel right before it
+ * in its stream) writes last, when the runtime passes one, and keeps what it
+ * read in its slot's arg: the primary's result, which the dependency sync
+ * makes visible (0: the primary had not written it yet).
  */
-extern "C" __global__ void sc_pdl(volatile struct sc_slot *out, uint32_t token, uint32_t sync)
+extern "C" __global__ void sc_pdl(volatile struct sc_slot *out, uint32_t token, uint32_t sync,
+                                  const volatile uint32_t *primary_token)
 {
 #if __CUDA_ARCH__ >= 900
     if (sync)
         asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
+    if (primary_token)
+        out->arg = *primary_token;
     out->start_ns = globaltimer();
     out->end_ns = globaltimer();
     __threadfence_system();

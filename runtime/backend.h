@@ -145,8 +145,9 @@ typedef struct sc_backend {
 
     /* programmatic dependent launch (pdl): sc_pdl launched with programmatic stream serialization;
      * sync: it waits for its dependencies (cudaGridDependencySynchronize) before its token;
-     * SC_UNSUPPORTED below compute capability 9.0 */
-    int (*launch_pdl)(void *s, void *slot_dev, uint32_t token, int sync);
+     * primary_token (device address, or NULL): the token word of its primary's slot, which it reads
+     * (after the wait) into its slot's arg; SC_UNSUPPORTED below compute capability 9.0 */
+    int (*launch_pdl)(void *s, void *slot_dev, uint32_t token, int sync, const void *primary_token);
 
     int (*code)(enum sc_code c); /* the API's number for a result code */
     const char *(*error_name)(int rc);

@@ -66,7 +66,7 @@ static CUresult warm_up(void)
     if (rc)
         return rc;
     uint32_t token = 1, sync = 0;
-    void *pdl_args[] = { &slot, &token, &sync };
+    void *none = NULL, *pdl_args[] = { &slot, &token, &sync, &none };
     /* the launches take the current context's kernels: a created context's too */
     if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
         !(rc = launch_mark(NULL, slot, 1)) &&
@@ -276,10 +276,10 @@ static int launch_mark(void *s, void *slot, uint32_t token)
 }
 
 /* sc_pdl through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION */
-static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
+static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token)
 {
     uint32_t wait = sync != 0;
-    void *args[] = { &slot, &token, &wait };
+    void *args[] = { &slot, &token, &wait, &primary_token };
     CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION };
     attr.value.programmaticStreamSerializationAllowed = 1;
     CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1, .blockDimY = 1,

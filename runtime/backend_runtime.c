@@ -27,7 +27,7 @@ static cudaError_t warm_up(void)
         return rc;
     void *slot = mem + 32;
     uint32_t token = 1, sync = 0;
-    void *pdl_args[] = { &slot, &token, &sync };
+    void *none = NULL, *pdl_args[] = { &slot, &token, &sync, &none };
     if (!(rc = cudaMemset(mem, 1, 64)) && !(rc = (cudaError_t)launch_gate(NULL, mem, 1000000000u, mem + 32, 1)) &&
         !(rc = (cudaError_t)launch_mark(NULL, mem + 32, 1)) &&
         !(rc = cudaLaunchKernel((const void *)k_pdl, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, pdl_args, 0, NULL)))
@@ -150,10 +150,10 @@ static int launch_mark(void *s, void *slot, uint32_t token)
 }
 
 /* sc_pdl through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticStreamSerialization */
-static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
+static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token)
 {
     uint32_t wait = sync != 0;
-    void *args[] = { &slot, &token, &wait };
+    void *args[] = { &slot, &token, &wait, &primary_token };
     int dev = 0, major = 0, rc;
     cudaLaunchAttribute attr = { .id = cudaLaunchAttributeProgrammaticStreamSerialization };
     attr.val.programmaticStreamSerializationAllowed = 1;

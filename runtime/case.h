@@ -304,6 +304,8 @@ void check_stamps(struct run *r);
 void check_data(struct run *r);
 /* After the final synchronize: runs once per launch (how often the subject ran, from its slot). */
 void judge_runs(struct run *r);
+/* After the final synchronize: what a programmatic dependent launch read of its primary's result. */
+void judge_primary_read(struct run *r);
 
 /* ---- log.c ------------------------------------------------------------------ */
 

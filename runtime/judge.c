@@ -32,6 +32,35 @@ void judge_runs(struct run *r)
                           runs, launches);
 }
 
+/*
+ * Sees its primary: the subject (kernel_pdl) kept in its slot's arg the token word of its primary's slot
+ * as it read it, after its dependency sync when it synchronizes; the primary writes that token last, so
+ * reading it means its result was visible.  0: the primary had not written it yet.
+ */
+void judge_primary_read(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    int primary;
+    uint32_t seen;
+    if (p->rel != SC_SEES_PRIMARY || r->v.outcome != SC_OPEN)
+        return;
+    primary = sc_op_primary(p, p->subject);
+    if (primary < 0 || load(&r->op[p->subject].state) != ST_RETURNED || r->op[p->subject].rc) {
+        sc_verdict_error(&r->v, "%s did not run: what it read of its primary cannot be judged",
+                         opname(r, p->subject));
+        return;
+    }
+    seen = __atomic_load_n(&r->arena->slots[p->subject].arg, __ATOMIC_ACQUIRE);
+    log_note(r, "%s read %#x where its primary %s writes %#x", opname(r, p->subject), seen, opname(r, primary),
+             r->op[primary].token);
+    if (seen == r->op[primary].token)
+        sc_verdict_decide(&r->v, SC_PASS, "%s read the result of %s (token %#x)", opname(r, p->subject),
+                          opname(r, primary), seen);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s read %#x, not the result of %s (token %#x): %s had not written it",
+                          opname(r, p->subject), seen, opname(r, primary), r->op[primary].token, opname(r, primary));
+}
+
 /* Which op writes this word to its destination: names the culprit of a clobber. */
 static const char *writer_of(struct run *r, uint32_t word)
 {

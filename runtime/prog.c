@@ -428,6 +428,18 @@ void sc_thread_process(sc_prog *p, const char *thread, const char *process)
 
 int sc_op_process(const struct sc_prog *p, int i) { return p->thread_proc[p->ops[i].thread]; }
 
+int sc_op_primary(const struct sc_prog *p, int i)
+{
+    for (int j = i - 1; j >= 0; j--) {
+        const struct sc_op_def *d = &p->ops[j];
+        if (d->stream != p->ops[i].stream || d->thread != p->ops[i].thread ||
+            sc_op_facts(d->kind)->role != SC_ROLE_WORK)
+            continue;
+        return d->kind == SC_OP_GATE || d->kind == SC_OP_KERNEL || d->kind == SC_OP_KERNEL_PDL ? j : -1;
+    }
+    return -1;
+}
+
 /* -- expectations ------------------------------------------------------------ */
 
 static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
@@ -448,8 +460,10 @@ static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object) { expect(p, subject, rel, object); }
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
-    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH)
+    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_SEES_PRIMARY)
         misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
+    if (rel == SC_SEES_PRIMARY && (p->ops[subject].kind != SC_OP_KERNEL_PDL || sc_op_primary(p, subject) < 0))
+        misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
     expect(p, subject, rel, -1);
 }
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code)
@@ -515,6 +529,7 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_EQUALS: return "equals";
     case SC_DIFFERS: return "differs from";
     case SC_RUNS_PER_LAUNCH: return "runs once per launch";
+    case SC_SEES_PRIMARY: return "sees its primary";
     }
     return "?";
 }

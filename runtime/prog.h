@@ -108,6 +108,11 @@ int sc_builtin_kind(sc_stream s);
 /* The process op i is issued in (0: main). */
 int sc_op_process(const struct sc_prog *p, int i);
 
+/* The primary of op i (a programmatic dependent launch): the stream work issued right before it to its
+ * stream by its thread, when that is a kernel that writes its slot's token (gate, kernel, kernel_pdl);
+ * else -1. */
+int sc_op_primary(const struct sc_prog *p, int i);
+
 /* Does the relation have an object? */
 int sc_relation_is_binary(enum sc_relation r);
 

@@ -667,7 +667,12 @@ static int issue_one(struct run *r, int i)
     case SC_OP_HOST_GATE: rc = b->host_func(o->stream, host_gate, &o->harg); break;
     case SC_OP_VALUE_GATE: rc = b->wait_value(o->stream, r->arena->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL: rc = b->launch_mark(o->stream, slot_dev, o->token); break;
-    case SC_OP_KERNEL_PDL: rc = b->launch_pdl(o->stream, slot_dev, o->token, d->cond); break;
+    case SC_OP_KERNEL_PDL: {
+        int primary = sc_op_primary(r->p, i); /* its slot's token, read by the kernel into its own slot's arg */
+        const void *read = primary < 0 ? NULL : &((struct sc_slot *)r->arena->slots_dev + primary)->token;
+        rc = b->launch_pdl(o->stream, slot_dev, o->token, d->cond, read);
+        break;
+    }
     case SC_OP_FAULT: rc = b->launch_fault(o->stream); break;
     case SC_OP_MEMSET: rc = b->memset_async(o->stream, dst, o->fill, SC_COPY_BYTES); break;
     case SC_OP_MEMSET_SYNC: rc = b->memset_sync(dst, o->fill, SC_COPY_BYTES); break;
@@ -1338,6 +1343,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     if (r->faulted_at < 0)
         check_data(r);
     judge_runs(r);
+    judge_primary_read(r);
     sc_verdict_finish(&r->v, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "",
                       (unsigned)(cfg->window_ns / 1000000u));
     count_group(r);

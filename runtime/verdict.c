@@ -189,6 +189,9 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
     case SC_RUNS_PER_LAUNCH:
         sc_verdict_error(v, "how often %s ran could not be checked", subject);
         break;
+    case SC_SEES_PRIMARY:
+        sc_verdict_error(v, "what %s read of its primary could not be checked", subject);
+        break;
     }
 }
 
@@ -219,6 +222,7 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
     case SC_READY_WHILE:
     case SC_COMPLETE_ON_RETURN:
     case SC_RUNS_PER_LAUNCH: /* counted after everything completed: the release changes no count */
+    case SC_SEES_PRIMARY:    /* an early release lets the primary write sooner: it cannot hide a result */
         return;
     case SC_ANSWERS:
     case SC_GIVES:

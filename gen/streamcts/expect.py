@@ -9,7 +9,8 @@ import re
 from .model import Bad, Expect, Object, article, one_of
 from .program import builtin
 from .vocab import (
-    CODES, COMPARISONS, GATES, GETTERS, KINDS, NAME, RELATIONS, RUN_COUNTED, SLOT_KINDS, UNARY_RELATIONS,
+    CODES, COMPARISONS, GATES, GETTERS, KINDS, NAME, PDL_KINDS, PRIMARY_KINDS, RELATIONS, RUN_COUNTED, SLOT_KINDS,
+    UNARY_RELATIONS,
 )
 
 EXPECT_BINARY = re.compile(rf"({NAME}) ({'|'.join(RELATIONS)}) ({NAME})")
@@ -32,7 +33,8 @@ def parse_expect(text):
     raise Bad(
         f"unknown expectation '{text}' (want 'B after A', 'B not held by A', 'X blocks until A', "
         "'X returns before A', 'Q not ready while A', 'Q ready while A', 'X equals Y', 'X differs from Y', "
-        "'X answers CODE', 'X gives VALUE', 'X complete on return', 'X keeps its data' or 'X runs once per launch')"
+        "'X answers CODE', 'X gives VALUE', 'X complete on return', 'X keeps its data', 'X runs once per launch' "
+        "or 'X sees its primary')"
     )
 
 
@@ -88,6 +90,22 @@ def check_unary(exp, kind):
     return []
 
 
+def check_primary(prog, s):
+    """'B sees its primary': B is a programmatic dependent launch right after a kernel in its stream
+    (the stream work its thread issued to that stream just before it; runtime: sc_op_primary)."""
+    op = prog.ops[s]
+    if op.kind not in PDL_KINDS:
+        return [f"subject of 'sees its primary' must be {one_of(PDL_KINDS)}; '{op.name}' is {op.kind}"]
+    before = [o for o in prog.ops[:s] if o.stream == op.stream and o.thread == op.thread and KINDS[o.kind].role == "work"]
+    if not before or before[-1].kind not in PRIMARY_KINDS:
+        what = f"'{before[-1].name or before[-1].kind}' ({before[-1].kind})" if before else "nothing"
+        return [
+            f"'{op.name} sees its primary' needs {one_of(PRIMARY_KINDS)} right before {op.name} in its stream; "
+            f"{what} is there"
+        ]
+    return []
+
+
 def check_comparison(exp, skind, okind):
     """'X equals Y', 'X differs from Y': two getters of one kind."""
     others = [f"'{n}' is {k}" for n, k in ((exp.subject, skind), (exp.object, okind)) if not KINDS[k].getter]
@@ -134,6 +152,8 @@ def check_expect(prog, exp, modes):
     skind = prog.ops[s].kind
     if exp.relation == "runs once per launch" and len({op.args[0] for op in prog.ops if op.kind == "graph_replay"}) != 1:
         return ["'runs once per launch' counts the launches of one graph: the program needs graph_replay of one graph"]
+    if exp.relation == "sees its primary":
+        return check_primary(prog, s)
     if exp.object is None:
         return check_unary(exp, skind)
     if exp.subject == exp.object:

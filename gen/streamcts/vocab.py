@@ -83,6 +83,9 @@ COMPARISONS = ("equals", "differs from")  # the binary relations of two getters:
 UNARY_RELATIONS = {"complete on return": "SC_COMPLETE_ON_RETURN", "keeps its data": "SC_KEEPS_DATA"}
 UNARY_RELATIONS["runs once per launch"] = "SC_RUNS_PER_LAUNCH"  # capture and graphs (issue 14, graph)
 RUN_COUNTED = ("gate", "host_gate", "kernel", "host_func")  # the kinds whose slot counts their runs
+UNARY_RELATIONS["sees its primary"] = "SC_SEES_PRIMARY"  # pdl: a secondary read its primary's result
+PDL_KINDS = ("kernel_pdl", "kernel_pdl_nosync")  # programmatic dependent launches
+PRIMARY_KINDS = ("gate", "kernel") + PDL_KINDS  # the kernels whose token a secondary reads (runtime: sc_op_primary)
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",

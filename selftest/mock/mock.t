@@ -33,6 +33,7 @@ host_func host_func.runs_after_prior_work completed while A was still pending
 sync stream.sync.waits_for_stream_work returned while A was still pending
 peek_resets error.last_error.peek_keeps_it P2 answered success (0), not invalid_value
 pdl launch.pdl.dependency_sync_waits_for_primary completed while A was still pending
+pdl launch.pdl.dependency_sync_sees_primary_result B read 0, not the result of A
 pdl_overlap launch.pdl.waits_for_host_function completed while A was still pending
 wait_unsigned memop.wait_value_geq.holds_behind_its_value B completed while A was still pending
 wait_signed memop.wait_value_geq.holds_behind_its_value B completed while A was still pending

@@ -487,13 +487,27 @@ static int launch_mark(void *s, void *slot, uint32_t token)
 struct pdl_args {
     struct gate_args g;
     struct mstream *on;
-    uint64_t before; /* items of the stream it waits for */
-    int ran;         /* it has written its token (its last touch of this struct) */
+    uint64_t before;                 /* items of the stream it waits for */
+    int ran;                         /* it has written its token (its last touch of this struct) */
+    const uint32_t *primary_token;   /* read into its slot's arg when it runs, as sc_pdl does */
 };
+static void read_primary(struct pdl_args *d)
+{
+    if (d->primary_token)
+        d->g.slot->arg = __atomic_load_n(d->primary_token, __ATOMIC_ACQUIRE);
+}
+/* In order (it synchronizes on its dependency): reads its primary's token, then marks. */
+static void run_pdl_in_order(void *a)
+{
+    struct pdl_args *d = a;
+    read_primary(d);
+    run_mark(&d->g);
+}
 static void *run_pdl_early(void *a)
 {
     struct pdl_args *d = a;
     wait_done(d->on, d->before);
+    read_primary(d);
     d->g.slot->start_ns = d->g.slot->end_ns = sc_now_ns();
     __atomic_store_n(&d->g.slot->token, d->g.token, __ATOMIC_RELEASE);
     __atomic_store_n(&d->ran, 1, __ATOMIC_RELEASE);
@@ -512,13 +526,19 @@ static void run_pdl_join(void *a)
         sc_pause_ns(10000);
     free(d);
 }
-static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
+static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token)
 {
-    if (sync && !breaks("pdl"))
-        return launch_mark(s, slot, token);
     struct pdl_args *d = malloc(sizeof *d);
     pthread_t thread;
-    *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0 };
+    *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0, primary_token };
+    if (sync && !breaks("pdl")) {
+        if (foreign(s)) {
+            free(d);
+            return refuse(MOCK_INVALID_HANDLE);
+        }
+        enqueue(s, ITEM_FN, run_pdl_in_order, d, NULL, 0, 1);
+        return 0;
+    }
     /* its place first: the waits a legacy or blocking stream puts before it are not gates to overlap */
     uint64_t pos = enqueue(s, ITEM_FN, run_pdl_join, d, NULL, 0, 0); /* run_pdl_join frees d */
     pthread_mutex_lock(&d->on->mu);

@@ -175,6 +175,7 @@ static void premise(void)
         { SC_EQUALS, "equals", 1 },
         { SC_DIFFERS, "differs", 1 },
         { SC_RUNS_PER_LAUNCH, "runs once per launch", 0 },
+        { SC_SEES_PRIMARY, "sees its primary", 0 },
     };
     struct sc_verdict v;
     char name[120];
