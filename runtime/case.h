@@ -193,6 +193,7 @@ struct run {
     uint64_t word_set[SC_MAX_WORDS]; /* the value a write_value writes           */
     int word_cond[SC_MAX_WORDS];     /* the condition of the word's first wait  */
     int capture_thread[SC_MAX_STREAMS]; /* worker that began a capture, + 1      */
+    int entered_device[SC_MAX_THREADS]; /* device_enter: the device the thread keeps current, + 1 */
     int least, greatest;             /* the stream priority range               */
     int ndevices;                    /* devices the program uses                */
     int has_capture;

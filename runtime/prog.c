@@ -360,6 +360,12 @@ sc_op sc_device_sync(sc_prog *p, const char *n, int device)
     op->cond = device;
     return index_of(p, op);
 }
+sc_op sc_device_enter(sc_prog *p, const char *n, int device)
+{
+    sc_op op = sc_device_sync(p, n, device); /* the same checks, then its own kind */
+    p->ops[op].kind = SC_OP_DEVICE_ENTER;
+    return op;
+}
 sc_op sc_mem_alloc(sc_prog *p, const char *n) { return simple(p, SC_OP_MEM_ALLOC, n, SC_NULL_STREAM); }
 sc_op sc_stream_create_invalid(sc_prog *p, const char *n) { return simple(p, SC_OP_STREAM_CREATE_INVALID, n, SC_NULL_STREAM); }
 sc_op sc_get_last_error(sc_prog *p, const char *n) { return simple(p, SC_OP_GET_LAST_ERROR, n, SC_NULL_STREAM); }

@@ -810,6 +810,10 @@ static int issue_one(struct run *r, int i)
     case SC_OP_THREAD_EXIT: break; /* the worker ends once the job is done */
     case SC_OP_MEMCPY_PEER: rc = b->memcpy_peer(o->stream, dst, o->device, src, peer_of(o->device), SC_COPY_BYTES); break;
     case SC_OP_DEVICE_SYNC: rc = b->device_sync(d->cond); break;
+    case SC_OP_DEVICE_ENTER:
+        if (!(rc = b->use_device(d->cond)))
+            r->entered_device[d->thread] = d->cond + 1; /* read by this thread alone (run_job) */
+        break;
     case SC_OP_EVENT_DESTROY:
         if ((rc = b->event_destroy(o->event)) == 0)
             r->events[d->event] = NULL;
@@ -891,8 +895,8 @@ static void run_job(struct worker *w, int job, int i)
     const struct sc_prog *p = r->p;
     struct op_rt *o = &r->op[i];
     switch (job) {
-    case JOB_ISSUE:
-        on_dev(r, o->device);
+    case JOB_ISSUE: /* on its stream's device, unless its thread entered one (device_enter) */
+        on_dev(r, r->entered_device[o->def->thread] ? r->entered_device[o->def->thread] - 1 : o->device);
         o->t_issue = sc_now_ns();
         store(&o->state, ST_ISSUED);
         if (r->sh)

@@ -286,6 +286,9 @@ sc_op sc_thread_exit(sc_prog *p, const char *name);                    /* the is
 /* Several devices. */
 sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */
 sc_op sc_device_sync(sc_prog *p, const char *name, int device);   /* cuCtxSynchronize of that device */
+/* The issuing thread makes device D current (cuCtxSetCurrent of its primary context / cudaSetDevice) and
+ * keeps it: its later ops are issued with D current, whatever device their streams belong to. */
+sc_op sc_device_enter(sc_prog *p, const char *name, int device);
 
 /* Host calls that synchronize or query. */
 sc_op sc_stream_sync(sc_prog *p, const char *name, sc_stream s);
