@@ -7,6 +7,8 @@
  * The layout of sc_slot must match runtime/slot.h.  Kernels: sc_gate, sc_mark,
  * sc_fault.
  */
+#undef NDEBUG /* sc_fault asserts */
+#include <assert.h>
 #include <stdint.h>
 
 struct sc_slot {
@@ -102,7 +104,12 @@ extern "C" __global__ void sc_pdl(volatile struct sc_slot *out, uint32_t token, 
  * driver must report as CUDA_ERROR_ILLEGAL_ADDRESS, a sticky error of the
  * context.  Only rules that run each point in a child process launch it.
  */
-extern "C" __global__ void sc_fault(void)
+extern "C" __global__ void sc_fault(uint32_t how)
 {
-    *(volatile uint32_t *)(uintptr_t)0x10 = 0xdeadu;
+    if (how == 1u) /* SC_FAULT_ASSERT: a device-side assert that fails (CUDA_ERROR_ASSERT) */
+        assert(how == 0u);
+    else if (how == 2u) /* SC_FAULT_TRAP: PTX trap, "abort execution and generate an interrupt to the host CPU" */
+        asm volatile("trap;");
+    else /* SC_FAULT_ADDRESS */
+        *(volatile uint32_t *)(uintptr_t)0x10 = 0xdeadu;
 }

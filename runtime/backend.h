@@ -78,7 +78,7 @@ typedef struct sc_backend {
 
     int (*launch_gate)(void *s, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
     int (*launch_mark)(void *s, void *slot_dev, uint32_t token);
-    int (*launch_fault)(void *s);
+    int (*launch_fault)(void *s, int how); /* enum sc_fault_kind */
     int (*memset_async)(void *s, void *dptr, unsigned char v, size_t n);
     int (*memset_sync)(void *dptr, unsigned char v, size_t n);
     /* kind: enum sc_copy with SC_COPY_2D/3D; 2D and 3D copies are rows of 4 KiB */

@@ -289,9 +289,11 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
     return SC_CALL(cuLaunchKernelEx, &cfg, kernels()->pdl, args, NULL);
 }
 
-static int launch_fault(void *s)
+static int launch_fault(void *s, int how)
 {
-    return SC_CALL(cuLaunchKernel, kernels()->fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL);
+    uint32_t kind = (uint32_t)how;
+    void *args[] = { &kind };
+    return SC_CALL(cuLaunchKernel, kernels()->fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
 
 #define DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
@@ -802,6 +804,8 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_IMPLICIT: return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
     case SC_CODE_CAPTURE_WRONG_THREAD: return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
     case SC_CODE_INVALID_CONTEXT: return CUDA_ERROR_INVALID_CONTEXT;
+    case SC_CODE_ASSERT: return CUDA_ERROR_ASSERT;
+    case SC_CODE_LAUNCH_FAILED: return CUDA_ERROR_LAUNCH_FAILED;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

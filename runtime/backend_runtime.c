@@ -166,9 +166,11 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
     return cudaLaunchKernelExC(&cfg, (const void *)k_pdl, args);
 }
 
-static int launch_fault(void *s)
+static int launch_fault(void *s, int how)
 {
-    return cudaLaunchKernel((const void *)k_fault, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, NULL, 0, (cudaStream_t)s);
+    uint32_t kind = (uint32_t)how;
+    void *args[] = { &kind };
+    return cudaLaunchKernel((const void *)k_fault, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, args, 0, (cudaStream_t)s);
 }
 
 static int memset_async(void *s, void *d, unsigned char v, size_t n) { return cudaMemsetAsync(d, v, n, (cudaStream_t)s); }
@@ -532,6 +534,8 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_IMPLICIT: return cudaErrorStreamCaptureImplicit;
     case SC_CODE_CAPTURE_WRONG_THREAD: return cudaErrorStreamCaptureWrongThread;
     case SC_CODE_INVALID_CONTEXT: return cudaErrorDeviceUninitialized; /* 201, as CUDA_ERROR_INVALID_CONTEXT */
+    case SC_CODE_ASSERT: return cudaErrorAssert;
+    case SC_CODE_LAUNCH_FAILED: return cudaErrorLaunchFailure;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

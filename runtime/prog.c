@@ -188,7 +188,14 @@ sc_op sc_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_G
 sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_GATE, n, s); }
 sc_op sc_value_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_VALUE_GATE, n, s); }
 sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL, n, s); }
-sc_op sc_fault(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_FAULT, n, s); }
+sc_op sc_fault(sc_prog *p, const char *n, enum sc_fault_kind how, sc_stream s)
+{
+    sc_op op = simple(p, SC_OP_FAULT, n, s);
+    if (how != SC_FAULT_ADDRESS && how != SC_FAULT_ASSERT && how != SC_FAULT_TRAP)
+        misuse(p, "operation %s: no fault kind %d", n, (int)how);
+    p->ops[op].cond = how;
+    return op;
+}
 sc_op sc_kernel_pdl(sc_prog *p, const char *n, enum sc_pdl_sync sync, sc_stream s)
 {
     struct sc_op_def *op = add(p, SC_OP_KERNEL_PDL, n, s);
@@ -555,6 +562,8 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_AN_ERROR: return "an_error";
     case SC_CODE_SKIPPED: return "skipped";
     case SC_CODE_INVALID_CONTEXT: return "invalid_context";
+    case SC_CODE_ASSERT: return "assert";
+    case SC_CODE_LAUNCH_FAILED: return "launch_failed";
     }
     return "?";
 }

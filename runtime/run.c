@@ -673,7 +673,7 @@ static int issue_one(struct run *r, int i)
         rc = b->launch_pdl(o->stream, slot_dev, o->token, d->cond, read);
         break;
     }
-    case SC_OP_FAULT: rc = b->launch_fault(o->stream); break;
+    case SC_OP_FAULT: rc = b->launch_fault(o->stream, d->cond); break;
     case SC_OP_MEMSET: rc = b->memset_async(o->stream, dst, o->fill, SC_COPY_BYTES); break;
     case SC_OP_MEMSET_SYNC: rc = b->memset_sync(dst, o->fill, SC_COPY_BYTES); break;
     case SC_OP_MEMCPY_ASYNC: rc = b->memcpy_async(o->stream, dst, src, SC_COPY_BYTES, d->copy); break;
@@ -820,8 +820,10 @@ static int issue_one(struct run *r, int i)
         break;
     case SC_OP_NONE: case SC_OP_KIND_END: break;
     }
-    /* a launch that waits for its kernel (CUDA_LAUNCH_BLOCKING=1) may answer the fault itself */
-    if (d->kind == SC_OP_FAULT && (rc == 0 || rc == b->code(SC_CODE_ILLEGAL_ADDRESS)))
+    /* a launch that waits for its kernel (CUDA_LAUNCH_BLOCKING=1) may answer the fault itself, with
+     * whichever code its kind of fault gets */
+    if (d->kind == SC_OP_FAULT && rc != SC_UNSUPPORTED && rc != b->code(SC_CODE_INVALID_VALUE) &&
+        rc != b->code(SC_CODE_INVALID_HANDLE))
         r->faulted_at = i;
     if (rc == 0 && sc_op_facts(d->kind)->probe)
         rc = b->event_record(o->probe, o->stream);

@@ -178,6 +178,8 @@ enum sc_code {
     SC_CODE_CAPTURE_WRONG_THREAD,  /* ..._STREAM_CAPTURE_WRONG_THREAD */
     SC_CODE_SKIPPED,               /* a host function that never ran */
     SC_CODE_INVALID_CONTEXT,       /* CUDA_ERROR_INVALID_CONTEXT: no current context */
+    SC_CODE_ASSERT,                /* CUDA_ERROR_ASSERT / cudaErrorAssert: a device-side assert */
+    SC_CODE_LAUNCH_FAILED,         /* CUDA_ERROR_LAUNCH_FAILED / cudaErrorLaunchFailure */
     SC_CODE_AN_ERROR,              /* any error: the documentation says the call fails, not with what */
 };
 
@@ -273,7 +275,9 @@ sc_op sc_capture_keep(sc_prog *p, const char *name, sc_stream s, sc_graph g);
 sc_op sc_graph_replay(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 
 /* A kernel that writes to an invalid address: the context's sticky error. */
-sc_op sc_fault(sc_prog *p, const char *name, sc_stream s);
+/* How a fault kernel faults: a store to an unmapped address, a failing device-side assert, PTX trap. */
+enum sc_fault_kind { SC_FAULT_ADDRESS = 0, SC_FAULT_ASSERT = 1, SC_FAULT_TRAP = 2 };
+sc_op sc_fault(sc_prog *p, const char *name, enum sc_fault_kind how, sc_stream s);
 
 /* Host threads and contexts. */
 sc_op sc_stream_id(sc_prog *p, const char *name, sc_stream s);          /* getter: cuStreamGetId */

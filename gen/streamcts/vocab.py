@@ -88,7 +88,8 @@ PDL_KINDS = ("kernel_pdl", "kernel_pdl_nosync")  # programmatic dependent launch
 PRIMARY_KINDS = ("gate", "kernel") + PDL_KINDS  # the kernels whose token a secondary reads (runtime: sc_op_primary)
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
-    "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",
+    "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "assert",
+    "launch_failed", "an_error",
 )
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
@@ -188,7 +189,9 @@ KINDS.update(
     free_async=Kind("sc_free_async", ("buffer",), observable=False),
     fill=Kind("sc_fill", ("buffer",), data="fill"),
     graph_launch=Kind("sc_graph_launch", ("graph",)),
-    fault=Kind("sc_fault", isolate=True),
+    fault=Kind("sc_fault", consts=("SC_FAULT_ADDRESS",), isolate=True),
+    fault_assert=Kind("sc_fault", consts=("SC_FAULT_ASSERT",), isolate=True),  # a failing device-side assert
+    fault_trap=Kind("sc_fault", consts=("SC_FAULT_TRAP",), isolate=True),      # PTX trap
     stream_sync=host("sc_stream_sync", "stream", group=True),
     event_sync=host("sc_event_sync", "event", values=("sleeps",)),
     ctx_sync=host("sc_ctx_sync"),

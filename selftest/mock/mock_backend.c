@@ -147,6 +147,8 @@ static int sticky; /* the context's error, once a kernel faulted */
 static __thread int last_err; /* the calling thread's last error (the runtime API's error state) */
 #define MOCK_INVALID_HANDLE 4
 #define MOCK_ILLEGAL_ADDRESS 5
+#define MOCK_ASSERT 6
+#define MOCK_LAUNCH_FAILED 7
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -549,15 +551,17 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
     return 0;
 }
 
-static void run_fault(void *unused)
+static const int fault_codes[] = { MOCK_ILLEGAL_ADDRESS, MOCK_ASSERT, MOCK_LAUNCH_FAILED }; /* by sc_fault_kind */
+static void run_fault(void *code)
 {
-    (void)unused;
-    __atomic_store_n(&sticky, MOCK_ILLEGAL_ADDRESS, __ATOMIC_RELEASE);
+    __atomic_store_n(&sticky, *(const int *)code, __ATOMIC_RELEASE);
 }
 static int context_error(void) { return __atomic_load_n(&sticky, __ATOMIC_ACQUIRE); }
-static int launch_fault(void *s)
+static int launch_fault(void *s, int how)
 {
-    uint64_t pos = enqueue(s, ITEM_FN, run_fault, NULL, NULL, 0, 0);
+    if (how < 0 || how > 2)
+        return refuse(1);
+    uint64_t pos = enqueue(s, ITEM_FN, run_fault, (void *)&fault_codes[how], NULL, 0, 0);
     if (!quirks("fault_at_launch"))
         return 0;
     wait_done(resolve(s), pos);
@@ -942,12 +946,14 @@ static int code(enum sc_code c)
            : c == SC_CODE_INVALID_VALUE  ? 1
            : c == SC_CODE_INVALID_HANDLE ? MOCK_INVALID_HANDLE
            : c == SC_CODE_ILLEGAL_ADDRESS ? MOCK_ILLEGAL_ADDRESS
+           : c == SC_CODE_ASSERT         ? MOCK_ASSERT
+           : c == SC_CODE_LAUNCH_FAILED  ? MOCK_LAUNCH_FAILED
                                          : -1;
 }
 
 static const char *error_name(int rc)
 {
-    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
+    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS" : rc == MOCK_ASSERT ? "MOCK_ASSERT" : rc == MOCK_LAUNCH_FAILED ? "MOCK_LAUNCH_FAILED" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
 }
 
 int sc_driver_describe(struct sc_device_info *info)

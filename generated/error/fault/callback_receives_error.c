@@ -26,7 +26,7 @@ static void case_1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_op op_C = sc_callback(p, "C", st_s);
 
     sc_expect_answer(p, op_C, SC_CODE_ILLEGAL_ADDRESS);
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "58f8c8b66a79a480",
+    .digest = "130bc52ff20b08c6",
     .cases = cases,
     .ncases = 1,
 };

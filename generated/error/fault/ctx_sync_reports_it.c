@@ -26,7 +26,7 @@ static void case_1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "4a0691670290e790",
+    .digest = "37d159d80e72050d",
     .cases = cases,
     .ncases = 1,
 };

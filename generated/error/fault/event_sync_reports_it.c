@@ -27,7 +27,7 @@ static void case_1(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_record(p, "op2", ev_E, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
 
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "9ce3322cb927acd8",
+    .digest = "6480b4a31c36bda4",
     .cases = cases,
     .ncases = 1,
 };

@@ -25,7 +25,7 @@ static void case_1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_op op_H = sc_host_func(p, "H", st_s);
 
     sc_expect_answer(p, op_H, SC_CODE_SKIPPED);
@@ -59,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "fcb05c030049d250",
+    .digest = "7047475bfd7a1388",
     .cases = cases,
     .ncases = 1,
 };

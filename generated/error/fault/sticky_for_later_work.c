@@ -27,7 +27,7 @@ static void case_1(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_ctx_sync(p, "op2");
     sc_op op_X = sc_kernel(p, "X", st_t);
 
@@ -53,7 +53,7 @@ static void case_2(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_ctx_sync(p, "op2");
     sc_op op_X = sc_memset(p, "X", st_t);
 
@@ -79,7 +79,7 @@ static void case_3(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_ctx_sync(p, "op2");
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PINNED, st_t);
 
@@ -106,7 +106,7 @@ static void case_4(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_X_event = sc_event_create(p, "X_event");
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_ctx_sync(p, "op2");
     sc_op op_X = sc_record(p, "X", ev_X_event, st_t);
 
@@ -147,7 +147,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "61efe88b019f9208",
+    .digest = "082020944f473cdf",
     .cases = cases,
     .ncases = 4,
 };

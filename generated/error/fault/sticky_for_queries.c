@@ -27,7 +27,7 @@ static void case_1(sc_prog *p)
     sc_stream st_faulted = sc_stream_create(p, "faulted", SC_NONBLOCKING);
     sc_stream_create(p, "idle", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_faulted);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_faulted);
     sc_ctx_sync(p, "op2");
     sc_op op_X = sc_stream_query(p, "X", st_faulted);
 
@@ -53,7 +53,7 @@ static void case_2(sc_prog *p)
     sc_stream st_faulted = sc_stream_create(p, "faulted", SC_NONBLOCKING);
     sc_stream st_idle = sc_stream_create(p, "idle", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_faulted);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_faulted);
     sc_ctx_sync(p, "op2");
     sc_op op_X = sc_stream_query(p, "X", st_idle);
 
@@ -91,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "277697bb3afff642",
+    .digest = "480d3a970b0ba1e9",
     .cases = cases,
     .ncases = 2,
 };

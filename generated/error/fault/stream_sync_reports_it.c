@@ -26,7 +26,7 @@ static void case_1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "d35d8996f120c3cc",
+    .digest = "5ab47402de18e452",
     .cases = cases,
     .ncases = 1,
 };

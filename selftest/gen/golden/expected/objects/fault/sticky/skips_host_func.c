@@ -26,7 +26,7 @@ static void case_1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_fault(p, "F", st_s);
+    sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_op op_H = sc_host_func(p, "H", st_s);
     sc_ctx_sync(p, "op3");
 
@@ -61,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "dd1942a72b7ae896",
+    .digest = "f234ed84987562ad",
     .cases = cases,
     .ncases = 1,
 };
