@@ -643,6 +643,8 @@ static int node_add(void *g, const struct sc_node_params *np, void **node)
         m.srcMemoryType = m.dstMemoryType = CU_MEMORYTYPE_DEVICE;
         m.srcDevice = DPTR(np->src);
         m.dstDevice = DPTR(np->dst);
+        m.srcPitch = m.dstPitch = np->bytes; /* one row of one slice */
+        m.srcHeight = m.dstHeight = 1;
         m.WidthInBytes = np->bytes;
         m.Height = m.Depth = 1;
         return SC_CALL(cuGraphAddMemcpyNode, out, graph, NULL, 0, &m, kernels()->ctx);

@@ -245,6 +245,16 @@ static inline int replayed(const struct run *r, int i)
     return o->captured && o->kept > 0 && sc_op_facts(o->def->kind)->slot && load(&r->replayed[o->kept - 1]);
 }
 
+/* nodes: the op whose destination buffer the memset and memcpy nodes of op i's graph all write (the
+ * graph's first such node), so that the data checks can tell which wrote last. */
+static inline int node_buffer(const struct sc_prog *p, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (p->ops[j].kind == SC_OP_NODE_DATA && p->ops[j].graph == p->ops[i].graph)
+            return j;
+    return i;
+}
+
 /* Makes dev the calling thread's current device, when the program uses several. */
 static inline void on_dev(struct run *r, int dev)
 {

@@ -515,10 +515,6 @@ static int prepare(struct run *r, char *why, size_t n)
         }
         if (o->nmem > 1 && add_members(r, i, why, n))
             return -1;
-        if (d->kind == SC_OP_NODE_DATA) { /* nodes: a memset node writes a device buffer, a memcpy node copies one */
-            if ((arena_buffer(r, i, W_DEV_DST, &rc), rc) || (arena_buffer(r, i, W_DEV_SRC, &rc), rc))
-                goto fail;
-        }
         if (d->kind == SC_OP_CAPTURE_BEGIN)
             r->has_capture = 1;
         if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_POOL_RESERVED || d->kind == SC_OP_POOL_TRIM) {
@@ -620,8 +616,8 @@ static int add_node(struct run *r, int i)
         np.fn = host_mark;
         np.arg = &o->harg;
         break;
-    case SC_OP_NODE_DATA:
-        np.dst = arena_buffer(r, i, W_DEV_DST, &rc);
+    case SC_OP_NODE_DATA: /* into the graph's one node buffer; a memcpy node from its own source */
+        np.dst = arena_buffer(r, node_buffer(r->p, i), W_DEV_DST, &rc);
         np.src = rc ? NULL : arena_buffer(r, i, W_DEV_SRC, &rc);
         np.value = o->fill;
         break;

@@ -106,6 +106,8 @@ def check_unary(exp, kind):
         return [f"subject of 'gives' must be a getter ({', '.join(k for k in GETTERS if KINDS[k].values)}); {subject}"]
     if exp.relation == "gives" and exp.value not in KINDS[kind].values:
         return [f"{kind} '{exp.subject}' gives {one_of(KINDS[kind].values)}, not '{exp.value}'"]
+    if exp.relation == "complete on return" and kind.startswith("node_"):
+        return [f"a node's data is written when a launch runs it: 'complete on return' does not apply; {subject}"]
     if exp.relation == "complete on return" and KINDS[kind].data != "transfer":
         return [f"subject of 'complete on return' must be a copy or memset (memcpy*, memset*); {subject}"]
     if exp.relation == "keeps its data" and not KINDS[kind].data:

@@ -237,7 +237,8 @@ KINDS.update(
 # nodes: graphs built by hand.  A graph declared 'nodes' is empty before the case; node_* ops add nodes to
 # it (no dependencies), edge A B makes node B depend on node A (cuGraphAddDependencies), instantiate makes
 # its executable graph, graph_replay launches it.  Gate, kernel and host nodes write their own slots when a
-# launch runs them; memset, memcpy, event and child graph nodes are not observable.
+# launch runs them; memset, memcpy, event and child graph nodes are not observable.  The memset and memcpy
+# nodes of a graph write one buffer: 'keeps its data' judges whether a node wrote it last.
 OBJECT_FLAGS["graph"]["nodes"] = "SC_GRAPH_NODES"
 NODE_KINDS = ("node_gate", "node_kernel", "node_host", "node_memset", "node_memcpy", "node_record", "node_wait",
               "node_child")
@@ -245,8 +246,8 @@ KINDS.update(
     node_gate=host("sc_node", "graph", consts=("SC_NODE_GATE",)),
     node_kernel=host("sc_node", "graph", consts=("SC_NODE_KERNEL",)),
     node_host=host("sc_node", "graph", consts=("SC_NODE_HOST",)),
-    node_memset=host("sc_node_data", "graph", consts=("SC_NODE_MEMSET",), observable=False),
-    node_memcpy=host("sc_node_data", "graph", consts=("SC_NODE_MEMCPY",), observable=False),
+    node_memset=host("sc_node_data", "graph", consts=("SC_NODE_MEMSET",), observable=False, data="transfer"),
+    node_memcpy=host("sc_node_data", "graph", consts=("SC_NODE_MEMCPY",), observable=False, data="transfer"),
     node_record=host("sc_node_event", "graph", "event", consts=("SC_NODE_RECORD",), observable=False),
     node_wait=host("sc_node_event", "graph", "event", consts=("SC_NODE_WAIT",), observable=False),
     node_child=host("sc_node_child", "graph", "graph", observable=False),

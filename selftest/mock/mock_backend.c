@@ -38,8 +38,8 @@
  *              for each other (of a graph built by hand: its nodes wait for
  *              none of the stream's work, nor the stream's later work for them)
  *   replay_once  only the first launch of a captured graph runs its nodes
- *   edges      a graph built by hand runs each node without waiting for the
- *              nodes its edges name (nodes)
+ *   edges      a graph built by hand runs its nodes one by one in the reverse
+ *              of the order they were added, whatever their edges say (nodes)
  *   record_node  an event record node records nothing (nodes)
  *   wait_node  an event wait node waits for nothing (nodes)
  *   child_node  a child graph node's graph starts without waiting for the
@@ -989,23 +989,71 @@ static uint64_t node_item(struct mstream *ns, struct mlaunch *l, void (*fn)(void
     *nr = (struct node_run){ l, fn, arg, owned };
     return push(ns, ITEM_FN, run_node, nr, NULL, 0, 1);
 }
-static void run_record(void *e);
-static void run_gate(void *a);
-static void run_mark(void *a);
-static void run_copy(void *a);
-struct gate_args;
-static void *gate_args_of(const struct sc_node_params *np);
-static void *copy_args_of(const struct sc_node_params *np);
-
 struct dep {
     struct mstream *s;
     uint64_t pos;
 };
-/* Enqueues the nodes of one graph, each after `roots` (n of them) and the nodes its edges come from. */
+/* One node but a child graph node, enqueued on ns (the registry lock held); returns its last item. */
+static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *l)
+{
+    switch (nd->np.kind) {
+    case SC_NODE_GATE: return node_item(ns, l, run_gate, gate_args_of(&nd->np), 1);
+    case SC_NODE_KERNEL: return node_item(ns, l, run_mark, gate_args_of(&nd->np), 1);
+    case SC_NODE_HOST: return node_item(ns, l, nd->np.fn, nd->np.arg, 0);
+    case SC_NODE_MEMSET:
+    case SC_NODE_MEMCPY: return node_item(ns, l, run_copy, copy_args_of(&nd->np), 1);
+    case SC_NODE_RECORD: {
+        struct mevent *ev = nd->np.event;
+        uint64_t pos = node_item(ns, l, run_record, ev, 0);
+        if (!breaks("record_node")) /* the event now captures this node's dependencies */
+            ev->capture = NULL, ev->stream = ns, ev->target = pos;
+        return pos;
+    }
+    default: { /* SC_NODE_WAIT: the work the event's last record captured */
+        struct mevent *ev = nd->np.event;
+        if (ev->stream && !breaks("wait_node"))
+            push(ns, ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
+        return node_item(ns, l, NULL, NULL, 0);
+    }
+    }
+}
+
+/* The break edges: every node on one stream after `roots`, in the reverse of the order they were added
+ * (a node that depends on another runs before it). */
+static void launch_reversed(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l)
+{
+    struct mstream *ns = new_stream(KIND_NONBLOCKING);
+    pthread_mutex_lock(&registry);
+    for (int r = 0; r < nroots; r++)
+        push(ns, ITEM_WAIT, NULL, NULL, roots[r].s, roots[r].pos, 0);
+    for (int k = n - 1; k >= 0; k--) {
+        struct mnode *nd = &nodes[k];
+        uint64_t pos;
+        if (nd->np.kind == 0) { /* a child graph: its nodes after what this stream has so far */
+            struct dep here = { ns, ns->enq };
+            pthread_mutex_unlock(&registry);
+            launch_reversed(nd->child->nodes, nd->child->nnodes, &here, 1, l);
+            pthread_mutex_lock(&registry);
+            for (int c = 0; c < nd->child->nnodes; c++)
+                push(ns, ITEM_WAIT, NULL, NULL, nd->child->nodes[c].ran_on, nd->child->nodes[c].ran_at, 0);
+            pos = node_item(ns, l, NULL, NULL, 0);
+        } else
+            pos = node_work(ns, nd, l);
+        nd->ran_on = ns, nd->ran_at = pos;
+    }
+    pthread_mutex_unlock(&registry);
+}
+
+/* Enqueues the nodes of one graph, each on a stream of its own after `roots` (n of them) and the nodes its
+ * edges come from. */
 static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l)
 {
     int done[MOCK_NODES] = { 0 };
-    for (int left = n; left > 0;) {
+    if (breaks("edges")) {
+        launch_reversed(nodes, n, roots, nroots, l);
+        return;
+    }
+    for (int left = n; left > 0; left--) {
         int k = 0;
         for (; k < n; k++) { /* a node whose dependencies were all enqueued */
             int ready = !done[k];
@@ -1020,49 +1068,27 @@ static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, in
         struct mstream *ns = new_stream(KIND_NONBLOCKING);
         struct dep mine[MOCK_DEPS + 8];
         int nmine = 0;
-        uint64_t pos = 0;
-        pthread_mutex_lock(&registry);
+        uint64_t pos;
         for (int r = 0; r < nroots; r++)
             mine[nmine++] = roots[r];
-        for (int j = 0; j < nd->ndeps && !breaks("edges"); j++)
+        for (int j = 0; j < nd->ndeps; j++)
             mine[nmine++] = (struct dep){ nodes[nd->deps[j]].ran_on, nodes[nd->deps[j]].ran_at };
-        if (nd->np.kind != 0 || breaks("child_node"))
-            for (int j = 0; j < nmine; j++)
-                push(ns, ITEM_WAIT, NULL, NULL, mine[j].s, mine[j].pos, 0);
-        switch (nd->np.kind) {
-        case SC_NODE_GATE: pos = node_item(ns, l, run_gate, gate_args_of(&nd->np), 1); break;
-        case SC_NODE_KERNEL: pos = node_item(ns, l, run_mark, gate_args_of(&nd->np), 1); break;
-        case SC_NODE_HOST: pos = node_item(ns, l, nd->np.fn, nd->np.arg, 0); break;
-        case SC_NODE_MEMSET:
-        case SC_NODE_MEMCPY: pos = node_item(ns, l, run_copy, copy_args_of(&nd->np), 1); break;
-        case SC_NODE_RECORD: {
-            struct mevent *ev = nd->np.event;
-            pos = node_item(ns, l, run_record, ev, 0);
-            if (!breaks("record_node")) /* the event now captures this node's dependencies */
-                ev->capture = NULL, ev->stream = ns, ev->target = pos;
-            break;
-        }
-        case SC_NODE_WAIT: {
-            struct mevent *ev = nd->np.event; /* the work its last record captured */
-            if (ev->stream && !breaks("wait_node"))
-                push(ns, ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
-            pos = node_item(ns, l, NULL, NULL, 0);
-            break;
-        }
-        default: /* a child graph: its nodes after this node's dependencies; the node completes with them all */
-            pthread_mutex_unlock(&registry);
-            launch_nodes(nd->child->nodes, nd->child->nnodes, breaks("child_node") ? roots : mine,
-                         breaks("child_node") ? nroots : nmine, l);
+        if (nd->np.kind == 0) { /* a child graph: its nodes after this node's dependencies; it completes with them */
+            int broken = breaks("child_node"); /* its nodes wait only for the launch's start */
+            launch_nodes(nd->child->nodes, nd->child->nnodes, broken ? roots : mine, broken ? nroots : nmine, l);
             pthread_mutex_lock(&registry);
             for (int c = 0; c < nd->child->nnodes; c++)
                 push(ns, ITEM_WAIT, NULL, NULL, nd->child->nodes[c].ran_on, nd->child->nodes[c].ran_at, 0);
             pos = node_item(ns, l, NULL, NULL, 0);
-            break;
+        } else {
+            pthread_mutex_lock(&registry);
+            for (int j = 0; j < nmine; j++)
+                push(ns, ITEM_WAIT, NULL, NULL, mine[j].s, mine[j].pos, 0);
+            pos = node_work(ns, nd, l);
         }
         nd->ran_on = ns, nd->ran_at = pos;
         pthread_mutex_unlock(&registry);
         done[k] = 1;
-        left--;
     }
 }
 static int launch_built(struct mgraph *gr, void *s)

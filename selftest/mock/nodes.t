@@ -3,7 +3,8 @@
 # exec_destroy, graph_replay) against the CUDA stand-in (mock_backend.c, which
 # runs each node of a launch on a stream of its own, after the nodes its edges
 # come from): with every promise kept each case and control passes; with edges
-# ignored (STREAMCTS_MOCK_BREAK=edges), a record node that records nothing
+# ignored (STREAMCTS_MOCK_BREAK=edges: the nodes run one by one, last added
+# first), a record node that records nothing
 # (record_node), a wait node that waits for nothing (wait_node), a child graph
 # that starts before its node's dependencies (child_node), an update that
 # changes nothing (exec_update), an exec destroyed with its pending launch
@@ -21,7 +22,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 echo "TAP version 13"
 
-rules="graph.nodes.edge_orders_through_node graph.nodes.edge_orders_host_node graph.nodes.unjoined_nodes_not_held
+rules="graph.nodes.edge_orders_through_node graph.nodes.memcpy_node_writes_after_memset_node graph.nodes.edge_orders_host_node graph.nodes.unjoined_nodes_not_held
 graph.nodes.launch_after_prior_work graph.nodes.later_work_after_every_node
 graph.nodes.record_node_orders_other_stream graph.nodes.wait_node_waits_for_other_stream
 graph.nodes.child_after_parent_edge graph.nodes.child_before_dependent graph.nodes.exec_update_next_launch
@@ -50,6 +51,7 @@ while read -r brk rule msg; do
 done <<'EOF_CASES'
 edges graph.nodes.edge_orders_through_node K completed while A was still pending
 edges graph.nodes.edge_orders_host_node H completed while A was still pending
+edges graph.nodes.memcpy_node_writes_after_memset_node C's data was overwritten: word 0 of its destination is 0x41414141, written by M
 edges graph.nodes.child_before_dependent K completed while G was still pending
 record_node graph.nodes.record_node_orders_other_stream B completed while A was still pending
 wait_node graph.nodes.wait_node_waits_for_other_stream K completed while A was still pending
