@@ -83,6 +83,7 @@ COMPARISONS = ("equals", "differs from")  # the binary relations of two getters:
 UNARY_RELATIONS = {"complete on return": "SC_COMPLETE_ON_RETURN", "keeps its data": "SC_KEEPS_DATA"}
 UNARY_RELATIONS["runs once per launch"] = "SC_RUNS_PER_LAUNCH"  # capture and graphs (issue 14, graph)
 RUN_COUNTED = ("gate", "host_gate", "kernel", "host_func")  # the kinds whose slot counts their runs
+RUN_COUNTED += ("node_gate", "node_kernel", "node_host")  # nodes: a node of a graph built by hand
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",

@@ -37,7 +37,8 @@
  *              their own, waiting neither for the stream's earlier work nor
  *              for each other (of a graph built by hand: its nodes wait for
  *              none of the stream's work, nor the stream's later work for them)
- *   replay_once  only the first launch of a captured graph runs its nodes
+ *   replay_once  only the first launch of a captured graph (or of a graph built
+ *              by hand) runs its nodes
  *   edges      a graph built by hand runs its nodes one by one in the reverse
  *              of the order they were added, whatever their edges say (nodes)
  *   record_node  an event record node records nothing (nodes)
@@ -45,6 +46,8 @@
  *   child_node  a child graph node's graph starts without waiting for the
  *              child node's dependencies (nodes)
  *   exec_update  cuGraphExecUpdate answers success and changes nothing (nodes)
+ *   exec_update_pending  cuGraphExecUpdate also drops the nodes of the pending
+ *              launch that have not started (nodes)
  *   exec_destroy  cuGraphExecDestroy drops the nodes of its pending launch
  *              that have not started (nodes)
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
@@ -950,6 +953,8 @@ static int exec_update(void *g, void *from)
             return refuse(1);
     if (breaks("exec_update"))
         return 0;
+    if (gr->pending && breaks("exec_update_pending")) /* the update reaches the pending launch: its old nodes are lost */
+        gr->pending->dead = 1;
     for (int k = 0; k < gr->nnodes; k++) { /* the launches already enqueued hold copies of the old ones */
         gr->exec[k].np = src->nodes[k].np;
         if (src->nodes[k].child)
@@ -1098,6 +1103,8 @@ static int launch_built(struct mgraph *gr, void *s)
     struct dep start;
     if (!gr->exec)
         return refuse(1);
+    if (breaks("replay_once") && gr->launched++)
+        return 0;
     /* the start: behind the stream's earlier work (and the legacy stream's rules) and the previous launch */
     start.s = st;
     start.pos = gr->last ? enqueue(st, ITEM_WAIT, NULL, NULL, gr->last, gr->last_pos, 0)
