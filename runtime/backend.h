@@ -132,13 +132,14 @@ typedef struct sc_backend {
 
     /* nodes: graphs built by hand.  graph_new makes an empty graph (cuGraphCreate) that graph_destroy
      * destroys; node_add adds one node without dependencies, edge_add one edge (from, to: nodes node_add
-     * gave); graph_instantiate makes its executable graph, which graph_replay launches; exec_update gives
+     * gave); graph_instantiate makes its executable graph, which graph_replay launches (upload: and uploads it
+     * into stream s, cuGraphInstantiateWithParams); exec_update gives
      * it the node parameters of the topologically identical graph `from` (cuGraphExecUpdate);
      * exec_destroy destroys it (cuGraphExecDestroy), whatever launch of it is pending. */
     int (*graph_new)(void **graph);
     int (*node_add)(void *graph, const struct sc_node_params *np, void **node);
     int (*edge_add)(void *graph, void *from, void *to);
-    int (*graph_instantiate)(void *graph);
+    int (*graph_instantiate)(void *graph, int upload, void *s); /* upload: CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD into s */
     int (*exec_update)(void *graph, void *from);
     int (*exec_destroy)(void *graph);
 

@@ -659,10 +659,16 @@ static int edge_add(void *g, void *from, void *to)
     CUgraphNode a = from, b = to;
     return SC_CALL(cuGraphAddDependencies, ((struct graph *)g)->g, &a, &b, NULL, 1);
 }
-static int graph_instantiate(void *g)
+static int graph_instantiate(void *g, int upload, void *s)
 {
     struct graph *gr = g;
-    return SC_CALL(cuGraphInstantiate, &gr->exec, gr->g, 0);
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+    if (!upload)
+        return SC_CALL(cuGraphInstantiate, &gr->exec, gr->g, 0);
+    memset(&ip, 0, sizeof ip);
+    ip.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
+    ip.hUploadStream = (CUstream)s;
+    return SC_CALL(cuGraphInstantiateWithParams, &gr->exec, gr->g, &ip);
 }
 static int exec_update(void *g, void *from)
 {

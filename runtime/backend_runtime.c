@@ -439,10 +439,16 @@ static int edge_add(void *g, void *from, void *to)
     cudaGraphNode_t a = from, b = to;
     return cudaGraphAddDependencies(((struct graph *)g)->g, &a, &b, NULL, 1);
 }
-static int graph_instantiate(void *g)
+static int graph_instantiate(void *g, int upload, void *s)
 {
     struct graph *gr = g;
-    return cudaGraphInstantiate(&gr->exec, gr->g, 0);
+    cudaGraphInstantiateParams ip;
+    if (!upload)
+        return cudaGraphInstantiate(&gr->exec, gr->g, 0);
+    memset(&ip, 0, sizeof ip);
+    ip.flags = cudaGraphInstantiateFlagUpload;
+    ip.uploadStream = (cudaStream_t)s;
+    return cudaGraphInstantiateWithParams(&gr->exec, gr->g, &ip);
 }
 static int exec_update(void *g, void *from)
 {

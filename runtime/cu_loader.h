@@ -61,7 +61,8 @@
     X(cuLaunchKernelEx)                                                         \
     X(cuGraphAddHostNode) X(cuGraphAddMemsetNode) X(cuGraphAddMemcpyNode)       \
     X(cuGraphAddEventRecordNode) X(cuGraphAddEventWaitNode)                     \
-    X(cuGraphAddChildGraphNode) X(cuGraphAddDependencies) X(cuGraphExecUpdate)
+    X(cuGraphAddChildGraphNode) X(cuGraphAddDependencies) X(cuGraphExecUpdate)   \
+    X(cuGraphInstantiateWithParams)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

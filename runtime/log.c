@@ -78,7 +78,7 @@ void describe_op(struct run *r, int i, char *out, size_t n)
     else if (d->kind == SC_OP_EDGE)
         snprintf(kind, sizeof kind, "edge %s -> %s in %s", r->p->ops[d->from].name, r->p->ops[d->to].name,
                  r->p->graphs[d->graph].name);
-    else if (d->kind == SC_OP_INSTANTIATE || d->kind == SC_OP_EXEC_DESTROY)
+    else if (d->kind == SC_OP_INSTANTIATE || d->kind == SC_OP_INSTANTIATE_UPLOAD || d->kind == SC_OP_EXEC_DESTROY)
         snprintf(kind, sizeof kind, "%s %s", f->name, r->p->graphs[d->graph].name);
     else
         snprintf(kind, sizeof kind, "%s", f->name);

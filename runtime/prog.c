@@ -379,6 +379,14 @@ sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
     return index_of(p, op);
 }
 sc_op sc_instantiate(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_INSTANTIATE, n, g)); }
+sc_op sc_instantiate_upload(sc_prog *p, const char *n, sc_graph g, sc_stream s)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_INSTANTIATE_UPLOAD, n, g);
+    if (s >= p->nstreams || s < SC_ON_DEVICE(SC_NULL_STREAM, SC_MAX_DEVICES - 1))
+        misuse(p, "operation %s names an unknown stream", n);
+    op->stream = s;
+    return index_of(p, op);
+}
 sc_op sc_exec_update(sc_prog *p, const char *n, sc_graph g, sc_graph from)
 {
     struct sc_op_def *op = graph_op(p, SC_OP_EXEC_UPDATE, n, g);

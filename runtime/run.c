@@ -789,7 +789,8 @@ static int issue_one(struct run *r, int i)
     case SC_OP_NODE_EVENT:
     case SC_OP_NODE_CHILD: rc = add_node(r, i); break;
     case SC_OP_EDGE: rc = b->edge_add(r->graphs[d->graph], r->op[d->from].node, r->op[d->to].node); break;
-    case SC_OP_INSTANTIATE: rc = b->graph_instantiate(r->graphs[d->graph]); break;
+    case SC_OP_INSTANTIATE: rc = b->graph_instantiate(r->graphs[d->graph], 0, NULL); break;
+    case SC_OP_INSTANTIATE_UPLOAD: rc = b->graph_instantiate(r->graphs[d->graph], 1, o->stream); break;
     case SC_OP_EXEC_UPDATE: /* later launches run the source graph's nodes (their slots, their tokens) */
         if ((rc = b->exec_update(r->graphs[d->graph], r->graphs[d->graph2])) == 0)
             r->runs_nodes_of[d->graph] = r->runs_nodes_of[d->graph2];

@@ -289,6 +289,8 @@ sc_op sc_node_event(sc_prog *p, const char *name, sc_graph g, sc_event e, enum s
 sc_op sc_node_child(sc_prog *p, const char *name, sc_graph g, sc_graph child); /* cuGraphAddChildGraphNode */
 sc_op sc_edge(sc_prog *p, const char *name, sc_op from, sc_op to);       /* two nodes of one graph */
 sc_op sc_instantiate(sc_prog *p, const char *name, sc_graph g);          /* cuGraphInstantiate      */
+/* cuGraphInstantiateWithParams with CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD: uploaded into s, not run */
+sc_op sc_instantiate_upload(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 sc_op sc_exec_update(sc_prog *p, const char *name, sc_graph g, sc_graph from); /* cuGraphExecUpdate */
 sc_op sc_exec_destroy(sc_prog *p, const char *name, sc_graph g);         /* cuGraphExecDestroy      */
 

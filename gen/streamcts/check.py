@@ -152,7 +152,7 @@ def check_nodes(prog, types):
 
     for name, op in zip(prog.names(), prog.ops):
         graphs = [arg for t, arg in typed_args(name, op) if t == "graph"]
-        if op.kind in NODE_KINDS or op.kind in ("instantiate", "exec_update", "exec_destroy"):
+        if op.kind in NODE_KINDS or op.kind in ("instantiate", "instantiate_upload", "exec_update", "exec_destroy"):
             errs += [f"op {name}: {op.kind} needs a graph declared nodes ({g}=graph nodes)" for g in graphs
                      if types.get(g) == "graph" and not built(g)]
         if op.kind == "graph_launch" and graphs and built(graphs[0]):
@@ -178,7 +178,9 @@ def check_nodes(prog, types):
                 errs.append(f"op {name}: an edge joins two nodes of one graph")
             elif nodes[ends[0]] in instantiated:
                 errs.append(f"op {name}: an edge added to '{nodes[ends[0]]}' after its instantiate would change nothing")
-        if op.kind == "instantiate" and graphs:
+        if op.kind in ("instantiate", "instantiate_upload") and graphs:
+            if graphs[0] in instantiated:
+                errs.append(f"op {name}: '{graphs[0]}' is instantiated twice (its executable graph is one)")
             instantiated.add(graphs[0])
         if op.kind in ("exec_update", "exec_destroy") and graphs and graphs[0] not in instantiated:
             errs.append(f"op {name}: {op.kind} of '{graphs[0]}', which no instantiate before it made executable")

@@ -254,6 +254,7 @@ KINDS.update(
     node_child=host("sc_node_child", "graph", "graph", observable=False),
     edge=host("sc_edge", "node", "node"),
     instantiate=host("sc_instantiate", "graph"),
+    instantiate_upload=host("sc_instantiate_upload", "graph", "stream"),
     exec_update=host("sc_exec_update", "graph", "graph"),
     exec_destroy=host("sc_exec_destroy", "graph"),
 )

@@ -535,14 +535,15 @@ class Units(TempDirCase):
                                    else args[t] for t in kind.args] + ["on s"] * kind.on
                             + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
         ordered = sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))
-        nodes = ("edge", "instantiate", "exec_update", "exec_destroy") + NODE_KINDS  # a graph built by hand: N
+        nodes = ("edge", "instantiate", "instantiate_upload", "exec_update", "exec_destroy") + NODE_KINDS  # N
         ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes]
         rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
         rows.append([op(k, kind) for k, kind in ordered if kind.runtime_only])
         # nodes: named node ops of N (a child: D), an edge between two, then N made executable, updated, destroyed
         rows.append([f"n_{k}: {k} N" + (" E" if "event" in KINDS[k].args else " D" if k == "node_child" else "")
                      for k in NODE_KINDS]
-                    + ["edge n_node_gate n_node_kernel", "instantiate N", "exec_update N D", "exec_destroy N"])
+                    + ["edge n_node_gate n_node_kernel", "instantiate N", "exec_update N D", "exec_destroy N",
+                       "instantiate_upload D s"])
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):

@@ -46,6 +46,8 @@
  *   child_node  a child graph node's graph starts without waiting for the
  *              child node's dependencies (nodes)
  *   exec_update  cuGraphExecUpdate answers success and changes nothing (nodes)
+ *   upload_runs  an instantiation with CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD also
+ *              runs the graph in its upload stream (nodes)
  *   exec_update_pending  cuGraphExecUpdate also drops the nodes of the pending
  *              launch that have not started (nodes)
  *   exec_destroy  cuGraphExecDestroy drops the nodes of its pending launch
@@ -933,13 +935,19 @@ static int edge_add(void *g, void *from, void *to)
     b->deps[b->ndeps++] = (int)(a - gr->nodes);
     return 0;
 }
-static int graph_instantiate(void *g)
+static int launch_built(struct mgraph *gr, void *s);
+/* An upload is stream work that runs none of the graph's nodes (upload_runs: it runs them all). */
+static int graph_instantiate(void *g, int upload, void *s)
 {
     struct mgraph *gr = g;
     if (!gr->built || gr->exec)
         return refuse(1);
     gr->exec = malloc(sizeof gr->nodes);
     memcpy(gr->exec, gr->nodes, sizeof gr->nodes);
+    if (upload && breaks("upload_runs"))
+        return launch_built(gr, s);
+    if (upload)
+        enqueue(s, ITEM_FN, NULL, NULL, NULL, 0, 0);
     return 0;
 }
 static int exec_update(void *g, void *from)
