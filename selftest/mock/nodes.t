@@ -26,7 +26,8 @@ echo "TAP version 13"
 
 rules="graph.nodes.edge_orders_through_node graph.nodes.memcpy_node_writes_after_memset_node graph.nodes.edge_orders_host_node graph.nodes.unjoined_nodes_not_held
 graph.nodes.launch_after_prior_work graph.nodes.later_work_after_every_node
-graph.nodes.record_node_orders_other_stream graph.nodes.wait_node_waits_for_other_stream
+graph.nodes.record_node_orders_other_stream graph.nodes.record_node_event_query_not_ready
+graph.nodes.record_node_event_sync_blocks graph.nodes.wait_node_waits_for_other_stream graph.nodes.second_launch_behind_first
 graph.nodes.child_after_parent_edge graph.nodes.child_before_dependent graph.nodes.exec_update_next_launch
 graph.nodes.exec_update_pending_launch_unchanged graph.nodes.runs_once_per_launch graph.nodes.upload_runs_nothing
 graph.nodes.exec_destroy_pending_launch_completes"
@@ -58,6 +59,9 @@ edges graph.nodes.edge_orders_host_node H completed while A was still pending
 edges graph.nodes.memcpy_node_writes_after_memset_node C's data was overwritten: word 0 of its destination is 0x41414141, written by M
 edges graph.nodes.child_before_dependent K completed while G was still pending
 record_node graph.nodes.record_node_orders_other_stream B completed while A was still pending
+record_node graph.nodes.record_node_event_query_not_ready Q reported success while A was held
+record_node graph.nodes.record_node_event_sync_blocks X returned while A was still pending
+replay graph.nodes.second_launch_behind_first L2 completed while A was still pending
 wait_node graph.nodes.wait_node_waits_for_other_stream K completed while A was still pending
 child_node graph.nodes.child_after_parent_edge K completed while A was still pending
 replay graph.nodes.launch_after_prior_work K completed while A was still pending
