@@ -621,6 +621,7 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_IMPLICIT: return cudaErrorStreamCaptureImplicit;
     case SC_CODE_CAPTURE_WRONG_THREAD: return cudaErrorStreamCaptureWrongThread;
     case SC_CODE_INVALID_CONTEXT: return cudaErrorDeviceUninitialized; /* 201, as CUDA_ERROR_INVALID_CONTEXT */
+    case SC_CODE_EXEC_UPDATE_FAILURE: return cudaErrorGraphExecUpdateFailure;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

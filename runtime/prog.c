@@ -609,6 +609,7 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_AN_ERROR: return "an_error";
     case SC_CODE_SKIPPED: return "skipped";
     case SC_CODE_INVALID_CONTEXT: return "invalid_context";
+    case SC_CODE_EXEC_UPDATE_FAILURE: return "exec_update_failure";
     }
     return "?";
 }

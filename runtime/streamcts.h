@@ -187,6 +187,7 @@ enum sc_code {
     SC_CODE_SKIPPED,               /* a host function that never ran */
     SC_CODE_INVALID_CONTEXT,       /* CUDA_ERROR_INVALID_CONTEXT: no current context */
     SC_CODE_AN_ERROR,              /* any error: the documentation says the call fails, not with what */
+    SC_CODE_EXEC_UPDATE_FAILURE,   /* nodes: CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE / cudaErrorGraphExecUpdateFailure */
 };
 
 /* Values a getter can give. */

@@ -88,6 +88,7 @@ CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",
 )
+CODES += ("exec_update_failure",)  # nodes: cuGraphExecUpdate refused the update
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
 NAME = r"[A-Za-z][A-Za-z0-9_]*"                     # op names

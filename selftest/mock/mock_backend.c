@@ -48,6 +48,8 @@
  *   exec_update  cuGraphExecUpdate answers success and changes nothing (nodes)
  *   upload_runs  an instantiation with CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD also
  *              runs the graph in its upload stream (nodes)
+ *   exec_update_topology  cuGraphExecUpdate answers success for a graph of
+ *              another topology (nodes)
  *   exec_update_pending  cuGraphExecUpdate also drops the nodes of the pending
  *              launch that have not started (nodes)
  *   exec_destroy  cuGraphExecDestroy drops the nodes of its pending launch
@@ -183,6 +185,7 @@ static int sticky; /* the context's error, once a kernel faulted */
 static __thread int last_err; /* the calling thread's last error (the runtime API's error state) */
 #define MOCK_INVALID_HANDLE 4
 #define MOCK_ILLEGAL_ADDRESS 5
+#define MOCK_EXEC_UPDATE_FAILURE 6 /* nodes */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -953,12 +956,16 @@ static int graph_instantiate(void *g, int upload, void *s)
 static int exec_update(void *g, void *from)
 {
     struct mgraph *gr = g, *src = from;
-    if (!gr->exec || !src->built || src->nnodes != gr->nnodes)
-        return refuse(1); /* the topology changed */
+    if (!gr->exec || !src->built)
+        return refuse(1);
+    if (breaks("exec_update_topology")) /* accepted, whatever the topology */
+        return 0;
+    if (src->nnodes != gr->nnodes) /* the topology changed */
+        return refuse(MOCK_EXEC_UPDATE_FAILURE);
     for (int k = 0; k < gr->nnodes; k++)
         if (src->nodes[k].np.kind != gr->exec[k].np.kind || src->nodes[k].ndeps != gr->exec[k].ndeps ||
             memcmp(src->nodes[k].deps, gr->exec[k].deps, sizeof src->nodes[k].deps))
-            return refuse(1);
+            return refuse(MOCK_EXEC_UPDATE_FAILURE);
     if (breaks("exec_update"))
         return 0;
     if (gr->pending && breaks("exec_update_pending")) /* the update reaches the pending launch: its old nodes are lost */
@@ -1213,6 +1220,7 @@ static int code(enum sc_code c)
            : c == SC_CODE_INVALID_VALUE  ? 1
            : c == SC_CODE_INVALID_HANDLE ? MOCK_INVALID_HANDLE
            : c == SC_CODE_ILLEGAL_ADDRESS ? MOCK_ILLEGAL_ADDRESS
+           : c == SC_CODE_EXEC_UPDATE_FAILURE ? MOCK_EXEC_UPDATE_FAILURE
                                          : -1;
 }
 

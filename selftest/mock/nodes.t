@@ -7,7 +7,7 @@
 # first), a record node that records nothing
 # (record_node), a wait node that waits for nothing (wait_node), a child graph
 # that starts before its node's dependencies (child_node), an update that
-# changes nothing (exec_update) or drops the pending launch
+# changes nothing (exec_update), accepts another topology (exec_update_topology) or drops the pending launch
 # (exec_update_pending), a second launch that runs nothing (replay_once), an upload that runs the graph
 # (upload_runs), an exec destroyed with its pending launch
 # (exec_destroy) or a launch that waits for nothing (replay) the rules that
@@ -29,7 +29,7 @@ graph.nodes.launch_after_prior_work graph.nodes.later_work_after_every_node
 graph.nodes.record_node_orders_other_stream graph.nodes.record_node_event_query_not_ready
 graph.nodes.record_node_event_sync_blocks graph.nodes.wait_node_waits_for_other_stream graph.nodes.second_launch_behind_first
 graph.nodes.child_after_parent_edge graph.nodes.child_before_dependent graph.nodes.exec_update_next_launch
-graph.nodes.exec_update_pending_launch_unchanged graph.nodes.runs_once_per_launch graph.nodes.upload_runs_nothing
+graph.nodes.exec_update_refuses_changed_topology graph.nodes.exec_update_pending_launch_unchanged graph.nodes.runs_once_per_launch graph.nodes.upload_runs_nothing
 graph.nodes.exec_destroy_pending_launch_completes"
 for rule in $rules; do
     for lib in mock mock-ptds; do
@@ -69,6 +69,7 @@ replay graph.nodes.later_work_after_every_node B completed while A was still pen
 exec_update graph.nodes.exec_update_next_launch K did not complete within
 replay_once graph.nodes.runs_once_per_launch K ran 1 times in 2 launches of its graph
 upload_runs graph.nodes.upload_runs_nothing K ran 3 times in 2 launches of its graph
+exec_update_topology graph.nodes.exec_update_refuses_changed_topology U answered
 exec_update_pending graph.nodes.exec_update_pending_launch_unchanged K did not complete within
 exec_destroy graph.nodes.exec_destroy_pending_launch_completes B completed while K was still pending
 EOF_CASES
