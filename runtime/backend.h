@@ -49,6 +49,21 @@ struct sc_callback {
     void *arg;
 };
 
+/* nodes: one node of a graph built by hand (kind: enum sc_node_kind; 0: a child graph node). */
+struct sc_node_params {
+    int kind;
+    void *flag, *slot;      /* gate and kernel nodes: sc_gate(flag, max_ns, slot, token), sc_mark(slot, token) */
+    uint64_t max_ns;
+    uint32_t token;
+    void (*fn)(void *);     /* host node */
+    void *arg;
+    void *dst, *src;        /* memset node: dst; memcpy node: device to device */
+    size_t bytes;
+    unsigned char value;    /* memset node: the byte */
+    void *event;            /* record and wait nodes */
+    void *child;            /* child graph node: a graph graph_new made (cloned by the call) */
+};
+
 typedef struct sc_backend {
     const char *name; /* "driver" or "runtime" */
 
@@ -114,6 +129,19 @@ typedef struct sc_backend {
     int (*graph_create)(void **graph, int gate);
     int (*graph_launch)(void *graph, void *s, void **args);
     int (*graph_destroy)(void *graph);
+
+    /* nodes: graphs built by hand.  graph_new makes an empty graph (cuGraphCreate) that graph_destroy
+     * destroys; node_add adds one node without dependencies, edge_add one edge (from, to: nodes node_add
+     * gave); graph_instantiate makes its executable graph, which graph_replay launches (upload: and uploads it
+     * into stream s, cuGraphInstantiateWithParams); exec_update gives
+     * it the node parameters of the topologically identical graph `from` (cuGraphExecUpdate);
+     * exec_destroy destroys it (cuGraphExecDestroy), whatever launch of it is pending. */
+    int (*graph_new)(void **graph);
+    int (*node_add)(void *graph, const struct sc_node_params *np, void **node);
+    int (*edge_add)(void *graph, void *from, void *to);
+    int (*graph_instantiate)(void *graph, int upload, void *s); /* upload: CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD into s */
+    int (*exec_update)(void *graph, void *from);
+    int (*exec_destroy)(void *graph);
 
     /* stream capture */
     int (*capture_begin)(void *s, int mode); /* enum sc_capture_mode */
@@ -200,6 +228,8 @@ typedef struct sc_backend {
         .ctx_create = ctx_create, .ctx_destroy = ctx_destroy, .ctx_enter = ctx_enter, \
         .batch_wait_write = batch_wait_write, \
         .capture_keep = capture_keep, .graph_replay = graph_replay, \
+        .graph_new = graph_new, .node_add = node_add, .edge_add = edge_add, \
+        .graph_instantiate = graph_instantiate, .exec_update = exec_update, .exec_destroy = exec_destroy, \
     }
 
 extern const sc_backend sc_driver_backend;

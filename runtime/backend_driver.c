@@ -586,10 +586,105 @@ static int graph_launch(void *g, void *s, void **args)
 static int graph_destroy(void *g)
 {
     struct graph *gr = g;
-    SC_CALL(cuGraphExecDestroy, gr->exec);
-    SC_CALL(cuGraphDestroy, gr->g);
+    if (gr->exec) /* nodes: none before the instantiate, none after exec_destroy */
+        SC_CALL(cuGraphExecDestroy, gr->exec);
+    if (gr->g)
+        SC_CALL(cuGraphDestroy, gr->g);
     free(gr);
     return 0;
+}
+
+/* -- nodes: graphs built by hand ------------------------------------------- */
+
+static int graph_new(void **out)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    int rc;
+    if (!gr)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    if ((rc = SC_CALL(cuGraphCreate, &gr->g, 0))) {
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+static int node_add(void *g, const struct sc_node_params *np, void **node)
+{
+    CUgraph graph = ((struct graph *)g)->g;
+    CUgraphNode *out = (CUgraphNode *)node;
+    CUDA_KERNEL_NODE_PARAMS kp;
+    void *flag = np->flag, *slot = np->slot;
+    uint64_t max_ns = np->max_ns;
+    uint32_t token = np->token;
+    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
+    switch (np->kind) {
+    case SC_NODE_GATE:
+    case SC_NODE_KERNEL: /* the kernel's arguments are copied by the call */
+        node_params(&kp, np->kind == SC_NODE_GATE ? kernels()->gate : kernels()->mark,
+                    np->kind == SC_NODE_GATE ? gate_args : mark_args);
+        return SC_CALL(cuGraphAddKernelNode, out, graph, NULL, 0, &kp);
+    case SC_NODE_HOST: {
+        CUDA_HOST_NODE_PARAMS hp = { np->fn, np->arg };
+        return SC_CALL(cuGraphAddHostNode, out, graph, NULL, 0, &hp);
+    }
+    case SC_NODE_MEMSET: {
+        CUDA_MEMSET_NODE_PARAMS mp;
+        memset(&mp, 0, sizeof mp);
+        mp.dst = DPTR(np->dst);
+        mp.value = np->value;
+        mp.elementSize = 1;
+        mp.width = np->bytes;
+        mp.height = 1;
+        mp.pitch = np->bytes;
+        return SC_CALL(cuGraphAddMemsetNode, out, graph, NULL, 0, &mp, kernels()->ctx);
+    }
+    case SC_NODE_MEMCPY: {
+        CUDA_MEMCPY3D m;
+        memset(&m, 0, sizeof m);
+        m.srcMemoryType = m.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        m.srcDevice = DPTR(np->src);
+        m.dstDevice = DPTR(np->dst);
+        m.srcPitch = m.dstPitch = np->bytes; /* one row of one slice */
+        m.srcHeight = m.dstHeight = 1;
+        m.WidthInBytes = np->bytes;
+        m.Height = m.Depth = 1;
+        return SC_CALL(cuGraphAddMemcpyNode, out, graph, NULL, 0, &m, kernels()->ctx);
+    }
+    case SC_NODE_RECORD: return SC_CALL(cuGraphAddEventRecordNode, out, graph, NULL, 0, (CUevent)np->event);
+    case SC_NODE_WAIT: return SC_CALL(cuGraphAddEventWaitNode, out, graph, NULL, 0, (CUevent)np->event);
+    default: return SC_CALL(cuGraphAddChildGraphNode, out, graph, NULL, 0, ((struct graph *)np->child)->g);
+    }
+}
+static int edge_add(void *g, void *from, void *to)
+{
+    CUgraphNode a = from, b = to;
+    return SC_CALL(cuGraphAddDependencies, ((struct graph *)g)->g, &a, &b, NULL, 1);
+}
+static int graph_instantiate(void *g, int upload, void *s)
+{
+    struct graph *gr = g;
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+    if (!upload)
+        return SC_CALL(cuGraphInstantiate, &gr->exec, gr->g, 0);
+    memset(&ip, 0, sizeof ip);
+    ip.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
+    ip.hUploadStream = (CUstream)s;
+    return SC_CALL(cuGraphInstantiateWithParams, &gr->exec, gr->g, &ip);
+}
+static int exec_update(void *g, void *from)
+{
+    CUgraphExecUpdateResultInfo info;
+    memset(&info, 0, sizeof info);
+    return SC_CALL(cuGraphExecUpdate, ((struct graph *)g)->exec, ((struct graph *)from)->g, &info);
+}
+static int exec_destroy(void *g)
+{
+    struct graph *gr = g;
+    int rc = SC_CALL(cuGraphExecDestroy, gr->exec);
+    if (rc == 0)
+        gr->exec = NULL;
+    return rc;
 }
 
 /* -- stream capture --------------------------------------------------------- */
@@ -806,6 +901,7 @@ static int code(enum sc_code c)
     case SC_CODE_INVALID_CONTEXT: return CUDA_ERROR_INVALID_CONTEXT;
     case SC_CODE_ASSERT: return CUDA_ERROR_ASSERT;
     case SC_CODE_LAUNCH_FAILED: return CUDA_ERROR_LAUNCH_FAILED;
+    case SC_CODE_EXEC_UPDATE_FAILURE: return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

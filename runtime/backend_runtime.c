@@ -372,10 +372,99 @@ static int graph_launch(void *g, void *s, void **args)
 static int graph_destroy(void *g)
 {
     struct graph *gr = g;
-    cudaGraphExecDestroy(gr->exec);
-    cudaGraphDestroy(gr->g);
+    if (gr->exec) /* nodes: none before the instantiate, none after exec_destroy */
+        cudaGraphExecDestroy(gr->exec);
+    if (gr->g)
+        cudaGraphDestroy(gr->g);
     free(gr);
     return 0;
+}
+
+/* -- nodes: graphs built by hand ------------------------------------------- */
+
+static int graph_new(void **out)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    int rc;
+    if (!gr)
+        return cudaErrorMemoryAllocation;
+    if ((rc = cudaGraphCreate(&gr->g, 0))) {
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+static int node_add(void *g, const struct sc_node_params *np, void **node)
+{
+    cudaGraph_t graph = ((struct graph *)g)->g;
+    cudaGraphNode_t *out = (cudaGraphNode_t *)node;
+    void *flag = np->flag, *slot = np->slot;
+    uint64_t max_ns = np->max_ns;
+    uint32_t token = np->token;
+    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
+    switch (np->kind) {
+    case SC_NODE_GATE:
+    case SC_NODE_KERNEL: { /* the kernel's arguments are copied by the call */
+        struct cudaKernelNodeParams kp;
+        memset(&kp, 0, sizeof kp);
+        kp.func = (void *)(np->kind == SC_NODE_GATE ? k_gate : k_mark);
+        kp.gridDim = (dim3){ 1, 1, 1 };
+        kp.blockDim = (dim3){ 1, 1, 1 };
+        kp.kernelParams = np->kind == SC_NODE_GATE ? gate_args : mark_args;
+        return cudaGraphAddKernelNode(out, graph, NULL, 0, &kp);
+    }
+    case SC_NODE_HOST: {
+        struct cudaHostNodeParams hp = { np->fn, np->arg };
+        return cudaGraphAddHostNode(out, graph, NULL, 0, &hp);
+    }
+    case SC_NODE_MEMSET: {
+        struct cudaMemsetParams mp;
+        memset(&mp, 0, sizeof mp);
+        mp.dst = np->dst;
+        mp.value = np->value;
+        mp.elementSize = 1;
+        mp.width = np->bytes;
+        mp.height = 1;
+        mp.pitch = np->bytes;
+        return cudaGraphAddMemsetNode(out, graph, NULL, 0, &mp);
+    }
+    case SC_NODE_MEMCPY:
+        return cudaGraphAddMemcpyNode1D(out, graph, NULL, 0, np->dst, np->src, np->bytes, cudaMemcpyDeviceToDevice);
+    case SC_NODE_RECORD: return cudaGraphAddEventRecordNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
+    case SC_NODE_WAIT: return cudaGraphAddEventWaitNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
+    default: return cudaGraphAddChildGraphNode(out, graph, NULL, 0, ((struct graph *)np->child)->g);
+    }
+}
+static int edge_add(void *g, void *from, void *to)
+{
+    cudaGraphNode_t a = from, b = to;
+    return cudaGraphAddDependencies(((struct graph *)g)->g, &a, &b, NULL, 1);
+}
+static int graph_instantiate(void *g, int upload, void *s)
+{
+    struct graph *gr = g;
+    cudaGraphInstantiateParams ip;
+    if (!upload)
+        return cudaGraphInstantiate(&gr->exec, gr->g, 0);
+    memset(&ip, 0, sizeof ip);
+    ip.flags = cudaGraphInstantiateFlagUpload;
+    ip.uploadStream = (cudaStream_t)s;
+    return cudaGraphInstantiateWithParams(&gr->exec, gr->g, &ip);
+}
+static int exec_update(void *g, void *from)
+{
+    cudaGraphExecUpdateResultInfo info;
+    memset(&info, 0, sizeof info);
+    return cudaGraphExecUpdate(((struct graph *)g)->exec, ((struct graph *)from)->g, &info);
+}
+static int exec_destroy(void *g)
+{
+    struct graph *gr = g;
+    int rc = cudaGraphExecDestroy(gr->exec);
+    if (rc == 0)
+        gr->exec = NULL;
+    return rc;
 }
 
 /* -- stream capture --------------------------------------------------------- */
@@ -536,6 +625,7 @@ static int code(enum sc_code c)
     case SC_CODE_INVALID_CONTEXT: return cudaErrorDeviceUninitialized; /* 201, as CUDA_ERROR_INVALID_CONTEXT */
     case SC_CODE_ASSERT: return cudaErrorAssert;
     case SC_CODE_LAUNCH_FAILED: return cudaErrorLaunchFailure;
+    case SC_CODE_EXEC_UPDATE_FAILURE: return cudaErrorGraphExecUpdateFailure;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

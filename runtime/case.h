@@ -139,6 +139,7 @@ struct op_rt {
     int state, rc, result;        /* rc: 0 unless the call failed; result: what it returned */
     int captured;                 /* issued into a stream capture: it will not run */
     int kept;                     /* captured: the graph its capture was kept in + 1; -1 discarded */
+    void *node;                   /* nodes: the graph node it added */
     int64_t value;                /* getters                                  */
     float ms;                     /* elapsed                                  */
     uint64_t t_issue, t_return;
@@ -188,6 +189,8 @@ struct run {
     void *graphs[SC_MAX_GRAPHS];
     void *contexts[SC_MAX_CONTEXTS]; /* created before the case, destroyed after it */
     int replayed[SC_MAX_GRAPHS];     /* atomic: a launch of the captured graph succeeded */
+    unsigned runs_nodes_of[SC_MAX_GRAPHS]; /* nodes: the graphs (bits) whose node ops a launch of g runs:
+                                            * its own, its child graphs', an update's source graph's */
     void *buf_ptr[SC_MAX_BUFFERS];   /* stream-ordered allocations              */
     int buf_freed[SC_MAX_BUFFERS];
     uint64_t word_set[SC_MAX_WORDS]; /* the value a write_value writes           */
@@ -241,6 +244,16 @@ static inline int replayed(const struct run *r, int i)
 {
     const struct op_rt *o = &r->op[i];
     return o->captured && o->kept > 0 && sc_op_facts(o->def->kind)->slot && load(&r->replayed[o->kept - 1]);
+}
+
+/* nodes: the op whose destination buffer the memset and memcpy nodes of op i's graph all write (the
+ * graph's first such node), so that the data checks can tell which wrote last. */
+static inline int node_buffer(const struct sc_prog *p, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (p->ops[j].kind == SC_OP_NODE_DATA && p->ops[j].graph == p->ops[i].graph)
+            return j;
+    return i;
 }
 
 /* Makes dev the calling thread's current device, when the program uses several. */

@@ -58,7 +58,11 @@
     X(cuIpcOpenEventHandle) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle)          \
     X(cuIpcCloseMemHandle) X(cuMemGetInfo)                                      \
     X(cuCtxCreate) X(cuCtxDestroy) X(cuCtxGetCurrent) X(cuStreamBatchMemOp)       \
-    X(cuLaunchKernelEx)
+    X(cuLaunchKernelEx)                                                         \
+    X(cuGraphAddHostNode) X(cuGraphAddMemsetNode) X(cuGraphAddMemcpyNode)       \
+    X(cuGraphAddEventRecordNode) X(cuGraphAddEventWaitNode)                     \
+    X(cuGraphAddChildGraphNode) X(cuGraphAddDependencies) X(cuGraphExecUpdate)   \
+    X(cuGraphInstantiateWithParams)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

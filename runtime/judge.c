@@ -87,7 +87,7 @@ static const uint32_t *read_back(struct run *r, int i)
         dw = W_DEV_DST;
     } else {
         op_ends(d, &dw, &sw);
-        dst = arena_buffer(r, i, dw, &rc);
+        dst = arena_buffer(r, d->kind == SC_OP_NODE_DATA ? node_buffer(r->p, i) : i, dw, &rc);
     }
     if (on_host(dw))
         return dst;
@@ -126,8 +126,8 @@ void check_data(struct run *r)
             sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
         if (k == SC_OP_CALLBACK && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
             sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
-        if (data_of(k) == SC_DATA_NONE)
-            continue;
+        if (data_of(k) == SC_DATA_NONE || (k == SC_OP_NODE_DATA && !judged))
+            continue; /* nodes: the nodes of a graph share one buffer, which only its last writer owns */
         if (!mine(r, i) && !(k == SC_OP_FILL && p->buffer_ipc[o->def->buffer]))
             continue; /* another process's memory: main cannot read it back */
         if (k == SC_OP_FILL && r->buf_freed[o->def->buffer]) {

@@ -50,8 +50,18 @@ void describe_op(struct run *r, int i, char *out, size_t n)
 {
     const struct sc_op_def *d = &r->p->ops[i];
     const struct sc_op_facts *f = sc_op_facts(d->kind);
-    char kind[64];
-    if (f->data == SC_DATA_COPY)
+    char kind[128];
+    if (d->kind == SC_OP_NODE || d->kind == SC_OP_NODE_DATA || d->kind == SC_OP_NODE_EVENT) {
+        static const char *const nodes[] = { [SC_NODE_GATE] = "node_gate", [SC_NODE_KERNEL] = "node_kernel",
+                                             [SC_NODE_HOST] = "node_host", [SC_NODE_MEMSET] = "node_memset",
+                                             [SC_NODE_MEMCPY] = "node_memcpy", [SC_NODE_RECORD] = "node_record",
+                                             [SC_NODE_WAIT] = "node_wait" };
+        const char *what = d->cond >= SC_NODE_GATE && d->cond <= SC_NODE_WAIT ? nodes[d->cond] : "node";
+        if (d->kind == SC_OP_NODE_EVENT)
+            snprintf(kind, sizeof kind, "%s %s in %s", what, r->p->events[d->event].name, r->p->graphs[d->graph].name);
+        else
+            snprintf(kind, sizeof kind, "%s in %s", what, r->p->graphs[d->graph].name);
+    } else if (f->data == SC_DATA_COPY)
         snprintf(kind, sizeof kind, "memcpy_%s", sc_copy_name(d->copy));
     else if (f->data == SC_DATA_MEMSET && d->mem != SC_MEM_DEVICE)
         snprintf(kind, sizeof kind, "memset of %s memory", sc_mem_name(d->mem));
@@ -63,9 +73,18 @@ void describe_op(struct run *r, int i, char *out, size_t n)
         snprintf(kind, sizeof kind, "%s %s", f->name, r->p->words[d->word].name);
     else if (d->kind == SC_OP_BATCH)
         snprintf(kind, sizeof kind, "%s %s %s", f->name, r->p->words[d->word].name, r->p->words[d->word2].name);
+    else if (d->kind == SC_OP_NODE_CHILD || d->kind == SC_OP_EXEC_UPDATE)
+        snprintf(kind, sizeof kind, "%s %s %s", f->name, r->p->graphs[d->graph].name, r->p->graphs[d->graph2].name);
+    else if (d->kind == SC_OP_EDGE)
+        snprintf(kind, sizeof kind, "edge %s -> %s in %s", r->p->ops[d->from].name, r->p->ops[d->to].name,
+                 r->p->graphs[d->graph].name);
+    else if (d->kind == SC_OP_INSTANTIATE || d->kind == SC_OP_INSTANTIATE_UPLOAD || d->kind == SC_OP_EXEC_DESTROY)
+        snprintf(kind, sizeof kind, "%s %s", f->name, r->p->graphs[d->graph].name);
     else
         snprintf(kind, sizeof kind, "%s", f->name);
-    if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_STREAM)
+    if (d->kind == SC_OP_NODE_EVENT)
+        snprintf(out, n, "%s (%s)", d->name, kind);
+    else if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_STREAM)
         snprintf(out, n, "%s (%s of %s)", d->name, kind, sc_stream_name(r->p, d->stream));
     else if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_EVENT)
         snprintf(out, n, "%s (%s of %s)", d->name, kind, r->p->events[d->event].name);

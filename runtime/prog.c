@@ -328,6 +328,81 @@ sc_op sc_graph_replay(sc_prog *p, const char *n, sc_graph g, sc_stream s)
     return index_of(p, op);
 }
 
+/* nodes: graphs built by hand */
+static struct sc_op_def *graph_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_graph g)
+{
+    struct sc_op_def *op = add(p, k, n, SC_NULL_STREAM);
+    check_index(p, n, "graph", g, p->ngraphs);
+    op->graph = g;
+    return op;
+}
+sc_op sc_node(sc_prog *p, const char *n, sc_graph g, enum sc_node_kind kind)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE, n, g);
+    if (kind != SC_NODE_GATE && kind != SC_NODE_KERNEL && kind != SC_NODE_HOST)
+        misuse(p, "operation %s: a marking node is a gate, kernel or host node", n);
+    op->cond = kind;
+    return index_of(p, op);
+}
+sc_op sc_node_data(sc_prog *p, const char *n, sc_graph g, enum sc_node_kind kind)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_DATA, n, g);
+    if (kind != SC_NODE_MEMSET && kind != SC_NODE_MEMCPY)
+        misuse(p, "operation %s: a data node is a memset or memcpy node", n);
+    op->cond = kind;
+    return index_of(p, op);
+}
+sc_op sc_node_event(sc_prog *p, const char *n, sc_graph g, sc_event e, enum sc_node_kind kind)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_EVENT, n, g);
+    if (kind != SC_NODE_RECORD && kind != SC_NODE_WAIT)
+        misuse(p, "operation %s: an event node records or waits", n);
+    check_index(p, n, "event", e, p->nevents);
+    op->event = e;
+    op->cond = kind;
+    return index_of(p, op);
+}
+sc_op sc_node_child(sc_prog *p, const char *n, sc_graph g, sc_graph child)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_CHILD, n, g);
+    check_index(p, n, "graph", child, p->ngraphs);
+    op->graph2 = child;
+    return index_of(p, op);
+}
+static int is_node(const sc_prog *p, sc_op i)
+{
+    if (i < 0 || i >= p->nops)
+        return 0;
+    enum sc_op_kind k = p->ops[i].kind;
+    return k == SC_OP_NODE || k == SC_OP_NODE_DATA || k == SC_OP_NODE_EVENT || k == SC_OP_NODE_CHILD;
+}
+sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
+{
+    if (!is_node(p, from) || !is_node(p, to) || p->ops[from].graph != p->ops[to].graph || from == to)
+        misuse(p, "operation %s: an edge joins two nodes of one graph", n);
+    struct sc_op_def *op = graph_op(p, SC_OP_EDGE, n, is_node(p, from) ? p->ops[from].graph : 0);
+    op->from = from;
+    op->to = to;
+    return index_of(p, op);
+}
+sc_op sc_instantiate(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_INSTANTIATE, n, g)); }
+sc_op sc_instantiate_upload(sc_prog *p, const char *n, sc_graph g, sc_stream s)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_INSTANTIATE_UPLOAD, n, g);
+    if (s >= p->nstreams || s < SC_ON_DEVICE(SC_NULL_STREAM, SC_MAX_DEVICES - 1))
+        misuse(p, "operation %s names an unknown stream", n);
+    op->stream = s;
+    return index_of(p, op);
+}
+sc_op sc_exec_update(sc_prog *p, const char *n, sc_graph g, sc_graph from)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_EXEC_UPDATE, n, g);
+    check_index(p, n, "graph", from, p->ngraphs);
+    op->graph2 = from;
+    return index_of(p, op);
+}
+sc_op sc_exec_destroy(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_EXEC_DESTROY, n, g)); }
+
 sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_SYNC, n, s); }
 sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_SYNC, n, e, SC_NULL_STREAM); }
 sc_op sc_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM); }
@@ -564,6 +639,7 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_INVALID_CONTEXT: return "invalid_context";
     case SC_CODE_ASSERT: return "assert";
     case SC_CODE_LAUNCH_FAILED: return "launch_failed";
+    case SC_CODE_EXEC_UPDATE_FAILURE: return "exec_update_failure";
     }
     return "?";
 }

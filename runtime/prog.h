@@ -37,6 +37,8 @@ struct sc_op_def {
     int thread;         /* index into sc_prog.threads; 0 is "main" */
     sc_context context; /* ctx_enter */
     sc_word word2;      /* batch_wait_write: the word it writes (word: the one it waits on) */
+    sc_graph graph2;    /* nodes: node_child's child, exec_update's source graph */
+    sc_op from, to;     /* nodes: the nodes an edge joins */
 };
 
 struct sc_prog {

@@ -472,11 +472,18 @@ static int prepare(struct run *r, char *why, size_t n)
             snprintf(why, n, "creating context %s failed: %s", p->contexts[c], b->error_name(rc));
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
-    for (int g = 0; g < p->ngraphs && r->proc == 0; g++)
-        if (p->graphs[g].kind != SC_GRAPH_CAPTURED && (rc = b->graph_create(&r->graphs[g], p->graphs[g].kind == SC_GRAPH_GATE))) {
+    for (int g = 0; g < p->ngraphs && r->proc == 0; g++) {
+        enum sc_graph_kind k = p->graphs[g].kind;
+        r->runs_nodes_of[g] = 1u << g;
+        if (k == SC_GRAPH_NODES) /* nodes: empty; the program's node ops build it */
+            rc = b->graph_new(&r->graphs[g]);
+        else if (k != SC_GRAPH_CAPTURED)
+            rc = b->graph_create(&r->graphs[g], k == SC_GRAPH_GATE);
+        if (rc) {
             snprintf(why, n, "building graph %s failed: %s", p->graphs[g].name, b->error_name(rc));
             return -1;
         }
+    }
     for (int w = 0; w < p->nwords && r->proc == 0; w++) {
         r->word_cond[w] = SC_WAIT_GEQ;
         for (int i = p->nops - 1; i >= 0; i--)
@@ -589,6 +596,47 @@ static void claim_captured(struct run *r, int i, int kept)
     for (int j = 0; j < i; j++)
         if (r->op[j].captured && !r->op[j].kept)
             r->op[j].kept = kept;
+}
+
+/* nodes: op i adds its node to its graph (no dependencies: edges come from edge ops). */
+static int add_node(struct run *r, int i)
+{
+    const sc_backend *b = r->b;
+    struct op_rt *o = &r->op[i];
+    const struct sc_op_def *d = o->def;
+    struct sc_node_params np = { .kind = d->cond };
+    int rc = 0;
+    np.flag = r->arena->gate_dev;
+    np.max_ns = r->cfg.deadline_ns;
+    np.slot = (struct sc_slot *)r->arena->slots_dev + i;
+    np.token = o->token;
+    np.bytes = SC_COPY_BYTES;
+    switch (d->kind) {
+    case SC_OP_NODE:
+        np.fn = host_mark;
+        np.arg = &o->harg;
+        break;
+    case SC_OP_NODE_DATA: /* into the graph's one node buffer; a memcpy node from its own source */
+        np.dst = arena_buffer(r, node_buffer(r->p, i), W_DEV_DST, &rc);
+        np.src = rc ? NULL : arena_buffer(r, i, W_DEV_SRC, &rc);
+        np.value = o->fill;
+        break;
+    case SC_OP_NODE_EVENT: np.event = o->event; break;
+    case SC_OP_NODE_CHILD:
+        np.kind = 0;
+        np.child = r->graphs[d->graph2];
+        break;
+    default: return -1;
+    }
+    if (rc || (rc = b->node_add(r->graphs[d->graph], &np, &o->node)))
+        return rc;
+    if (d->kind == SC_OP_NODE) { /* it runs when a launch of its graph runs it: observed like a captured op */
+        o->captured = 1;
+        o->kept = d->graph + 1;
+    }
+    if (d->kind == SC_OP_NODE_CHILD) /* the child is cloned: its node ops run in every launch of this graph */
+        r->runs_nodes_of[d->graph] |= r->runs_nodes_of[d->graph2];
+    return 0;
 }
 
 /* Member m of group op i, for the kinds a group issues to every member. */
@@ -737,8 +785,22 @@ static int issue_one(struct run *r, int i)
         if (!r->graphs[d->graph])
             rc = -1; /* the generator makes no replay of a graph that no capture_keep before it kept */
         else if ((rc = b->graph_replay(r->graphs[d->graph], o->stream)) == 0)
-            store(&r->replayed[d->graph], 1);
+            for (int g = 0; g < r->p->ngraphs; g++)
+                if (r->runs_nodes_of[d->graph] & (1u << g))
+                    store(&r->replayed[g], 1);
         break;
+    case SC_OP_NODE:
+    case SC_OP_NODE_DATA:
+    case SC_OP_NODE_EVENT:
+    case SC_OP_NODE_CHILD: rc = add_node(r, i); break;
+    case SC_OP_EDGE: rc = b->edge_add(r->graphs[d->graph], r->op[d->from].node, r->op[d->to].node); break;
+    case SC_OP_INSTANTIATE: rc = b->graph_instantiate(r->graphs[d->graph], 0, NULL); break;
+    case SC_OP_INSTANTIATE_UPLOAD: rc = b->graph_instantiate(r->graphs[d->graph], 1, o->stream); break;
+    case SC_OP_EXEC_UPDATE: /* later launches run the source graph's nodes (their slots, their tokens) */
+        if ((rc = b->exec_update(r->graphs[d->graph], r->graphs[d->graph2])) == 0)
+            r->runs_nodes_of[d->graph] = r->runs_nodes_of[d->graph2];
+        break;
+    case SC_OP_EXEC_DESTROY: rc = b->exec_destroy(r->graphs[d->graph]); break;
     case SC_OP_CAPTURE_STATUS:
         rc = b->capture_status(o->stream, &status);
         o->value = status;
@@ -1237,7 +1299,9 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
              is_query(o->def->kind)
                  ? (o->result == 0 ? ", answered success" : o->result == SC_NOT_READY ? ", answered not-ready" : "")
                  : "",
-             o->captured ? " (into the capture: it runs only when a graph of it is launched)" : "");
+             o->def->kind == SC_OP_NODE ? " (a node: it runs when a launch of its graph runs it)"
+             : o->captured              ? " (into the capture: it runs only when a graph of it is launched)"
+                                        : "");
         if (SC_LACKS(o->result)) { /* the stand-in's gap, never the answer a rule expects */
             sc_verdict_error(&r->v, "%s failed: %s", desc, b->error_name(o->result));
             break;

@@ -66,6 +66,19 @@ enum sc_graph_kind {
     SC_GRAPH_KERNEL = 1, /* one kernel node that marks the launching op's slot       */
     SC_GRAPH_GATE,       /* one gate kernel node: a launch of it is held like a gate */
     SC_GRAPH_CAPTURED,   /* what a stream capture recorded, kept by sc_capture_keep   */
+    SC_GRAPH_NODES,      /* nodes: a graph built by hand (sc_node*, sc_edge), made executable by
+                          * sc_instantiate and launched by sc_graph_replay */
+};
+
+/* nodes: what a node of a graph built by hand does (sc_node). */
+enum sc_node_kind {
+    SC_NODE_GATE = 1, /* a gate kernel node (cuGraphAddKernelNode of sc_gate): held until the release */
+    SC_NODE_KERNEL,   /* a marking kernel node (sc_mark)                                       */
+    SC_NODE_HOST,     /* a host node (cuGraphAddHostNode) marking its slot                     */
+    SC_NODE_MEMSET,   /* a memset node of 4 MiB of device memory (cuGraphAddMemsetNode)        */
+    SC_NODE_MEMCPY,   /* a device-to-device memcpy node of 4 MiB (cuGraphAddMemcpyNode)        */
+    SC_NODE_RECORD,   /* an event record node (cuGraphAddEventRecordNode)                      */
+    SC_NODE_WAIT,     /* an event wait node (cuGraphAddEventWaitNode)                          */
 };
 
 /* Kinds of memory a copy or memset reads and writes. */
@@ -181,6 +194,7 @@ enum sc_code {
     SC_CODE_ASSERT,                /* CUDA_ERROR_ASSERT / cudaErrorAssert: a device-side assert */
     SC_CODE_LAUNCH_FAILED,         /* CUDA_ERROR_LAUNCH_FAILED / cudaErrorLaunchFailure */
     SC_CODE_AN_ERROR,              /* any error: the documentation says the call fails, not with what */
+    SC_CODE_EXEC_UPDATE_FAILURE,   /* nodes: CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE / cudaErrorGraphExecUpdateFailure */
 };
 
 /* Values a getter can give. */
@@ -273,6 +287,20 @@ sc_op sc_capture_status(sc_prog *p, const char *name, sc_stream s); /* getter */
 sc_op sc_capture_keep(sc_prog *p, const char *name, sc_stream s, sc_graph g);
 /* cuGraphLaunch of a graph sc_capture_keep made; observed by an event recorded after it. */
 sc_op sc_graph_replay(sc_prog *p, const char *name, sc_graph g, sc_stream s);
+
+/* nodes: graphs built by hand (a graph declared SC_GRAPH_NODES, cuGraphCreate'd before the case).
+ * A node is added with no dependencies; sc_edge adds one (cuGraphAddDependencies).  A gate, kernel or
+ * host node writes its own slot each time a launch runs it (sc_graph_replay of g). */
+sc_op sc_node(sc_prog *p, const char *name, sc_graph g, enum sc_node_kind kind);      /* GATE, KERNEL, HOST */
+sc_op sc_node_data(sc_prog *p, const char *name, sc_graph g, enum sc_node_kind kind); /* MEMSET, MEMCPY */
+sc_op sc_node_event(sc_prog *p, const char *name, sc_graph g, sc_event e, enum sc_node_kind kind); /* RECORD, WAIT */
+sc_op sc_node_child(sc_prog *p, const char *name, sc_graph g, sc_graph child); /* cuGraphAddChildGraphNode */
+sc_op sc_edge(sc_prog *p, const char *name, sc_op from, sc_op to);       /* two nodes of one graph */
+sc_op sc_instantiate(sc_prog *p, const char *name, sc_graph g);          /* cuGraphInstantiate      */
+/* cuGraphInstantiateWithParams with CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD: uploaded into s, not run */
+sc_op sc_instantiate_upload(sc_prog *p, const char *name, sc_graph g, sc_stream s);
+sc_op sc_exec_update(sc_prog *p, const char *name, sc_graph g, sc_graph from); /* cuGraphExecUpdate */
+sc_op sc_exec_destroy(sc_prog *p, const char *name, sc_graph g);         /* cuGraphExecDestroy      */
 
 /* A kernel that writes to an invalid address: the context's sticky error. */
 /* How a fault kernel faults: a store to an unmapped address, a failing device-side assert, PTX trap. */

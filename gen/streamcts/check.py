@@ -9,7 +9,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    PROCESS_KINDS, WAITS, WORD_PRESETS,
+    NODE_KINDS, PROCESS_KINDS, WAITS, WORD_PRESETS,
 )
 
 
@@ -128,6 +128,8 @@ def check_graphs(prog, types):
         if type_ != "graph" or types.get(arg) != "graph" or arg not in prog.objects:
             continue
         captured = prog.objects[arg].flags == ("captured",)
+        if prog.objects[arg].flags == ("nodes",):
+            continue  # check_nodes
         if op.kind == "graph_launch" and captured:
             errs.append(f"op {name}: graph '{arg}' is captured: launch it with graph_replay")
         elif op.kind in ("graph_replay", "capture_keep") and not captured:
@@ -136,6 +138,52 @@ def check_graphs(prog, types):
             errs.append(f"op {name}: graph_replay of '{arg}', which no capture_keep before it made")
         if op.kind == "capture_keep":
             kept.add(arg)
+    return errs
+
+
+def check_nodes(prog, types):
+    """nodes: a graph declared 'nodes' is built by node ops and edges, made executable by instantiate (after
+    its last node and edge), launched by graph_replay; an edge joins two earlier nodes of one graph; a child
+    graph is another 'nodes' graph, complete when it is added (the call clones it)."""
+    errs, nodes, instantiated, children = [], {}, set(), set()
+
+    def built(arg):
+        return types.get(arg) == "graph" and prog.objects.get(arg, Object("", ())).flags == ("nodes",)
+
+    for name, op in zip(prog.names(), prog.ops):
+        graphs = [arg for t, arg in typed_args(name, op) if t == "graph"]
+        if op.kind in NODE_KINDS or op.kind in ("instantiate", "instantiate_upload", "exec_update", "exec_destroy"):
+            errs += [f"op {name}: {op.kind} needs a graph declared nodes ({g}=graph nodes)" for g in graphs
+                     if types.get(g) == "graph" and not built(g)]
+        if op.kind == "graph_launch" and graphs and built(graphs[0]):
+            errs.append(f"op {name}: graph '{graphs[0]}' is built by hand: launch it with graph_replay")
+        if op.kind == "graph_replay" and graphs and built(graphs[0]) and graphs[0] not in instantiated:
+            errs.append(f"op {name}: graph_replay of '{graphs[0]}', which no instantiate before it made executable")
+        if op.kind in NODE_KINDS and graphs:
+            if graphs[0] in instantiated:
+                errs.append(f"op {name}: a node added to '{graphs[0]}' after its instantiate would never run")
+            if graphs[0] in children:
+                errs.append(f"op {name}: a node added to '{graphs[0]}' after a node_child cloned it")
+            nodes[name] = graphs[0]
+        if op.kind == "node_child" and len(graphs) == 2:
+            if graphs[0] == graphs[1]:
+                errs.append(f"op {name}: a graph cannot be its own child")
+            children.add(graphs[1])
+        if op.kind == "edge":
+            ends = [arg for t, arg in typed_args(name, op) if t == "node"]
+            unknown = [e for e in ends if e not in nodes]
+            if unknown:
+                errs += [f"op {name}: edge names '{e}', which is no node added before it" for e in unknown]
+            elif ends[0] == ends[1] or nodes[ends[0]] != nodes[ends[1]]:
+                errs.append(f"op {name}: an edge joins two nodes of one graph")
+            elif nodes[ends[0]] in instantiated:
+                errs.append(f"op {name}: an edge added to '{nodes[ends[0]]}' after its instantiate would change nothing")
+        if op.kind in ("instantiate", "instantiate_upload") and graphs:
+            if graphs[0] in instantiated:
+                errs.append(f"op {name}: '{graphs[0]}' is instantiated twice (its executable graph is one)")
+            instantiated.add(graphs[0])
+        if op.kind in ("exec_update", "exec_destroy") and graphs and graphs[0] not in instantiated:
+            errs.append(f"op {name}: {op.kind} of '{graphs[0]}', which no instantiate before it made executable")
     return errs
 
 
@@ -163,7 +211,7 @@ def check_program(prog):
                 errs.append(f"op {name}: the built-in stream '{op.args[0]}' cannot be destroyed")
             destroyed[op.args[0]] = name
     types, type_errs = object_types(prog)
-    errs += type_errs + check_buffers_and_words(prog) + check_graphs(prog, types)
+    errs += type_errs + check_buffers_and_words(prog) + check_graphs(prog, types) + check_nodes(prog, types)
     if "context" in types.values() and (any(st.device for st in prog.streams.values())
                                         or any((builtin(s) or ("", 0))[1] for _, _, s in prog.targets())):
         errs.append("a program with a created context uses device 0 only (an op on another device makes "

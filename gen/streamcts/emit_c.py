@@ -49,6 +49,8 @@ def c_arg(type_, arg):
         return c_stream(arg)
     if type_ == "device":
         return arg
+    if type_ == "node":  # nodes: the op that added the node
+        return "op_" + arg
     return "SC_DEFAULT_POOL" if (type_, arg) == ("pool", DEFAULT_POOL) else PREFIXES[type_] + arg
 
 
@@ -99,6 +101,7 @@ def c_body(prog, exp):
     names = prog.names()
     captured = {exp.subject, exp.object} | {n for n, op in zip(names, prog.ops) if op.thread != "main"}
     uses = prog.uses()
+    captured |= {arg for _, _, t, arg in uses if t == "node"}
     used_streams = {s for _, _, s in prog.targets()}
     used_objects = {arg for _, _, t, arg in uses if t in PREFIXES}
     bits = {arg: KINDS[op.kind].bits for _, op, t, arg in uses if t == "word"}

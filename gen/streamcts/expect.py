@@ -54,13 +54,40 @@ def stream_of(op, modes, procs=None):
 
 
 def is_gate(prog, op):
-    """A gate, host_gate or value_gate, or the launch of a gate graph."""
-    return op.kind in GATES or (op.kind == "graph_launch" and prog.objects[op.args[0]].flags == ("gate",))
+    """A gate, host_gate or value_gate, a gate node, or the launch of a gate graph."""
+    return op.kind in GATES or op.kind == "node_gate" or (
+        op.kind == "graph_launch" and prog.objects[op.args[0]].flags == ("gate",)
+    )
+
+
+def launched_with(prog, graph):
+    """nodes: the graphs whose launches run the nodes of graph: itself, the graphs it is a child of, and
+    those an exec_update gave its parameters."""
+    found, todo = {graph}, [graph]
+    while todo:
+        g = todo.pop()
+        for op in prog.ops:
+            if op.kind in ("node_child", "exec_update") and op.args[1] == g and op.args[0] not in found:
+                found.add(op.args[0])
+                todo.append(op.args[0])
+    return found
+
+
+def node_held(prog, i, modes):
+    """nodes: a node runs held when a gate node runs in the same launch, or the launch itself is held."""
+    graphs = launched_with(prog, prog.ops[i].args[0])
+    return any(
+        (op.kind == "node_gate" and op.args[0] in graphs)
+        or (op.kind == "graph_replay" and op.args[0] in graphs and held(prog, j, modes))
+        for j, op in enumerate(prog.ops)
+    )
 
 
 def held(prog, i, modes):
-    """Is op i held: a gate itself, or after a gate in its own stream?"""
+    """Is op i held: a gate itself, or after a gate in its own stream (a node: see node_held)?"""
     op = prog.ops[i]
+    if op.kind in ("node_kernel", "node_host"):
+        return node_held(prog, i, modes)
     return is_gate(prog, op) or (
         op.stream is not None
         and any(
@@ -81,6 +108,8 @@ def check_unary(exp, kind):
         return [f"subject of 'gives' must be a getter ({', '.join(k for k in GETTERS if KINDS[k].values)}); {subject}"]
     if exp.relation == "gives" and exp.value not in KINDS[kind].values:
         return [f"{kind} '{exp.subject}' gives {one_of(KINDS[kind].values)}, not '{exp.value}'"]
+    if exp.relation == "complete on return" and kind.startswith("node_"):
+        return [f"a node's data is written when a launch runs it: 'complete on return' does not apply; {subject}"]
     if exp.relation == "complete on return" and KINDS[kind].data != "transfer":
         return [f"subject of 'complete on return' must be a copy or memset (memcpy*, memset*); {subject}"]
     if exp.relation == "keeps its data" and not KINDS[kind].data:

@@ -129,6 +129,10 @@ def check_arg(type_, arg, text):
     """An ARG of an op, checked for the form its type takes."""
     if type_ == "device" and integer(arg, 0, MAX_DEVICES - 1) is None:
         raise Bad(f"malformed device '{arg}' in '{text}' (want an integer from 0 to {MAX_DEVICES - 1})")
+    if type_ == "node" and re.fullmatch(NAME, arg):  # nodes: an op name
+        return arg
+    if type_ == "node":
+        raise Bad(f"malformed op name '{arg}' in '{text}' (want {NAME})")
     if type_ in ("stream", "device") or OBJECT_NAME.fullmatch(arg) or (type_ == "pool" and arg == DEFAULT_POOL):
         return arg
     want = f"{DEFAULT_POOL} or [A-Z][A-Za-z0-9_]*" if type_ == "pool" else "[A-Z][A-Za-z0-9_]*"
@@ -215,7 +219,7 @@ def object_types(prog):
         elif arg not in types and type_ == "pool":
             errs.append(f"op {name}: unknown pool '{arg}' (want {DEFAULT_POOL} or a pool declared in objects)")
         elif arg not in types:
-            errs.append(f"op {name}: unknown graph '{arg}' (declare it in objects: {arg}=graph kernel|gate|captured)")
+            errs.append(f"op {name}: unknown graph '{arg}' (declare it in objects: {arg}=graph kernel|gate|captured|nodes)")
         elif types[arg] != type_:
             errs.append(f"op {name}: '{arg}' is {article(types[arg])}, not {article(type_)}")
     return types, errs

@@ -86,10 +86,11 @@ RUN_COUNTED = ("gate", "host_gate", "kernel", "host_func")  # the kinds whose sl
 UNARY_RELATIONS["sees its primary"] = "SC_SEES_PRIMARY"  # pdl: a secondary read its primary's result
 PDL_KINDS = ("kernel_pdl", "kernel_pdl_nosync")  # programmatic dependent launches
 PRIMARY_KINDS = ("gate", "kernel") + PDL_KINDS  # the kernels whose token a secondary reads (runtime: sc_op_primary)
+RUN_COUNTED += ("node_gate", "node_kernel", "node_host")  # nodes: a node of a graph built by hand
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "assert",
-    "launch_failed", "an_error",
+    "launch_failed", "exec_update_failure", "an_error",  # an_error, the catch-all, last
 )
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
@@ -240,5 +241,28 @@ for _action in ("push", "set"):
 KINDS.update(
     capture_keep=host("sc_capture_keep", "stream", "graph"),
     graph_replay=Kind("sc_graph_replay", ("graph",)),
+)
+# nodes: graphs built by hand.  A graph declared 'nodes' is empty before the case; node_* ops add nodes to
+# it (no dependencies), edge A B makes node B depend on node A (cuGraphAddDependencies), instantiate makes
+# its executable graph, graph_replay launches it.  Gate, kernel and host nodes write their own slots when a
+# launch runs them; memset, memcpy, event and child graph nodes are not observable.  The memset and memcpy
+# nodes of a graph write one buffer: 'keeps its data' judges whether a node wrote it last.
+OBJECT_FLAGS["graph"]["nodes"] = "SC_GRAPH_NODES"
+NODE_KINDS = ("node_gate", "node_kernel", "node_host", "node_memset", "node_memcpy", "node_record", "node_wait",
+              "node_child")
+KINDS.update(
+    node_gate=host("sc_node", "graph", consts=("SC_NODE_GATE",)),
+    node_kernel=host("sc_node", "graph", consts=("SC_NODE_KERNEL",)),
+    node_host=host("sc_node", "graph", consts=("SC_NODE_HOST",)),
+    node_memset=host("sc_node_data", "graph", consts=("SC_NODE_MEMSET",), observable=False, data="transfer"),
+    node_memcpy=host("sc_node_data", "graph", consts=("SC_NODE_MEMCPY",), observable=False, data="transfer"),
+    node_record=host("sc_node_event", "graph", "event", consts=("SC_NODE_RECORD",), observable=False),
+    node_wait=host("sc_node_event", "graph", "event", consts=("SC_NODE_WAIT",), observable=False),
+    node_child=host("sc_node_child", "graph", "graph", observable=False),
+    edge=host("sc_edge", "node", "node"),
+    instantiate=host("sc_instantiate", "graph"),
+    instantiate_upload=host("sc_instantiate_upload", "graph", "stream"),
+    exec_update=host("sc_exec_update", "graph", "graph"),
+    exec_destroy=host("sc_exec_destroy", "graph"),
 )
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]

@@ -34,7 +34,7 @@ from streamcts.cases import compile_row  # noqa: E402
 from streamcts.emit_c import c_comment, c_string  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
-from streamcts.vocab import DEFAULTS, KINDS, PROCESS_KINDS, SLOT_KINDS  # noqa: E402
+from streamcts.vocab import DEFAULTS, KINDS, NODE_KINDS, PROCESS_KINDS, SLOT_KINDS  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
 from ops_table import COLUMNS, disagreements, read_ops_def  # noqa: E402  (selftest/gen/ops_table.py)
 
@@ -535,14 +535,21 @@ class Units(TempDirCase):
                                    else args[t] for t in kind.args] + ["on s"] * kind.on
                             + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
         ordered = sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))
-        ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only]
+        nodes = ("edge", "instantiate", "instantiate_upload", "exec_update", "exec_destroy") + NODE_KINDS  # N
+        ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes]
         rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
         rows.append([op(k, kind) for k, kind in ordered if kind.runtime_only])
+        # nodes: named node ops of N (a child: D), an edge between two, then N made executable, updated, destroyed
+        rows.append([f"n_{k}: {k} N" + (" E" if "event" in KINDS[k].args else " D" if k == "node_child" else "")
+                     for k in NODE_KINDS]
+                    + ["edge n_node_gate n_node_kernel", "instantiate N", "exec_update N D", "exec_destroy N",
+                       "instantiate_upload D s"])
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):
                 f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least"
-                        " | P=pool keep_memory, G=graph kernel, C=context, K=graph captured | t"
+                        " | P=pool keep_memory, G=graph kernel, C=context, K=graph captured, N=graph nodes, D=graph nodes"
+                        " | t"
                         f" | alloc_async M on s; {'; '.join(row)}; X: ctx_sync"
                         " | X answers success | X: stream_sync legacy | S | R.\n")
         code, _, err = self.gen()

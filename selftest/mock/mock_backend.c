@@ -35,8 +35,25 @@
  *   capture    work issued into a stream capture also runs at once
  *   replay     a launch of a captured graph runs its nodes on a stream of
  *              their own, waiting neither for the stream's earlier work nor
- *              for each other
- *   replay_once  only the first launch of a captured graph runs its nodes
+ *              for each other (of a graph built by hand: its nodes wait for
+ *              none of the stream's work, nor the stream's later work for them)
+ *   replay_once  only the first launch of a captured graph (or of a graph built
+ *              by hand) runs its nodes
+ *   edges      a graph built by hand runs its nodes one by one in the reverse
+ *              of the order they were added, whatever their edges say (nodes)
+ *   record_node  an event record node records nothing (nodes)
+ *   wait_node  an event wait node waits for nothing (nodes)
+ *   child_node  a child graph node's graph starts without waiting for the
+ *              child node's dependencies (nodes)
+ *   exec_update  cuGraphExecUpdate answers success and changes nothing (nodes)
+ *   upload_runs  an instantiation with CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD also
+ *              runs the graph in its upload stream (nodes)
+ *   exec_update_topology  cuGraphExecUpdate answers success for a graph of
+ *              another topology (nodes)
+ *   exec_update_pending  cuGraphExecUpdate also drops the nodes of the pending
+ *              launch that have not started (nodes)
+ *   exec_destroy  cuGraphExecDestroy drops the nodes of its pending launch
+ *              that have not started (nodes)
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -100,6 +117,21 @@ struct item {
     struct item *next;
 };
 
+/* nodes: a node of a graph built by hand, and one launch of an executable graph. */
+#define MOCK_NODES 32
+#define MOCK_DEPS 8
+struct mgraph;
+struct mnode {
+    struct sc_node_params np;  /* kind 0: a child graph node */
+    struct mgraph *child;      /* its clone                  */
+    int ndeps, deps[MOCK_DEPS]; /* the nodes its edges come from */
+    struct mstream *ran_on;    /* the last launch: where it ran ... */
+    uint64_t ran_at;           /* ... and its last item there      */
+};
+struct mlaunch {
+    int dead; /* exec_destroy (broken): its nodes that have not started are dropped */
+};
+
 /* A stream capture under way, or the graph kept from one: its nodes in capture order. */
 struct mgraph {
     struct item *head, *tail;
@@ -107,6 +139,12 @@ struct mgraph {
     int launched;               /* launches so far                 */
     struct mstream *last;       /* the stream of its last launch, ... */
     uint64_t last_pos;          /* ... and that launch's last item    */
+    /* nodes: a graph built by hand */
+    int built;
+    struct mnode nodes[MOCK_NODES];
+    int nnodes;
+    struct mnode *exec;         /* the executable graph's nodes: NULL before the instantiate */
+    struct mlaunch *pending;    /* its last launch */
 };
 
 struct mstream {
@@ -149,6 +187,7 @@ static __thread int last_err; /* the calling thread's last error (the runtime AP
 #define MOCK_ILLEGAL_ADDRESS 5
 #define MOCK_ASSERT 6
 #define MOCK_LAUNCH_FAILED 7
+#define MOCK_EXEC_UPDATE_FAILURE 8 /* nodes */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -441,6 +480,13 @@ static void trigger_at(void *h, uint64_t pos)
 
 /* A kernel of the current context's module, launched into a stream of another context, is refused. */
 static int foreign(void *s) { return resolve(s)->ctx != cur_ctx; }
+/* nodes: a launch's own copies of a node's arguments */
+static void *gate_args_of(const struct sc_node_params *np)
+{
+    struct gate_args *g = malloc(sizeof *g);
+    *g = (struct gate_args){ np->flag, np->max_ns, np->slot, np->token };
+    return g;
+}
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     if (foreign(s))
@@ -587,6 +633,12 @@ static uint64_t copy_on(void *s, void *dst, const void *src, size_t n, int value
     struct copy_args *c = malloc(sizeof *c);
     *c = (struct copy_args){ dst, src, n, value };
     return enqueue(s, ITEM_FN, run_copy, c, NULL, 0, 1);
+}
+static void *copy_args_of(const struct sc_node_params *np)
+{
+    struct copy_args *c = malloc(sizeof *c);
+    *c = (struct copy_args){ np->dst, np->src, np->bytes, np->kind == SC_NODE_MEMSET ? np->value : -1 };
+    return c;
 }
 static int memset_async(void *s, void *d, unsigned char v, size_t n)
 {
@@ -818,7 +870,8 @@ static int graph_destroy(void *g)
             free(it->arg);
         free(it);
     }
-    free(gr);
+    /* nodes: child clones and executable nodes are kept, as streams are (a launch may still read them) */
+    free(gr->built ? NULL : gr);
     return 0;
 }
 static int capture_begin(void *s, int mode)
@@ -863,9 +916,254 @@ static int capture_keep(void *s, void **graph)
     *graph = cap;
     return 0;
 }
+/* ---- nodes: graphs built by hand --------------------------------------------
+ * A launch runs each node on a stream of its own, after the launch stream's
+ * earlier work (and the graph's previous launch) and after the nodes its
+ * edges come from; the launch stream's later work waits for every node.  So
+ * nodes no edge orders run concurrently, as on a GPU. */
+static int graph_new(void **g)
+{
+    struct mgraph *gr = calloc(1, sizeof *gr);
+    gr->built = 1;
+    *g = gr;
+    return 0;
+}
+static struct mgraph *clone_graph(const struct mgraph *from)
+{
+    struct mgraph *gr = malloc(sizeof *gr);
+    *gr = *from;
+    gr->exec = NULL;
+    gr->pending = NULL;
+    for (int k = 0; k < gr->nnodes; k++)
+        if (gr->nodes[k].child)
+            gr->nodes[k].child = clone_graph(gr->nodes[k].child);
+    return gr;
+}
+static int node_add(void *g, const struct sc_node_params *np, void **node)
+{
+    struct mgraph *gr = g;
+    if (!gr->built || gr->nnodes == MOCK_NODES || (np->kind == 0 && !((struct mgraph *)np->child)->built))
+        return refuse(1);
+    struct mnode *n = &gr->nodes[gr->nnodes++];
+    memset(n, 0, sizeof *n);
+    n->np = *np;
+    if (np->kind == 0) /* documented: the child graph is cloned in this call */
+        n->child = clone_graph(np->child);
+    *node = n;
+    return 0;
+}
+static int edge_add(void *g, void *from, void *to)
+{
+    struct mgraph *gr = g;
+    struct mnode *a = from, *b = to;
+    if (a < gr->nodes || a >= gr->nodes + gr->nnodes || b < gr->nodes || b >= gr->nodes + gr->nnodes || a == b ||
+        b->ndeps == MOCK_DEPS)
+        return refuse(1);
+    b->deps[b->ndeps++] = (int)(a - gr->nodes);
+    return 0;
+}
+static int launch_built(struct mgraph *gr, void *s);
+/* An upload is stream work that runs none of the graph's nodes (upload_runs: it runs them all). */
+static int graph_instantiate(void *g, int upload, void *s)
+{
+    struct mgraph *gr = g;
+    if (!gr->built || gr->exec)
+        return refuse(1);
+    gr->exec = malloc(sizeof gr->nodes);
+    memcpy(gr->exec, gr->nodes, sizeof gr->nodes);
+    if (upload && breaks("upload_runs"))
+        return launch_built(gr, s);
+    if (upload)
+        enqueue(s, ITEM_FN, NULL, NULL, NULL, 0, 0);
+    return 0;
+}
+static int exec_update(void *g, void *from)
+{
+    struct mgraph *gr = g, *src = from;
+    if (!gr->exec || !src->built)
+        return refuse(1);
+    if (breaks("exec_update_topology")) /* accepted, whatever the topology */
+        return 0;
+    if (src->nnodes != gr->nnodes) /* the topology changed */
+        return refuse(MOCK_EXEC_UPDATE_FAILURE);
+    for (int k = 0; k < gr->nnodes; k++)
+        if (src->nodes[k].np.kind != gr->exec[k].np.kind || src->nodes[k].ndeps != gr->exec[k].ndeps ||
+            memcmp(src->nodes[k].deps, gr->exec[k].deps, sizeof src->nodes[k].deps))
+            return refuse(MOCK_EXEC_UPDATE_FAILURE);
+    if (breaks("exec_update"))
+        return 0;
+    if (gr->pending && breaks("exec_update_pending")) /* the update reaches the pending launch: its old nodes are lost */
+        gr->pending->dead = 1;
+    for (int k = 0; k < gr->nnodes; k++) { /* the launches already enqueued hold copies of the old ones */
+        gr->exec[k].np = src->nodes[k].np;
+        if (src->nodes[k].child)
+            gr->exec[k].child = clone_graph(src->nodes[k].child);
+    }
+    return 0;
+}
+static int exec_destroy(void *g)
+{
+    struct mgraph *gr = g;
+    if (!gr->exec)
+        return refuse(1);
+    if (gr->pending && breaks("exec_destroy"))
+        gr->pending->dead = 1;
+    gr->exec = NULL; /* the nodes stay: a pending launch's items are its own copies */
+    return 0;
+}
+
+struct node_run {
+    struct mlaunch *launch;
+    void (*fn)(void *);
+    void *arg;
+    int owned; /* arg is the node_run's */
+};
+static void run_node(void *a)
+{
+    struct node_run *nr = a;
+    if (!__atomic_load_n(&nr->launch->dead, __ATOMIC_ACQUIRE) && nr->fn)
+        nr->fn(nr->arg);
+    if (nr->owned)
+        free(nr->arg);
+}
+/* Appends one item of a node to stream ns (the registry lock held); returns its position. */
+static uint64_t node_item(struct mstream *ns, struct mlaunch *l, void (*fn)(void *), void *arg, int owned)
+{
+    struct node_run *nr = malloc(sizeof *nr);
+    *nr = (struct node_run){ l, fn, arg, owned };
+    return push(ns, ITEM_FN, run_node, nr, NULL, 0, 1);
+}
+struct dep {
+    struct mstream *s;
+    uint64_t pos;
+};
+/* One node but a child graph node, enqueued on ns (the registry lock held); returns its last item. */
+static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *l)
+{
+    switch (nd->np.kind) {
+    case SC_NODE_GATE: return node_item(ns, l, run_gate, gate_args_of(&nd->np), 1);
+    case SC_NODE_KERNEL: return node_item(ns, l, run_mark, gate_args_of(&nd->np), 1);
+    case SC_NODE_HOST: return node_item(ns, l, nd->np.fn, nd->np.arg, 0);
+    case SC_NODE_MEMSET:
+    case SC_NODE_MEMCPY: return node_item(ns, l, run_copy, copy_args_of(&nd->np), 1);
+    case SC_NODE_RECORD: {
+        struct mevent *ev = nd->np.event;
+        uint64_t pos = node_item(ns, l, run_record, ev, 0);
+        if (!breaks("record_node")) /* the event now captures this node's dependencies */
+            ev->capture = NULL, ev->stream = ns, ev->target = pos;
+        return pos;
+    }
+    default: { /* SC_NODE_WAIT: the work the event's last record captured */
+        struct mevent *ev = nd->np.event;
+        if (ev->stream && !breaks("wait_node"))
+            push(ns, ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
+        return node_item(ns, l, NULL, NULL, 0);
+    }
+    }
+}
+
+/* The break edges: every node on one stream after `roots`, in the reverse of the order they were added
+ * (a node that depends on another runs before it). */
+static void launch_reversed(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l)
+{
+    struct mstream *ns = new_stream(KIND_NONBLOCKING);
+    pthread_mutex_lock(&registry);
+    for (int r = 0; r < nroots; r++)
+        push(ns, ITEM_WAIT, NULL, NULL, roots[r].s, roots[r].pos, 0);
+    for (int k = n - 1; k >= 0; k--) {
+        struct mnode *nd = &nodes[k];
+        uint64_t pos;
+        if (nd->np.kind == 0) { /* a child graph: its nodes after what this stream has so far */
+            struct dep here = { ns, ns->enq };
+            pthread_mutex_unlock(&registry);
+            launch_reversed(nd->child->nodes, nd->child->nnodes, &here, 1, l);
+            pthread_mutex_lock(&registry);
+            for (int c = 0; c < nd->child->nnodes; c++)
+                push(ns, ITEM_WAIT, NULL, NULL, nd->child->nodes[c].ran_on, nd->child->nodes[c].ran_at, 0);
+            pos = node_item(ns, l, NULL, NULL, 0);
+        } else
+            pos = node_work(ns, nd, l);
+        nd->ran_on = ns, nd->ran_at = pos;
+    }
+    pthread_mutex_unlock(&registry);
+}
+
+/* Enqueues the nodes of one graph, each on a stream of its own after `roots` (n of them) and the nodes its
+ * edges come from. */
+static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l)
+{
+    int done[MOCK_NODES] = { 0 };
+    if (breaks("edges")) {
+        launch_reversed(nodes, n, roots, nroots, l);
+        return;
+    }
+    for (int left = n; left > 0; left--) {
+        int k = 0;
+        for (; k < n; k++) { /* a node whose dependencies were all enqueued */
+            int ready = !done[k];
+            for (int j = 0; j < nodes[k].ndeps && ready; j++)
+                ready = done[nodes[k].deps[j]];
+            if (ready)
+                break;
+        }
+        if (k == n)
+            return; /* a cycle: instantiation would have refused it */
+        struct mnode *nd = &nodes[k];
+        struct mstream *ns = new_stream(KIND_NONBLOCKING);
+        struct dep mine[MOCK_DEPS + 8];
+        int nmine = 0;
+        uint64_t pos;
+        for (int r = 0; r < nroots; r++)
+            mine[nmine++] = roots[r];
+        for (int j = 0; j < nd->ndeps; j++)
+            mine[nmine++] = (struct dep){ nodes[nd->deps[j]].ran_on, nodes[nd->deps[j]].ran_at };
+        if (nd->np.kind == 0) { /* a child graph: its nodes after this node's dependencies; it completes with them */
+            int broken = breaks("child_node"); /* its nodes wait only for the launch's start */
+            launch_nodes(nd->child->nodes, nd->child->nnodes, broken ? roots : mine, broken ? nroots : nmine, l);
+            pthread_mutex_lock(&registry);
+            for (int c = 0; c < nd->child->nnodes; c++)
+                push(ns, ITEM_WAIT, NULL, NULL, nd->child->nodes[c].ran_on, nd->child->nodes[c].ran_at, 0);
+            pos = node_item(ns, l, NULL, NULL, 0);
+        } else {
+            pthread_mutex_lock(&registry);
+            for (int j = 0; j < nmine; j++)
+                push(ns, ITEM_WAIT, NULL, NULL, mine[j].s, mine[j].pos, 0);
+            pos = node_work(ns, nd, l);
+        }
+        nd->ran_on = ns, nd->ran_at = pos;
+        pthread_mutex_unlock(&registry);
+        done[k] = 1;
+    }
+}
+static int launch_built(struct mgraph *gr, void *s)
+{
+    struct mstream *st = resolve(s);
+    struct mlaunch *l = calloc(1, sizeof *l); /* kept: its items may outlive the executable graph */
+    struct dep start;
+    if (!gr->exec)
+        return refuse(1);
+    if (breaks("replay_once") && gr->launched++)
+        return 0;
+    /* the start: behind the stream's earlier work (and the legacy stream's rules) and the previous launch */
+    start.s = st;
+    start.pos = gr->last ? enqueue(st, ITEM_WAIT, NULL, NULL, gr->last, gr->last_pos, 0)
+                         : enqueue(st, ITEM_FN, NULL, NULL, NULL, 0, 0);
+    launch_nodes(gr->exec, gr->nnodes, &start, !breaks("replay"), l); /* replay: the nodes wait for nothing */
+    pthread_mutex_lock(&registry);
+    uint64_t end = start.pos;
+    for (int k = 0; k < gr->nnodes && !breaks("replay"); k++) /* the stream's later work waits for every node */
+        end = push(st, ITEM_WAIT, NULL, NULL, gr->exec[k].ran_on, gr->exec[k].ran_at, 0);
+    pthread_mutex_unlock(&registry);
+    gr->last = st, gr->last_pos = end;
+    gr->pending = l;
+    return 0;
+}
+
 static int graph_replay(void *g, void *s)
 {
     struct mgraph *gr = g;
+    if (gr->built)
+        return launch_built(gr, s);
     struct mstream *st = breaks("replay") ? NULL : resolve(s);
     uint64_t pos = 0;
     if (breaks("replay_once") && gr->launched++)
@@ -948,6 +1246,7 @@ static int code(enum sc_code c)
            : c == SC_CODE_ILLEGAL_ADDRESS ? MOCK_ILLEGAL_ADDRESS
            : c == SC_CODE_ASSERT         ? MOCK_ASSERT
            : c == SC_CODE_LAUNCH_FAILED  ? MOCK_LAUNCH_FAILED
+           : c == SC_CODE_EXEC_UPDATE_FAILURE ? MOCK_EXEC_UPDATE_FAILURE
                                          : -1;
 }
 
