@@ -532,6 +532,9 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_IMPLICIT: return cudaErrorStreamCaptureImplicit;
     case SC_CODE_CAPTURE_WRONG_THREAD: return cudaErrorStreamCaptureWrongThread;
     case SC_CODE_INVALID_CONTEXT: return cudaErrorDeviceUninitialized; /* 201, as CUDA_ERROR_INVALID_CONTEXT */
+    case SC_CODE_CAPTURE_UNMATCHED: return cudaErrorStreamCaptureUnmatched;
+    case SC_CODE_CAPTURE_UNJOINED: return cudaErrorStreamCaptureUnjoined;
+    case SC_CODE_CAPTURED_EVENT: return cudaErrorCapturedEvent;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

@@ -156,7 +156,10 @@ void check_stamps(struct run *r)
 static int capture_refusal(const struct run *r, int i)
 {
     static const enum sc_code codes[] = { SC_CODE_CAPTURE_UNSUPPORTED, SC_CODE_CAPTURE_INVALIDATED,
-                                          SC_CODE_CAPTURE_IMPLICIT, SC_CODE_CAPTURE_WRONG_THREAD };
+                                          SC_CODE_CAPTURE_IMPLICIT, SC_CODE_CAPTURE_WRONG_THREAD,
+                                          /* capmisc */
+                                          SC_CODE_CAPTURE_UNMATCHED, SC_CODE_CAPTURE_UNJOINED,
+                                          SC_CODE_CAPTURED_EVENT };
     for (size_t k = 0; r->has_capture && k < sizeof codes / sizeof codes[0]; k++)
         if (r->b->code(codes[k]) > 0 && r->op[i].rc == r->b->code(codes[k])) /* < 0: an API without the code */
             return 1;

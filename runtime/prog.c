@@ -534,6 +534,9 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_AN_ERROR: return "an_error";
     case SC_CODE_SKIPPED: return "skipped";
     case SC_CODE_INVALID_CONTEXT: return "invalid_context";
+    case SC_CODE_CAPTURE_UNMATCHED: return "capture_unmatched";
+    case SC_CODE_CAPTURE_UNJOINED: return "capture_unjoined";
+    case SC_CODE_CAPTURED_EVENT: return "captured_event";
     }
     return "?";
 }

@@ -174,6 +174,10 @@ enum sc_code {
     SC_CODE_SKIPPED,               /* a host function that never ran */
     SC_CODE_INVALID_CONTEXT,       /* CUDA_ERROR_INVALID_CONTEXT: no current context */
     SC_CODE_AN_ERROR,              /* any error: the documentation says the call fails, not with what */
+    /* capmisc: the stream-capture errors of a capture's end and of a captured event */
+    SC_CODE_CAPTURE_UNMATCHED,     /* ..._STREAM_CAPTURE_UNMATCHED: the capture was not initiated in this stream */
+    SC_CODE_CAPTURE_UNJOINED,      /* ..._STREAM_CAPTURE_UNJOINED: a fork not joined to the origin stream */
+    SC_CODE_CAPTURED_EVENT,        /* CUDA_ERROR_CAPTURED_EVENT / cudaErrorCapturedEvent */
 };
 
 /* Values a getter can give. */

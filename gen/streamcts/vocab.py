@@ -87,6 +87,8 @@ CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",
 )
+# capmisc: the stream-capture errors of a capture's end (unmatched, unjoined) and of a captured event
+CODES += ("capture_unmatched", "capture_unjoined", "captured_event")
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
 NAME = r"[A-Za-z][A-Za-z0-9_]*"                     # op names

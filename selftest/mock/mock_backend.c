@@ -37,6 +37,12 @@
  *              their own, waiting neither for the stream's earlier work nor
  *              for each other
  *   replay_once  only the first launch of a captured graph runs its nodes
+ *   capture_codes  a capture's end with an unjoined fork or on a stream that did not begin it, and a
+ *              query or synchronize of an event recorded in a capture, answer a plain invalid value,
+ *              not the stream-capture error NVIDIA names for each
+ *   join_direct  a wait on an event recorded in a capture follows only the
+ *              recording stream's own nodes, not what they followed: a fork
+ *              of a fork joined back through its parent counts as unjoined
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -58,9 +64,14 @@
  * them in the order they were captured (a legal, if serial, graph: capture
  * order respects every dependency), behind the launch stream's earlier work
  * and the graph's previous launch.  Streams join a capture by waiting on an
- * event recorded in it; a stream callback is refused there.  Not modelled:
- * capture modes, invalidation, the legacy stream's implicit dependency,
- * unjoined forks.
+ * event recorded in it; a stream callback is refused there.  Each stream of a
+ * capture keeps a vector clock of the capture's streams (the nodes of each it
+ * depends on): a capture's end on its origin answers the unjoined-fork error
+ * unless the origin's clock covers every member's, and an end on a member
+ * that did not begin it the unmatched error; an event last recorded in a
+ * capture answers the captured-event error to a query or synchronize.  Not
+ * modelled: capture modes, invalidation, the legacy stream's implicit
+ * dependency.
  * A faulting kernel makes the context's error sticky: every synchronize and
  * query answers it from then on.  A call that refuses its arguments sets the
  * calling thread's last error (the runtime API's error state).
@@ -101,9 +112,12 @@ struct item {
 };
 
 /* A stream capture under way, or the graph kept from one: its nodes in capture order. */
+#define MOCK_CAPTURE_STREAMS 16
 struct mgraph {
     struct item *head, *tail;
     struct mstream *origin;     /* the stream the capture began on */
+    struct mstream *members[MOCK_CAPTURE_STREAMS]; /* the origin first, then the streams that joined */
+    int nmembers;
     int launched;               /* launches so far                 */
     struct mstream *last;       /* the stream of its last launch, ... */
     uint64_t last_pos;          /* ... and that launch's last item    */
@@ -120,6 +134,9 @@ struct mstream {
     struct mstream *next_all;      /* every stream: context synchronize waits for them */
     struct mctx *ctx;              /* the created context it belongs to; NULL: the primary */
     struct mgraph *capture;        /* the capture it records into, or NULL */
+    /* in a capture: its index among the members, and how many nodes of each member its next node follows */
+    int cap_index;
+    uint32_t clock[MOCK_CAPTURE_STREAMS];
 };
 
 /* A created context: its own legacy stream.  A thread's current context is a stack of one: a
@@ -136,6 +153,8 @@ struct mevent {
     uint64_t target;
     uint64_t ns;            /* when the last record completed */
     unsigned flags;         /* SC_EV_*: a blocking-sync event's waiter sleeps, any other spins */
+    uint32_t clock[MOCK_CAPTURE_STREAMS]; /* recorded in a capture: its stream's clock then, ... */
+    int cap_index;                        /* ... and that stream's index */
 };
 
 static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: whole enqueue is atomic */
@@ -147,6 +166,10 @@ static int sticky; /* the context's error, once a kernel faulted */
 static __thread int last_err; /* the calling thread's last error (the runtime API's error state) */
 #define MOCK_INVALID_HANDLE 4
 #define MOCK_ILLEGAL_ADDRESS 5
+/* capmisc: the stream-capture errors, with CUDA's numbers */
+#define MOCK_CAPTURE_UNMATCHED 903
+#define MOCK_CAPTURE_UNJOINED 904
+#define MOCK_CAPTURED_EVENT 907
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -182,6 +205,8 @@ static int context_error(void);
 static void run_callback(void *arg);
 static int early_done(const struct item *it);
 static void run_pdl_join(void *arg);
+static void join_capture(struct mgraph *cap, struct mstream *st);
+static void run_record(void *e);
 
 static void *worker(void *arg)
 {
@@ -295,6 +320,8 @@ static uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct
         else
             cap->head = it;
         cap->tail = it;
+        if (type != ITEM_FN || fn != run_record) /* a record makes no node: it marks a point */
+            s->clock[s->cap_index]++; /* a node of its own: the next follows it */
         pthread_mutex_unlock(&registry);
         if (!breaks("capture") || type != ITEM_FN)
             return 0;
@@ -621,6 +648,12 @@ static int event_record(void *e, void *s)
         return refuse(MOCK_INVALID_HANDLE);
     struct mgraph *cap = resolve(s)->capture;
     uint64_t pos = enqueue(s, ITEM_FN, run_record, ev, NULL, 0, 0);
+    if (cap) { /* what a wait on it will follow: its stream's clock, this record's node included */
+        pthread_mutex_lock(&registry);
+        memcpy(ev->clock, resolve(s)->clock, sizeof ev->clock);
+        ev->cap_index = resolve(s)->cap_index;
+        pthread_mutex_unlock(&registry);
+    }
     ev->capture = cap;
     ev->stream = cap ? NULL : resolve(s); /* a captured record marks a point of the capture only */
     ev->target = pos;
@@ -632,8 +665,13 @@ static int stream_wait_event(void *s, void *e, unsigned flags)
     if (flags)
         return refuse(1); /* invalid value */
     pthread_mutex_lock(&registry);
-    if (ev->capture && ev->capture->origin && !resolve(s)->capture)
-        resolve(s)->capture = ev->capture; /* it joins the capture */
+    struct mstream *st = resolve(s);
+    if (ev->capture && ev->capture->origin && !st->capture)
+        join_capture(ev->capture, st); /* it joins the capture */
+    if (ev->capture && st->capture == ev->capture) /* its next node follows what the record followed */
+        for (int k = 0; k < MOCK_CAPTURE_STREAMS; k++)
+            if (!breaks("join_direct") || k == ev->cap_index) /* broken: not what the recorder followed */
+                st->clock[k] = st->clock[k] > ev->clock[k] ? st->clock[k] : ev->clock[k];
     pthread_mutex_unlock(&registry);
     if (ev->stream && !breaks("wait"))
         enqueue(s, ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
@@ -655,9 +693,16 @@ static int stream_query(void *s)
     int err = context_error();
     return err ? err : done_of(st) >= enq ? 0 : SC_NOT_READY;
 }
+/* An event last recorded in a capture: its query and synchronize are refused (capmisc). */
+static int captured_event(const struct mevent *ev)
+{
+    return ev->capture ? breaks("capture_codes") ? refuse(1) : refuse(MOCK_CAPTURED_EVENT) : 0;
+}
 static int event_sync(void *e)
 {
     struct mevent *ev = e;
+    if (ev->capture)
+        return captured_event(ev);
     if (ev->stream && (ev->flags & SC_EV_BLOCKING_SYNC))
         wait_done(ev->stream, ev->target);
     else if (ev->stream) /* spins, as a CUDA thread waits by default on a machine with cores to spare */
@@ -669,6 +714,8 @@ static int event_query(void *e)
 {
     struct mevent *ev = e;
     int err = context_error();
+    if (!err && ev->capture)
+        return captured_event(ev);
     return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
 }
 static int ctx_sync(void)
@@ -797,6 +844,16 @@ static int graph_destroy(void *g)
     free(gr);
     return 0;
 }
+/* Stream st joins capture cap (the caller holds the registry lock): its clock starts empty. */
+static void join_capture(struct mgraph *cap, struct mstream *st)
+{
+    if (cap->nmembers == MOCK_CAPTURE_STREAMS)
+        abort(); /* no program has that many streams in one capture */
+    st->capture = cap;
+    st->cap_index = cap->nmembers;
+    cap->members[cap->nmembers++] = st;
+    memset(st->clock, 0, sizeof st->clock);
+}
 static int capture_begin(void *s, int mode)
 {
     struct mstream *st = resolve(s);
@@ -804,40 +861,61 @@ static int capture_begin(void *s, int mode)
     pthread_mutex_lock(&registry);
     int rc = st == legacy || st->capture ? refuse(1) : 0;
     if (rc == 0) {
-        st->capture = calloc(1, sizeof *st->capture);
-        st->capture->origin = st;
+        struct mgraph *cap = calloc(1, sizeof *cap);
+        cap->origin = st;
+        join_capture(cap, st);
     }
     pthread_mutex_unlock(&registry);
     return rc;
 }
-/* Ends the capture begun on s: every stream that joined it leaves it.  NULL: s began none. */
-static struct mgraph *end_capture(void *s)
+/* Does the origin's next node follow every node of every member (every fork joined back)? */
+static int joined(const struct mgraph *cap)
+{
+    for (int m = 0; m < cap->nmembers; m++)
+        for (int k = 0; k < cap->nmembers; k++)
+            if (cap->members[m]->clock[k] > cap->origin->clock[k])
+                return 0;
+    return 1;
+}
+/* Ends the capture begun on s: every stream that joined it leaves it.  NULL: s began none (*rc says
+ * why: it captures none, or another stream began its capture); a fork not joined back ends it too,
+ * with *rc the unjoined error and its graph destroyed. */
+static struct mgraph *end_capture(void *s, int *rc)
 {
     struct mstream *st = resolve(s);
+    int wrong_code = breaks("capture_codes");
     pthread_mutex_lock(&registry);
     struct mgraph *cap = st->capture && st->capture->origin == st ? st->capture : NULL;
+    *rc = cap ? 0 : st->capture && !wrong_code ? MOCK_CAPTURE_UNMATCHED : 1;
+    if (cap && !joined(cap))
+        *rc = wrong_code ? 1 : MOCK_CAPTURE_UNJOINED;
     for (struct mstream *o = all_list; cap && o; o = o->next_all)
         if (o->capture == cap)
             o->capture = NULL;
     if (cap)
         cap->origin = NULL; /* a record of it is no longer a point to join */
     pthread_mutex_unlock(&registry);
+    if (cap && *rc) {
+        graph_destroy(cap);
+        cap = NULL;
+    }
+    if (*rc)
+        refuse(*rc);
     return cap;
 }
 static int capture_end(void *s)
 {
-    struct mgraph *cap = end_capture(s);
-    if (!cap)
-        return refuse(1);
-    return graph_destroy(cap);
+    int rc;
+    struct mgraph *cap = end_capture(s, &rc);
+    return cap ? graph_destroy(cap) : rc;
 }
 static int capture_keep(void *s, void **graph)
 {
-    struct mgraph *cap = end_capture(s);
-    if (!cap)
-        return refuse(1);
-    *graph = cap;
-    return 0;
+    int rc;
+    struct mgraph *cap = end_capture(s, &rc);
+    if (cap)
+        *graph = cap;
+    return rc;
 }
 static int graph_replay(void *g, void *s)
 {
@@ -922,12 +1000,17 @@ static int code(enum sc_code c)
            : c == SC_CODE_INVALID_VALUE  ? 1
            : c == SC_CODE_INVALID_HANDLE ? MOCK_INVALID_HANDLE
            : c == SC_CODE_ILLEGAL_ADDRESS ? MOCK_ILLEGAL_ADDRESS
+           : c == SC_CODE_CAPTURE_UNMATCHED ? MOCK_CAPTURE_UNMATCHED
+           : c == SC_CODE_CAPTURE_UNJOINED ? MOCK_CAPTURE_UNJOINED
+           : c == SC_CODE_CAPTURED_EVENT ? MOCK_CAPTURED_EVENT
                                          : -1;
 }
 
 static const char *error_name(int rc)
 {
-    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
+    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS"
+           : rc == MOCK_CAPTURE_UNMATCHED ? "MOCK_CAPTURE_UNMATCHED" : rc == MOCK_CAPTURE_UNJOINED ? "MOCK_CAPTURE_UNJOINED"
+           : rc == MOCK_CAPTURED_EVENT ? "MOCK_CAPTURED_EVENT" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
 }
 
 int sc_driver_describe(struct sc_device_info *info)
