@@ -160,7 +160,12 @@ typedef struct sc_backend {
     int (*batch_wait_write)(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
+    /* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
+    int (*event_record_external)(void *e, void *s);
 } sc_backend;
+/* capmisc: the flag of stream_wait_event that makes it an external event wait node of a capture
+ * (CU_EVENT_WAIT_EXTERNAL and cudaEventWaitExternal are both 0x1; each backend checks) */
+#define SC_WAIT_EXTERNAL 0x1u
 
 /*
  * The table a backend defines from its static functions, which carry the
@@ -199,6 +204,7 @@ typedef struct sc_backend {
         .ctx_create = ctx_create, .ctx_destroy = ctx_destroy, .ctx_enter = ctx_enter, \
         .batch_wait_write = batch_wait_write, \
         .capture_keep = capture_keep, .graph_replay = graph_replay, \
+        .event_record_external = event_record_external, \
     }
 
 extern const sc_backend sc_driver_backend;

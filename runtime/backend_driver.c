@@ -407,6 +407,11 @@ static int callback(void *s, const struct sc_callback *cb)
 }
 
 static int event_record(void *e, void *s) { return SC_CALL(cuEventRecord, (CUevent)e, (CUstream)s); }
+static int event_record_external(void *e, void *s)
+{
+    return SC_CALL(cuEventRecordWithFlags, (CUevent)e, (CUstream)s, CU_EVENT_RECORD_EXTERNAL);
+}
+_Static_assert(SC_WAIT_EXTERNAL == CU_EVENT_WAIT_EXTERNAL, "stream_wait_event passes its flags on");
 static int stream_wait_event(void *s, void *e, unsigned flags)
 {
     return SC_CALL(cuStreamWaitEvent, (CUstream)s, (CUevent)e, flags);

@@ -233,6 +233,11 @@ static int callback(void *s, const struct sc_callback *cb)
 }
 
 static int event_record(void *e, void *s) { return cudaEventRecord((cudaEvent_t)e, (cudaStream_t)s); }
+static int event_record_external(void *e, void *s)
+{
+    return cudaEventRecordWithFlags((cudaEvent_t)e, (cudaStream_t)s, cudaEventRecordExternal);
+}
+_Static_assert(SC_WAIT_EXTERNAL == cudaEventWaitExternal, "stream_wait_event passes its flags on");
 static int stream_wait_event(void *s, void *e, unsigned flags)
 {
     return cudaStreamWaitEvent((cudaStream_t)s, (cudaEvent_t)e, flags);

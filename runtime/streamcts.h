@@ -246,6 +246,10 @@ sc_op sc_callback(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_record(sc_prog *p, const char *name, sc_event e, sc_stream s);
 sc_op sc_wait(sc_prog *p, const char *name, sc_event e, sc_stream s);
 sc_op sc_wait_invalid_flags(sc_prog *p, const char *name, sc_event e, sc_stream s);
+/* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL) and cuStreamWaitEvent(CU_EVENT_WAIT_EXTERNAL):
+ * in a stream capture, an external event record / wait node of the graph (invalid outside a capture). */
+sc_op sc_record_external(sc_prog *p, const char *name, sc_event e, sc_stream s);
+sc_op sc_wait_external(sc_prog *p, const char *name, sc_event e, sc_stream s);
 
 /* Stream memory operations (driver API only). */
 sc_op sc_write_value(sc_prog *p, const char *name, sc_word w, unsigned flags, sc_stream s);

@@ -237,3 +237,10 @@ KINDS.update(
     graph_replay=Kind("sc_graph_replay", ("graph",)),
 )
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]
+# capmisc: external event nodes of a stream capture (each launch of the graph records / waits on the event)
+KINDS.update(
+    record_external=Kind("sc_record_external", ("event",), observable=False),
+    wait_external=Kind("sc_wait_external", ("event",), observable=False),
+)
+WAITS += ("wait_external",)
+RECORDS = ("record", "record_external")  # the kinds that record an event a wait may name

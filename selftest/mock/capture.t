@@ -4,8 +4,9 @@
 # with every promise kept each case and control passes; with captured work run
 # at once (STREAMCTS_MOCK_BREAK=capture), a launch that waits for nothing
 # (replay), a second launch that runs nothing (replay_once), a capture error
-# answered with a plain invalid value (capture_codes) or joins that are not
-# transitive (join_direct) the rules that check it fail; a driver whose every enqueue waits
+# answered with a plain invalid value (capture_codes), joins that are not
+# transitive (join_direct) or external event flags ignored (external) the
+# rules that check it fail; a driver whose every enqueue waits
 # (enqueue_waits) fails no MUST point.  The programs are linked here from the
 # objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
@@ -33,7 +34,9 @@ graph.captured.launch_in_nonblocking_not_held_by_legacy capture.kept.runs_once_p
 capture.kept.forked_branch_runs_once_per_launch capture.kept.launches_in_two_streams_each_run graph.captured.event_query_not_ready
 capture.end.unjoined_fork_refused capture.end.on_joined_stream_refused capture.captured_event.sync_refused
 capture.end.unjoined_fork_answers_unjoined capture.end.transitively_joined_fork_ends
-capture.end.on_joined_stream_answers_unmatched capture.captured_event.answers_captured_event"
+capture.end.on_joined_stream_answers_unmatched capture.captured_event.answers_captured_event
+capture.external.record_marks_each_launch capture.external.wait_holds_each_launch
+capture.external.record_refused_outside_capture capture.external.wait_refused_outside_capture"
 for rule in $rules; do
     for lib in mock mock-ptds; do
         obj=build/obj/$(tr . / <<<"$rule").o
@@ -70,6 +73,10 @@ capture_codes capture.end.unjoined_fork_answers_unjoined X answered MOCK_ERROR (
 capture_codes capture.end.on_joined_stream_answers_unmatched X answered MOCK_ERROR (1), not capture_unmatched
 capture_codes capture.captured_event.answers_captured_event X answered MOCK_ERROR (1), not captured_event
 join_direct capture.end.transitively_joined_fork_ends X answered MOCK_CAPTURE_UNJOINED (904), not success
+external capture.external.record_marks_each_launch K completed while A was still pending
+external capture.external.wait_holds_each_launch K completed while A was still pending
+external capture.external.record_refused_outside_capture X answered success (0), not an error
+external capture.external.wait_refused_outside_capture X answered success (0), not an error
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure

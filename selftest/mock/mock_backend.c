@@ -40,6 +40,9 @@
  *   capture_codes  a capture's end with an unjoined fork or on a stream that did not begin it, and a
  *              query or synchronize of an event recorded in a capture, answer a plain invalid value,
  *              not the stream-capture error NVIDIA names for each
+ *   external   the external flags are ignored: outside a capture the record or
+ *              wait is a plain one, and in a capture the node does nothing (a
+ *              launch of its graph neither records the event nor waits on it)
  *   join_direct  a wait on an event recorded in a capture follows only the
  *              recording stream's own nodes, not what they followed: a fork
  *              of a fork joined back through its parent counts as unjoined
@@ -97,6 +100,8 @@ const char sc_backend_kind[] = "mock";
 
 enum { KIND_BLOCKING, KIND_NONBLOCKING, KIND_LEGACY, KIND_PER_THREAD };
 enum { ITEM_FN, ITEM_WAIT };
+/* capmisc: external event nodes of a capture (arg: the event), turned into a record or a wait at each launch */
+enum { ITEM_RECORD_EXTERNAL = 2, ITEM_WAIT_EXTERNAL };
 
 struct mstream;
 struct mctx;
@@ -659,9 +664,35 @@ static int event_record(void *e, void *s)
     ev->target = pos;
     return 0;
 }
+static int stream_wait_event(void *s, void *e, unsigned flags);
+/* capmisc: an external event node (ITEM_RECORD_EXTERNAL, ITEM_WAIT_EXTERNAL) of the capture of s; outside a
+ * capture the flag is invalid */
+static int external_node(void *s, int type, struct mevent *ev)
+{
+    struct mstream *st = resolve(s);
+    pthread_mutex_lock(&registry);
+    struct mgraph *cap = st->capture;
+    if (cap) {
+        struct item *it = calloc(1, sizeof *it);
+        *it = (struct item){ type, NULL, ev, NULL, 0, 0, NULL };
+        if (cap->tail)
+            cap->tail->next = it;
+        else
+            cap->head = it;
+        cap->tail = it;
+        st->clock[st->cap_index]++;
+    }
+    pthread_mutex_unlock(&registry);
+    if (!cap && breaks("external")) /* broken: a plain record or wait */
+        return type == ITEM_RECORD_EXTERNAL ? event_record(ev, s) : stream_wait_event(s, ev, 0);
+    return cap ? 0 : refuse(1); /* invalid value */
+}
+static int event_record_external(void *e, void *s) { return external_node(s, ITEM_RECORD_EXTERNAL, e); }
 static int stream_wait_event(void *s, void *e, unsigned flags)
 {
     struct mevent *ev = e;
+    if (flags == SC_WAIT_EXTERNAL)
+        return external_node(s, ITEM_WAIT_EXTERNAL, ev);
     if (flags)
         return refuse(1); /* invalid value */
     pthread_mutex_lock(&registry);
@@ -926,8 +957,18 @@ static int graph_replay(void *g, void *s)
         return 0;
     if (st && gr->last) /* behind its previous launch */
         pos = enqueue(st, ITEM_WAIT, NULL, NULL, gr->last, gr->last_pos, 0);
-    for (struct item *it = gr->head; it; it = it->next)
-        pos = enqueue(st ? (void *)st : new_stream(KIND_NONBLOCKING), it->type, it->fn, it->arg, it->on, it->target, 0);
+    for (struct item *it = gr->head; it; it = it->next) {
+        void *on = st ? (void *)st : new_stream(KIND_NONBLOCKING);
+        struct mevent *ev = it->arg;
+        if (it->type == ITEM_RECORD_EXTERNAL && !breaks("external")) { /* each launch records the event */
+            pos = enqueue(on, ITEM_FN, run_record, ev, NULL, 0, 0);
+            ev->capture = NULL, ev->stream = resolve(on), ev->target = pos;
+        } else if (it->type == ITEM_WAIT_EXTERNAL && !breaks("external")) { /* ... waits on it as it is now */
+            if (ev->stream)
+                pos = enqueue(on, ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
+        } else if (it->type == ITEM_FN || it->type == ITEM_WAIT)
+            pos = enqueue(on, it->type, it->fn, it->arg, it->on, it->target, 0);
+    }
     if (st && pos)
         gr->last = st, gr->last_pos = pos;
     return 0;
