@@ -10,11 +10,28 @@
 
 /* ---- after the drain ----------------------------------------------------- */
 
-/* Runs once per launch: the subject's slot counts its runs; the successful graph_replay ops, the launches. */
+/* Runs once per launch: the subject's slot counts its runs; the successful graph_replay ops, the launches.
+ * Runs once (capmisc): the slot counts one run. */
 void judge_runs(struct run *r)
 {
     const struct sc_prog *p = r->p;
     unsigned launches = 0, runs;
+    if (p->rel == SC_RUNS_ONCE && r->v.outcome == SC_OPEN && r->op[p->subject].rc) {
+        /* after a context's error a driver may refuse the call itself (CUDA_LAUNCH_BLOCKING=1 reports a fault
+         * at its launch): it added nothing that could run */
+        sc_verdict_decide(&r->v, SC_UNDECIDED, "%s's call answered %s: it added nothing to run, so how often it "
+                          "runs cannot be judged", opname(r, p->subject), r->b->error_name(r->op[p->subject].rc));
+        return;
+    }
+    if (p->rel == SC_RUNS_ONCE && r->v.outcome == SC_OPEN) { /* capmisc: exactly once, by the end */
+        runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
+        log_note(r, "%s ran %u times", opname(r, p->subject), runs);
+        if (runs == 1)
+            sc_verdict_decide(&r->v, SC_PASS, "%s ran once, as the rule requires", opname(r, p->subject));
+        else
+            sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times, not once", opname(r, p->subject), runs);
+        return;
+    }
     if (p->rel != SC_RUNS_PER_LAUNCH || r->v.outcome != SC_OPEN)
         return;
     for (int i = 0; i < p->nops; i++)

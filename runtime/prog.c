@@ -453,7 +453,7 @@ static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object) { expect(p, subject, rel, object); }
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
-    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH)
+    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_RUNS_ONCE)
         misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
     expect(p, subject, rel, -1);
 }
@@ -520,6 +520,7 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_EQUALS: return "equals";
     case SC_DIFFERS: return "differs from";
     case SC_RUNS_PER_LAUNCH: return "runs once per launch";
+    case SC_RUNS_ONCE: return "runs once";
     }
     return "?";
 }

@@ -138,6 +138,8 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  *   SC_RUNS_PER_LAUNCH the subject (a kernel, gate or host function, captured
  *                      into a graph) ran once per successful graph_replay of
  *                      the program: its slot counts its runs.
+ *   SC_RUNS_ONCE       the subject (a stream callback, kernel, gate or host
+ *                      function, not captured) ran exactly once by the end.
  * An op on an array of streams is a group: one operation per member.  A group
  * subject of SC_AFTER is violated by any member completing early; a group
  * subject of SC_NOT_HELD passes only when every member completed while the
@@ -158,6 +160,7 @@ enum sc_relation {
     SC_EQUALS,         /* getter subject gives the same value as getter object   */
     SC_DIFFERS,        /* ... a different value                                   */
     SC_RUNS_PER_LAUNCH, /* the subject ran once per launch of the program's captured graph */
+    SC_RUNS_ONCE,       /* capmisc: the subject (a stream callback) ran exactly once, by the end */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */

@@ -244,3 +244,7 @@ KINDS.update(
 )
 WAITS += ("wait_external",)
 RECORDS = ("record", "record_external")  # the kinds that record an event a wait may name
+# capmisc: 'X runs once': at the end the subject's slot counts exactly one run (cuStreamAddCallback: "the
+# callback will be executed exactly once")
+UNARY_RELATIONS["runs once"] = "SC_RUNS_ONCE"
+RUN_ONCE_COUNTED = RUN_COUNTED + ("callback",)  # the kinds 'runs once' may judge: their slot counts their runs

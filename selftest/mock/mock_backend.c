@@ -43,6 +43,7 @@
  *   external   the external flags are ignored: outside a capture the record or
  *              wait is a plain one, and in a capture the node does nothing (a
  *              launch of its graph neither records the event nor waits on it)
+ *   callback_twice  every stream callback is called twice
  *   join_direct  a wait on an event recorded in a capture follows only the
  *              recording stream's own nodes, not what they followed: a fork
  *              of a fork joined back through its parent counts as unjoined
@@ -643,6 +644,8 @@ static int callback(void *s, const struct sc_callback *cb)
 {
     if (resolve(s)->capture) /* not supported in stream capture, unlike host functions */
         return refuse(1);
+    if (breaks("callback_twice")) /* broken: called once more */
+        host_func(s, run_callback, (void *)cb);
     return host_func(s, run_callback, (void *)cb);
 }
 static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
