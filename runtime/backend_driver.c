@@ -289,6 +289,21 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
     return SC_CALL(cuLaunchKernelEx, &cfg, kernels()->pdl, args, NULL);
 }
 
+/* capmisc: sc_mark through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT */
+static int launch_progevent(void *s, void *e, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT };
+    attr.value.programmaticEvent.event = (CUevent)e;
+    attr.value.programmaticEvent.flags = 0;
+    attr.value.programmaticEvent.triggerAtBlockStart = 0;
+    CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1, .blockDimY = 1,
+                           .blockDimZ = 1, .hStream = (CUstream)s, .attrs = &attr, .numAttrs = 1 };
+    if (gpus[cur].cc_major < 9)
+        return SC_UNSUPPORTED; /* a programmatic event needs compute capability 9.0 */
+    return SC_CALL(cuLaunchKernelEx, &cfg, kernels()->mark, args, NULL);
+}
+
 static int launch_fault(void *s)
 {
     return SC_CALL(cuLaunchKernel, kernels()->fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, NULL, NULL);

@@ -166,6 +166,24 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
     return cudaLaunchKernelExC(&cfg, (const void *)k_pdl, args);
 }
 
+/* capmisc: sc_mark through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticEvent */
+static int launch_progevent(void *s, void *e, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    int dev = 0, major = 0, rc;
+    cudaLaunchAttribute attr = { .id = cudaLaunchAttributeProgrammaticEvent };
+    attr.val.programmaticEvent.event = (cudaEvent_t)e;
+    attr.val.programmaticEvent.flags = 0;
+    attr.val.programmaticEvent.triggerAtBlockStart = 0;
+    cudaLaunchConfig_t cfg = { .gridDim = { 1, 1, 1 }, .blockDim = { 1, 1, 1 }, .stream = (cudaStream_t)s,
+                               .attrs = &attr, .numAttrs = 1 };
+    if ((rc = cudaGetDevice(&dev)) || (rc = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)))
+        return rc;
+    if (major < 9)
+        return SC_UNSUPPORTED; /* a programmatic event needs compute capability 9.0 */
+    return cudaLaunchKernelExC(&cfg, (const void *)k_mark, args);
+}
+
 static int launch_fault(void *s)
 {
     return cudaLaunchKernel((const void *)k_fault, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, NULL, 0, (cudaStream_t)s);

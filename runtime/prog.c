@@ -235,6 +235,10 @@ sc_op sc_record_external(sc_prog *p, const char *n, sc_event e, sc_stream s)
     return with_event(p, SC_OP_RECORD_EXTERNAL, n, e, s);
 }
 sc_op sc_wait_external(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT_EXTERNAL, n, e, s); }
+sc_op sc_kernel_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s)
+{
+    return with_event(p, SC_OP_KERNEL_PROGEVENT, n, e, s);
+}
 
 static sc_op value_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_word w, int cond, unsigned flags, sc_stream s)
 {

@@ -450,7 +450,8 @@ static int prepare(struct run *r, char *why, size_t n)
             }
     }
     for (int i = p->nops - 1; i >= 0; i--)
-        if (p->ops[i].kind == SC_OP_RECORD || p->ops[i].kind == SC_OP_RECORD_EXTERNAL)
+        if (p->ops[i].kind == SC_OP_RECORD || p->ops[i].kind == SC_OP_RECORD_EXTERNAL ||
+            p->ops[i].kind == SC_OP_KERNEL_PROGEVENT)
             r->event_device[p->ops[i].event] = sc_stream_device(p, p->ops[i].stream);
     for (int e = 0; e < p->nevents; e++) {
         on_dev(r, r->event_device[e]);
@@ -680,6 +681,7 @@ static int issue_one(struct run *r, int i)
     case SC_OP_WAIT_INVALID: rc = b->stream_wait_event(o->stream, o->event, 0x100u); break;
     case SC_OP_RECORD_EXTERNAL: rc = b->event_record_external(o->event, o->stream); break;
     case SC_OP_WAIT_EXTERNAL: rc = b->stream_wait_event(o->stream, o->event, SC_WAIT_EXTERNAL); break;
+    case SC_OP_KERNEL_PROGEVENT: rc = b->launch_progevent(o->stream, o->event, slot_dev, o->token); break;
     case SC_OP_WRITE_VALUE:
         rc = b->write_value(o->stream, words_dev, r->word_set[d->word], d->flags, r->p->words[d->word].bits);
         break;

@@ -321,6 +321,10 @@ sc_op sc_peek_last_error(sc_prog *p, const char *name);
  * before the kernel before it in its stream completed; SC_PDL_SYNC: it writes only after
  * cudaGridDependencySynchronize returned. */
 sc_op sc_kernel_pdl(sc_prog *p, const char *name, enum sc_pdl_sync sync, sc_stream s);
+/* capmisc: a marked kernel launched (cuLaunchKernelEx) with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT recording e
+ * (no trigger at block start; the kernel triggers nothing itself, so its blocks trigger as they end; compute
+ * capability 9.0 and up, else the point skips).  e must be declared disable_timing. */
+sc_op sc_kernel_progevent(sc_prog *p, const char *name, sc_event e, sc_stream s);
 
 /* Destroying a stream or event whose work may still be pending. */
 sc_op sc_stream_destroy(sc_prog *p, const char *name, sc_stream s);

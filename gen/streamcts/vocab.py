@@ -248,3 +248,6 @@ RECORDS = ("record", "record_external")  # the kinds that record an event a wait
 # callback will be executed exactly once")
 UNARY_RELATIONS["runs once"] = "SC_RUNS_ONCE"
 RUN_ONCE_COUNTED = RUN_COUNTED + ("callback",)  # the kinds 'runs once' may judge: their slot counts their runs
+# capmisc: a marked kernel launched with the programmatic-event launch attribute, which records its EVENT
+KINDS["kernel_progevent"] = Kind("sc_kernel_progevent", ("event",))
+RECORDS += ("kernel_progevent",)

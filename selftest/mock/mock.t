@@ -46,6 +46,7 @@ callback_twice error.fault.callback_runs_once C ran 2 times, not once
 host_func host_func.start_synchronizes_joined_streams H completed while A was still pending
 host_func callback.start_synchronizes_joined_streams C completed while A was still pending
 wait host_func.orders_other_stream_work_behind_it K completed while H was still pending
+progevent_early launch.progevent.wait_follows_untriggered_kernel K completed while A was still pending
 EOF_CASES
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,

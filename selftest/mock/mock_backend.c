@@ -44,6 +44,9 @@
  *              wait is a plain one, and in a capture the node does nothing (a
  *              launch of its graph neither records the event nor waits on it)
  *   callback_twice  every stream callback is called twice
+ *   progevent_early  a launch's programmatic event triggers at the launch, not
+ *              once all its blocks triggered (ended): it is recorded on an idle
+ *              stream of its own
  *   join_direct  a wait on an event recorded in a capture follows only the
  *              recording stream's own nodes, not what they followed: a fork
  *              of a fork joined back through its parent counts as unjoined
@@ -560,6 +563,17 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
     pthread_create(&thread, NULL, run_pdl_early, d);
     pthread_detach(thread);
     return 0;
+}
+
+/* capmisc: a marked kernel whose launch records a programmatic event: its blocks trigger nothing, so the
+ * event triggers as the kernel ends, as an event recorded right after it */
+static int event_record(void *e, void *s);
+static int launch_progevent(void *s, void *e, void *slot, uint32_t token)
+{
+    int rc;
+    if ((rc = launch_mark(s, slot, token)))
+        return rc;
+    return event_record(e, breaks("progevent_early") ? (void *)new_stream(KIND_NONBLOCKING) : s);
 }
 
 static void run_fault(void *unused)
