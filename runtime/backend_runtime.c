@@ -558,6 +558,7 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_UNMATCHED: return cudaErrorStreamCaptureUnmatched;
     case SC_CODE_CAPTURE_UNJOINED: return cudaErrorStreamCaptureUnjoined;
     case SC_CODE_CAPTURED_EVENT: return cudaErrorCapturedEvent;
+    case SC_CODE_NOT_PERMITTED: return cudaErrorNotPermitted;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

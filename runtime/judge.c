@@ -266,7 +266,7 @@ void judge_return(struct run *r)
     char what[96];
     switch (p->rel) {
     case SC_ANSWERS:
-        if ((k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK) && o->result == 0)
+        if ((k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK || k == SC_OP_CALLBACK_API) && o->result == 0)
             break; /* enqueued: they answer when they run, or do not */
         if (k == SC_OP_HOST_FUNC && after_fault(r, p->subject)) {
             /* the context's error answered at the launch (a faulting launch that waited for its kernel,
@@ -392,7 +392,9 @@ void judge_host_answer(struct run *r)
     struct op_rt *o = &r->op[p->subject];
     struct sc_slot *sl = &r->arena->slots[p->subject];
     char what[96];
-    if (p->rel != SC_ANSWERS || (o->def->kind != SC_OP_HOST_FUNC && o->def->kind != SC_OP_CALLBACK) || o->rc)
+    if (p->rel != SC_ANSWERS ||
+        (o->def->kind != SC_OP_HOST_FUNC && o->def->kind != SC_OP_CALLBACK && o->def->kind != SC_OP_CALLBACK_API) ||
+        o->rc)
         return;
     if (r->faulted_at >= 0) {
         /* the context reported its error; give the function one more window to be called */
@@ -407,8 +409,8 @@ void judge_host_answer(struct run *r)
     } else if (!ran) {
         sc_verdict_decide(&r->v, SC_VIOLATED, "callback %s was never called", opname(r, p->subject));
     } else {
-        snprintf(what, sizeof what, "%s (%u) as its status", sl->arg ? r->b->error_name((int)sl->arg) : "success",
-                 sl->arg);
+        snprintf(what, sizeof what, "%s (%u) as %s", sl->arg ? r->b->error_name((int)sl->arg) : "success", sl->arg,
+                 o->def->kind == SC_OP_CALLBACK_API ? "the answer of its CUDA call" : "its status");
         judge_answer(r, (int)sl->arg, what);
     }
 }

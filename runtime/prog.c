@@ -235,6 +235,7 @@ sc_op sc_record_external(sc_prog *p, const char *n, sc_event e, sc_stream s)
     return with_event(p, SC_OP_RECORD_EXTERNAL, n, e, s);
 }
 sc_op sc_wait_external(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT_EXTERNAL, n, e, s); }
+sc_op sc_callback_api(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK_API, n, s); }
 sc_op sc_kernel_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s)
 {
     return with_event(p, SC_OP_KERNEL_PROGEVENT, n, e, s);
@@ -547,6 +548,7 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_CAPTURE_UNMATCHED: return "capture_unmatched";
     case SC_CODE_CAPTURE_UNJOINED: return "capture_unjoined";
     case SC_CODE_CAPTURED_EVENT: return "captured_event";
+    case SC_CODE_NOT_PERMITTED: return "not_permitted";
     }
     return "?";
 }

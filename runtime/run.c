@@ -68,6 +68,16 @@ static void callback_body(void *a, int status)
     host_mark(a);
 }
 
+/* capmisc: a callback that makes a CUDA call, which NVIDIA's driver text says is not permitted there: what the
+ * call answered is its answer */
+static void callback_api_body(void *a, int status)
+{
+    struct host_arg *h = a;
+    (void)status;
+    h->slot->arg = (uint32_t)h->b->stream_query(h->stream);
+    host_mark(a);
+}
+
 
 /* ---- the arena ----------------------------------------------------------- */
 
@@ -222,7 +232,7 @@ static int add_members(struct run *r, int i, char *why, size_t n)
         mb->slot = r->next_slot++;
         mb->token = o->token;
         mb->harg = (struct host_arg){ &r->arena->slots[mb->slot], mb->token, r->arena->gate, r->cfg.deadline_ns,
-                                      { callback_body, &mb->harg } };
+                                      { callback_body, &mb->harg }, NULL, NULL };
         if (sc_op_facts(o->def->kind)->probe && (rc = r->b->event_create(&mb->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", r->b->error_name(rc));
             return -1;
@@ -500,7 +510,7 @@ static int prepare(struct run *r, char *why, size_t n)
         o->nmem = sc_stream_count(p, d->stream);
         o->event = uses_event(d->kind) ? r->events[d->event] : NULL;
         o->harg = (struct host_arg){ &r->arena->slots[i], o->token, r->arena->gate, r->cfg.deadline_ns,
-                                     { callback_body, &o->harg } };
+                                     { callback_body, &o->harg }, r->b, o->stream };
         if (!mine(r, i))
             continue; /* another process issues it */
         if (sc_op_facts(d->kind)->probe && (rc = b->event_create(&o->probe, 0))) {
@@ -676,6 +686,10 @@ static int issue_one(struct run *r, int i)
     case SC_OP_MEMCPY_SYNC: rc = b->memcpy_sync(dst, src, SC_COPY_BYTES, d->copy); break;
     case SC_OP_HOST_FUNC: rc = b->host_func(o->stream, host_mark, &o->harg); break;
     case SC_OP_CALLBACK: rc = b->callback(o->stream, &o->harg.cb); break;
+    case SC_OP_CALLBACK_API:
+        o->harg.cb.body = callback_api_body;
+        rc = b->callback(o->stream, &o->harg.cb);
+        break;
     case SC_OP_RECORD: rc = b->event_record(o->event, o->stream); break;
     case SC_OP_WAIT: rc = b->stream_wait_event(o->stream, o->event, 0); break;
     case SC_OP_WAIT_INVALID: rc = b->stream_wait_event(o->stream, o->event, 0x100u); break;

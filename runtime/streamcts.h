@@ -181,6 +181,7 @@ enum sc_code {
     SC_CODE_CAPTURE_UNMATCHED,     /* ..._STREAM_CAPTURE_UNMATCHED: the capture was not initiated in this stream */
     SC_CODE_CAPTURE_UNJOINED,      /* ..._STREAM_CAPTURE_UNJOINED: a fork not joined to the origin stream */
     SC_CODE_CAPTURED_EVENT,        /* CUDA_ERROR_CAPTURED_EVENT / cudaErrorCapturedEvent */
+    SC_CODE_NOT_PERMITTED,         /* CUDA_ERROR_NOT_PERMITTED / cudaErrorNotPermitted */
 };
 
 /* Values a getter can give. */
@@ -325,6 +326,9 @@ sc_op sc_kernel_pdl(sc_prog *p, const char *name, enum sc_pdl_sync sync, sc_stre
  * (no trigger at block start; the kernel triggers nothing itself, so its blocks trigger as they end; compute
  * capability 9.0 and up, else the point skips).  e must be declared disable_timing. */
 sc_op sc_kernel_progevent(sc_prog *p, const char *name, sc_event e, sc_stream s);
+/* capmisc: a stream callback that calls cuStreamQuery on its own stream and answers what that call answered
+ * (driver API only). */
+sc_op sc_callback_api(sc_prog *p, const char *name, sc_stream s);
 
 /* Destroying a stream or event whose work may still be pending. */
 sc_op sc_stream_destroy(sc_prog *p, const char *name, sc_stream s);

@@ -251,3 +251,7 @@ RUN_ONCE_COUNTED = RUN_COUNTED + ("callback",)  # the kinds 'runs once' may judg
 # capmisc: a marked kernel launched with the programmatic-event launch attribute, which records its EVENT
 KINDS["kernel_progevent"] = Kind("sc_kernel_progevent", ("event",))
 RECORDS += ("kernel_progevent",)
+# capmisc: a stream callback that makes a CUDA call (driver API: its text says "will result in
+# CUDA_ERROR_NOT_PERMITTED", the runtime API's "may"); it answers what the call answered
+KINDS["callback_api"] = Kind("sc_callback_api", driver_only=True)
+CODES += ("not_permitted",)

@@ -47,6 +47,7 @@ host_func host_func.start_synchronizes_joined_streams H completed while A was st
 host_func callback.start_synchronizes_joined_streams C completed while A was still pending
 wait host_func.orders_other_stream_work_behind_it K completed while H was still pending
 progevent_early launch.progevent.wait_follows_untriggered_kernel K completed while A was still pending
+callback_api callback.api_call_not_permitted C answered MOCK_NOT_READY (600) as the answer of its CUDA call, not not_permitted
 EOF_CASES
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,

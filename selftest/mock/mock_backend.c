@@ -44,6 +44,7 @@
  *              wait is a plain one, and in a capture the node does nothing (a
  *              launch of its graph neither records the event nor waits on it)
  *   callback_twice  every stream callback is called twice
+ *   callback_api  a CUDA call made from a stream callback is served, not refused
  *   progevent_early  a launch's programmatic event triggers at the launch, not
  *              once all its blocks triggered (ended): it is recorded on an idle
  *              stream of its own
@@ -179,6 +180,8 @@ static __thread int last_err; /* the calling thread's last error (the runtime AP
 #define MOCK_CAPTURE_UNMATCHED 903
 #define MOCK_CAPTURE_UNJOINED 904
 #define MOCK_CAPTURED_EVENT 907
+#define MOCK_NOT_PERMITTED 800 /* a CUDA call from a stream callback */
+static __thread int in_callback; /* this thread runs a stream callback */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -652,7 +655,9 @@ static int host_func(void *s, void (*fn)(void *), void *arg)
 static void run_callback(void *arg) /* with the context's error, if any */
 {
     const struct sc_callback *cb = arg;
+    in_callback = 1;
     cb->body(cb->arg, context_error());
+    in_callback = 0;
 }
 static int callback(void *s, const struct sc_callback *cb)
 {
@@ -736,6 +741,8 @@ static int stream_sync(void *s)
 }
 static int stream_query(void *s)
 {
+    if (in_callback && !breaks("callback_api")) /* documented: no CUDA call from a stream callback */
+        return refuse(MOCK_NOT_PERMITTED);
     struct mstream *st = resolve(s);
     uint64_t enq = enq_of(st);
     int err = context_error();
@@ -1061,6 +1068,7 @@ static int code(enum sc_code c)
            : c == SC_CODE_CAPTURE_UNMATCHED ? MOCK_CAPTURE_UNMATCHED
            : c == SC_CODE_CAPTURE_UNJOINED ? MOCK_CAPTURE_UNJOINED
            : c == SC_CODE_CAPTURED_EVENT ? MOCK_CAPTURED_EVENT
+           : c == SC_CODE_NOT_PERMITTED ? MOCK_NOT_PERMITTED
                                          : -1;
 }
 
@@ -1068,7 +1076,8 @@ static const char *error_name(int rc)
 {
     return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS"
            : rc == MOCK_CAPTURE_UNMATCHED ? "MOCK_CAPTURE_UNMATCHED" : rc == MOCK_CAPTURE_UNJOINED ? "MOCK_CAPTURE_UNJOINED"
-           : rc == MOCK_CAPTURED_EVENT ? "MOCK_CAPTURED_EVENT" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
+           : rc == MOCK_CAPTURED_EVENT ? "MOCK_CAPTURED_EVENT" : rc == MOCK_NOT_PERMITTED ? "MOCK_NOT_PERMITTED"
+           : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
 }
 
 int sc_driver_describe(struct sc_device_info *info)
