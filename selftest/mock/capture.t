@@ -19,10 +19,11 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 echo "TAP version 13"
 
-# capture.callback.refused, the rules of a capture's end with a fork or on the wrong stream and of a captured
-# event (capmisc), and the rules of capture.kept and graph.captured but two the mock cannot judge (it models neither the
-# invalidation of a capture nor the legacy stream's implicit dependency) and the SHOULD rule that needs
-# two branches of one graph to run at once (the mock runs a graph's nodes one by one), with each library
+# capture.callback.refused, the rules of a capture's end with a fork or on the wrong stream, of a captured
+# event, of external event nodes and of the legacy stream's status query (capmisc), and the rules of
+# capture.kept and graph.captured but one the mock cannot judge (it models no invalidation by a query of the
+# capturing stream) and the SHOULD rule that needs two branches of one graph to run at once (the mock runs a
+# graph's nodes one by one), with each library
 rules="capture.callback.refused capture.kept.not_run_at_capture capture.kept.runs_in_captured_order capture.kept.no_edge_to_work_before_capture
 capture.kept.forked_branch_runs_after_fork_point capture.kept.join_orders_origin_after_branch
 graph.captured.later_work_after_launch graph.captured.second_launch_behind_first graph.captured.other_exec_not_held
@@ -36,7 +37,9 @@ capture.end.unjoined_fork_refused capture.end.on_joined_stream_refused capture.c
 capture.end.unjoined_fork_answers_unjoined capture.end.transitively_joined_fork_ends
 capture.end.on_joined_stream_answers_unmatched capture.captured_event.answers_captured_event
 capture.external.record_marks_each_launch capture.external.wait_holds_each_launch
-capture.external.record_refused_outside_capture capture.external.wait_refused_outside_capture"
+capture.external.record_refused_outside_capture capture.external.wait_refused_outside_capture
+capture.legacy_stream.status_query_keeps_capture capture.legacy_stream.status_query_is_implicit
+capture.kept.legacy_stream_usable_after_keep"
 for rule in $rules; do
     for lib in mock mock-ptds; do
         obj=build/obj/$(tr . / <<<"$rule").o
@@ -77,6 +80,7 @@ external capture.external.record_marks_each_launch K completed while A was still
 external capture.external.wait_holds_each_launch K completed while A was still pending
 external capture.external.record_refused_outside_capture X answered success (0), not an error
 external capture.external.wait_refused_outside_capture X answered success (0), not an error
+legacy_query_invalidates capture.legacy_stream.status_query_keeps_capture S gave invalidated, not active
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure

@@ -45,6 +45,8 @@
  *              launch of its graph neither records the event nor waits on it)
  *   callback_twice  every stream callback is called twice
  *   callback_api  a CUDA call made from a stream callback is served, not refused
+ *   legacy_query_invalidates  asking whether the legacy stream captures, while
+ *              a blocking stream captures, invalidates that capture
  *   progevent_early  a launch's programmatic event triggers at the launch, not
  *              once all its blocks triggered (ended): it is recorded on an idle
  *              stream of its own
@@ -77,9 +79,12 @@
  * depends on): a capture's end on its origin answers the unjoined-fork error
  * unless the origin's clock covers every member's, and an end on a member
  * that did not begin it the unmatched error; an event last recorded in a
- * capture answers the captured-event error to a query or synchronize.  Not
- * modelled: capture modes, invalidation, the legacy stream's implicit
- * dependency.
+ * capture answers the captured-event error to a query or synchronize.  While
+ * a blocking stream captures, a kernel launched into the legacy stream, and
+ * the question whether the legacy stream captures, answer the
+ * implicit-dependency error; the kernel also invalidates that capture (its
+ * status says so, and its end answers the invalidated error).  Not modelled:
+ * capture modes, other invalid calls, other work on the legacy stream.
  * A faulting kernel makes the context's error sticky: every synchronize and
  * query answers it from then on.  A call that refuses its arguments sets the
  * calling thread's last error (the runtime API's error state).
@@ -129,6 +134,7 @@ struct mgraph {
     struct mstream *members[MOCK_CAPTURE_STREAMS]; /* the origin first, then the streams that joined */
     int nmembers;
     int launched;               /* launches so far                 */
+    int invalidated;            /* capmisc: an invalid call (a kernel on the legacy stream) invalidated it */
     struct mstream *last;       /* the stream of its last launch, ... */
     uint64_t last_pos;          /* ... and that launch's last item    */
 };
@@ -181,6 +187,8 @@ static __thread int last_err; /* the calling thread's last error (the runtime AP
 #define MOCK_CAPTURE_UNJOINED 904
 #define MOCK_CAPTURED_EVENT 907
 #define MOCK_NOT_PERMITTED 800 /* a CUDA call from a stream callback */
+#define MOCK_CAPTURE_INVALIDATED 901
+#define MOCK_CAPTURE_IMPLICIT 906
 static __thread int in_callback; /* this thread runs a stream callback */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
@@ -509,12 +517,28 @@ static int dies_here(void)
     close(fd);
     return 1;
 }
+/* capmisc: the capture of a blocking stream (of the current context) under way, if any */
+static struct mgraph *blocking_capture(void)
+{
+    struct mgraph *cap = NULL;
+    pthread_mutex_lock(&registry);
+    for (struct mstream *b = blocking_list; b && !cap; b = b->next_blocking)
+        if (b->capture && b->ctx == cur_ctx)
+            cap = b->capture;
+    pthread_mutex_unlock(&registry);
+    return cap;
+}
 static int launch_mark(void *s, void *slot, uint32_t token)
 {
+    struct mgraph *cap;
     if (breaks("peer_dies") && dies_here())
         _exit(7);
     if (foreign(s))
         return refuse(MOCK_INVALID_HANDLE);
+    if (resolve(s)->kind == KIND_LEGACY && (cap = blocking_capture())) { /* invalid: it invalidates the capture */
+        cap->invalidated = 1;
+        return refuse(MOCK_CAPTURE_IMPLICIT);
+    }
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
     enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1);
@@ -717,8 +741,8 @@ static int stream_wait_event(void *s, void *e, unsigned flags)
         return external_node(s, ITEM_WAIT_EXTERNAL, ev);
     if (flags)
         return refuse(1); /* invalid value */
+    struct mstream *st = resolve(s); /* before the lock: a per-thread stream may be made here */
     pthread_mutex_lock(&registry);
-    struct mstream *st = resolve(s);
     if (ev->capture && ev->capture->origin && !st->capture)
         join_capture(ev->capture, st); /* it joins the capture */
     if (ev->capture && st->capture == ev->capture) /* its next node follows what the record followed */
@@ -944,6 +968,8 @@ static struct mgraph *end_capture(void *s, int *rc)
     *rc = cap ? 0 : st->capture && !wrong_code ? MOCK_CAPTURE_UNMATCHED : 1;
     if (cap && !joined(cap))
         *rc = wrong_code ? 1 : MOCK_CAPTURE_UNJOINED;
+    if (cap && cap->invalidated)
+        *rc = MOCK_CAPTURE_INVALIDATED;
     for (struct mstream *o = all_list; cap && o; o = o->next_all)
         if (o->capture == cap)
             o->capture = NULL;
@@ -1000,8 +1026,15 @@ static int graph_replay(void *g, void *s)
 static int capture_status(void *s, int *status)
 {
     struct mstream *st = resolve(s);
+    struct mgraph *cap;
+    if (st->kind == KIND_LEGACY && (cap = blocking_capture())) { /* documented: implicit, status unspecified */
+        if (breaks("legacy_query_invalidates"))
+            cap->invalidated = 1;
+        *status = SC_CAPTURE_NONE;
+        return refuse(MOCK_CAPTURE_IMPLICIT);
+    }
     pthread_mutex_lock(&registry);
-    *status = st->capture ? SC_CAPTURE_ACTIVE : SC_CAPTURE_NONE;
+    *status = !st->capture ? SC_CAPTURE_NONE : st->capture->invalidated ? SC_CAPTURE_INVALIDATED : SC_CAPTURE_ACTIVE;
     pthread_mutex_unlock(&registry);
     return 0;
 }
@@ -1069,6 +1102,8 @@ static int code(enum sc_code c)
            : c == SC_CODE_CAPTURE_UNJOINED ? MOCK_CAPTURE_UNJOINED
            : c == SC_CODE_CAPTURED_EVENT ? MOCK_CAPTURED_EVENT
            : c == SC_CODE_NOT_PERMITTED ? MOCK_NOT_PERMITTED
+           : c == SC_CODE_CAPTURE_IMPLICIT ? MOCK_CAPTURE_IMPLICIT
+           : c == SC_CODE_CAPTURE_INVALIDATED ? MOCK_CAPTURE_INVALIDATED
                                          : -1;
 }
 
@@ -1077,6 +1112,7 @@ static const char *error_name(int rc)
     return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS"
            : rc == MOCK_CAPTURE_UNMATCHED ? "MOCK_CAPTURE_UNMATCHED" : rc == MOCK_CAPTURE_UNJOINED ? "MOCK_CAPTURE_UNJOINED"
            : rc == MOCK_CAPTURED_EVENT ? "MOCK_CAPTURED_EVENT" : rc == MOCK_NOT_PERMITTED ? "MOCK_NOT_PERMITTED"
+           : rc == MOCK_CAPTURE_IMPLICIT ? "MOCK_CAPTURE_IMPLICIT" : rc == MOCK_CAPTURE_INVALIDATED ? "MOCK_CAPTURE_INVALIDATED"
            : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
 }
 
