@@ -162,9 +162,10 @@ typedef struct sc_backend {
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
     /* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
     int (*event_record_external)(void *e, void *s);
-    /* capmisc: sc_mark launched with the programmatic-event launch attribute recording e (no trigger at block
-     * start); SC_UNSUPPORTED below compute capability 9.0 */
-    int (*launch_progevent)(void *s, void *e, void *slot_dev, uint32_t token);
+    /* capmisc: sc_mark (flag_dev NULL) or sc_gate (on flag_dev, for at most max_ns) launched with the
+     * programmatic-event launch attribute recording e (no trigger at block start); SC_UNSUPPORTED below
+     * compute capability 9.0 */
+    int (*launch_progevent)(void *s, void *e, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
 } sc_backend;
 /* capmisc: the flag of stream_wait_event that makes it an external event wait node of a capture
  * (CU_EVENT_WAIT_EXTERNAL and cudaEventWaitExternal are both 0x1; each backend checks) */

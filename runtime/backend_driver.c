@@ -290,9 +290,9 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
 }
 
 /* capmisc: sc_mark through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT */
-static int launch_progevent(void *s, void *e, void *slot, uint32_t token)
+static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
-    void *args[] = { &slot, &token };
+    void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
     CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT };
     attr.value.programmaticEvent.event = (CUevent)e;
     attr.value.programmaticEvent.flags = 0;
@@ -301,7 +301,8 @@ static int launch_progevent(void *s, void *e, void *slot, uint32_t token)
                            .blockDimZ = 1, .hStream = (CUstream)s, .attrs = &attr, .numAttrs = 1 };
     if (gpus[cur].cc_major < 9)
         return SC_UNSUPPORTED; /* a programmatic event needs compute capability 9.0 */
-    return SC_CALL(cuLaunchKernelEx, &cfg, kernels()->mark, args, NULL);
+    return SC_CALL(cuLaunchKernelEx, &cfg, flag ? kernels()->gate : kernels()->mark, flag ? gate_args : mark_args,
+                   NULL);
 }
 
 static int launch_fault(void *s)

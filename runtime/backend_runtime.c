@@ -167,9 +167,9 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
 }
 
 /* capmisc: sc_mark through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticEvent */
-static int launch_progevent(void *s, void *e, void *slot, uint32_t token)
+static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
-    void *args[] = { &slot, &token };
+    void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
     int dev = 0, major = 0, rc;
     cudaLaunchAttribute attr = { .id = cudaLaunchAttributeProgrammaticEvent };
     attr.val.programmaticEvent.event = (cudaEvent_t)e;
@@ -181,7 +181,7 @@ static int launch_progevent(void *s, void *e, void *slot, uint32_t token)
         return rc;
     if (major < 9)
         return SC_UNSUPPORTED; /* a programmatic event needs compute capability 9.0 */
-    return cudaLaunchKernelExC(&cfg, (const void *)k_mark, args);
+    return cudaLaunchKernelExC(&cfg, flag ? (const void *)k_gate : (const void *)k_mark, flag ? gate_args : mark_args);
 }
 
 static int launch_fault(void *s)

@@ -461,7 +461,7 @@ static int prepare(struct run *r, char *why, size_t n)
     }
     for (int i = p->nops - 1; i >= 0; i--)
         if (p->ops[i].kind == SC_OP_RECORD || p->ops[i].kind == SC_OP_RECORD_EXTERNAL ||
-            p->ops[i].kind == SC_OP_KERNEL_PROGEVENT)
+            p->ops[i].kind == SC_OP_KERNEL_PROGEVENT || p->ops[i].kind == SC_OP_GATE_PROGEVENT)
             r->event_device[p->ops[i].event] = sc_stream_device(p, p->ops[i].stream);
     for (int e = 0; e < p->nevents; e++) {
         on_dev(r, r->event_device[e]);
@@ -634,7 +634,7 @@ static int gate_running(struct run *r)
 {
     for (int i = 0; i < r->p->nops; i++) {
         enum sc_op_kind k = r->p->ops[i].kind;
-        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE) &&
+        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_GATE_PROGEVENT) &&
             __atomic_load_n(&r->arena->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
             return 1;
     }
@@ -695,7 +695,10 @@ static int issue_one(struct run *r, int i)
     case SC_OP_WAIT_INVALID: rc = b->stream_wait_event(o->stream, o->event, 0x100u); break;
     case SC_OP_RECORD_EXTERNAL: rc = b->event_record_external(o->event, o->stream); break;
     case SC_OP_WAIT_EXTERNAL: rc = b->stream_wait_event(o->stream, o->event, SC_WAIT_EXTERNAL); break;
-    case SC_OP_KERNEL_PROGEVENT: rc = b->launch_progevent(o->stream, o->event, slot_dev, o->token); break;
+    case SC_OP_KERNEL_PROGEVENT: rc = b->launch_progevent(o->stream, o->event, NULL, 0, slot_dev, o->token); break;
+    case SC_OP_GATE_PROGEVENT:
+        rc = b->launch_progevent(o->stream, o->event, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, o->token);
+        break;
     case SC_OP_WRITE_VALUE:
         rc = b->write_value(o->stream, words_dev, r->word_set[d->word], d->flags, r->p->words[d->word].bits);
         break;

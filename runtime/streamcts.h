@@ -326,6 +326,9 @@ sc_op sc_kernel_pdl(sc_prog *p, const char *name, enum sc_pdl_sync sync, sc_stre
  * (no trigger at block start; the kernel triggers nothing itself, so its blocks trigger as they end; compute
  * capability 9.0 and up, else the point skips).  e must be declared disable_timing. */
 sc_op sc_kernel_progevent(sc_prog *p, const char *name, sc_event e, sc_stream s);
+/* capmisc: the gate launched with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT recording e: the gate triggers its
+ * dependents (griddepcontrol.launch_dependents) at its start, so the event may trigger while it is held. */
+sc_op sc_gate_progevent(sc_prog *p, const char *name, sc_event e, sc_stream s);
 /* capmisc: a stream callback that calls cuStreamQuery on its own stream and answers what that call answered
  * (driver API only). */
 sc_op sc_callback_api(sc_prog *p, const char *name, sc_stream s);

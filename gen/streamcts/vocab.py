@@ -255,3 +255,7 @@ RECORDS += ("kernel_progevent",)
 # CUDA_ERROR_NOT_PERMITTED", the runtime API's "may"); it answers what the call answered
 KINDS["callback_api"] = Kind("sc_callback_api", driver_only=True)
 CODES += ("not_permitted",)
+# capmisc: the gate launched with the programmatic-event attribute: it triggers the event at its start
+KINDS["gate_progevent"] = Kind("sc_gate_progevent", ("event",))
+GATES += ("gate_progevent",)
+RECORDS += ("gate_progevent",)

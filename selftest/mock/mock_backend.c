@@ -592,15 +592,20 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync)
     return 0;
 }
 
-/* capmisc: a marked kernel whose launch records a programmatic event: its blocks trigger nothing, so the
- * event triggers as the kernel ends, as an event recorded right after it */
+/* capmisc: a marked kernel or a gate whose launch records a programmatic event.  The marked kernel's blocks
+ * trigger nothing, so the event triggers as the kernel ends, as an event recorded right after it; the gate
+ * triggers its dependents at its start, so the event triggers as it starts, as one recorded right before it. */
 static int event_record(void *e, void *s);
-static int launch_progevent(void *s, void *e, void *slot, uint32_t token)
+static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     int rc;
-    if ((rc = launch_mark(s, slot, token)))
+    if (breaks("progevent_early"))
+        event_record(e, new_stream(KIND_NONBLOCKING));
+    else if (flag && (rc = event_record(e, s)))
         return rc;
-    return event_record(e, breaks("progevent_early") ? (void *)new_stream(KIND_NONBLOCKING) : s);
+    if ((rc = flag ? launch_gate(s, flag, max_ns, slot, token) : launch_mark(s, slot, token)))
+        return rc;
+    return flag || breaks("progevent_early") ? 0 : event_record(e, s);
 }
 
 static void run_fault(void *unused)
