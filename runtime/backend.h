@@ -189,7 +189,16 @@ typedef struct sc_backend {
     int (*batch_wait_write)(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
+    /* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
+    int (*event_record_external)(void *e, void *s);
+    /* capmisc: sc_mark (flag_dev NULL) or sc_gate (on flag_dev, for at most max_ns) launched with the
+     * programmatic-event launch attribute recording e (no trigger at block start); SC_UNSUPPORTED below
+     * compute capability 9.0 */
+    int (*launch_progevent)(void *s, void *e, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
 } sc_backend;
+/* capmisc: the flag of stream_wait_event that makes it an external event wait node of a capture
+ * (CU_EVENT_WAIT_EXTERNAL and cudaEventWaitExternal are both 0x1; each backend checks) */
+#define SC_WAIT_EXTERNAL 0x1u
 
 /*
  * The table a backend defines from its static functions, which carry the
@@ -230,6 +239,7 @@ typedef struct sc_backend {
         .capture_keep = capture_keep, .graph_replay = graph_replay, \
         .graph_new = graph_new, .node_add = node_add, .edge_add = edge_add, \
         .graph_instantiate = graph_instantiate, .exec_update = exec_update, .exec_destroy = exec_destroy, \
+        .event_record_external = event_record_external, .launch_progevent = launch_progevent, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -289,6 +289,22 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
     return SC_CALL(cuLaunchKernelEx, &cfg, kernels()->pdl, args, NULL);
 }
 
+/* capmisc: sc_mark through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT */
+static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
+    CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT };
+    attr.value.programmaticEvent.event = (CUevent)e;
+    attr.value.programmaticEvent.flags = 0;
+    attr.value.programmaticEvent.triggerAtBlockStart = 0;
+    CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1, .blockDimY = 1,
+                           .blockDimZ = 1, .hStream = (CUstream)s, .attrs = &attr, .numAttrs = 1 };
+    if (gpus[cur].cc_major < 9)
+        return SC_UNSUPPORTED; /* a programmatic event needs compute capability 9.0 */
+    return SC_CALL(cuLaunchKernelEx, &cfg, flag ? kernels()->gate : kernels()->mark, flag ? gate_args : mark_args,
+                   NULL);
+}
+
 static int launch_fault(void *s, int how)
 {
     uint32_t kind = (uint32_t)how;
@@ -409,6 +425,11 @@ static int callback(void *s, const struct sc_callback *cb)
 }
 
 static int event_record(void *e, void *s) { return SC_CALL(cuEventRecord, (CUevent)e, (CUstream)s); }
+static int event_record_external(void *e, void *s)
+{
+    return SC_CALL(cuEventRecordWithFlags, (CUevent)e, (CUstream)s, CU_EVENT_RECORD_EXTERNAL);
+}
+_Static_assert(SC_WAIT_EXTERNAL == CU_EVENT_WAIT_EXTERNAL, "stream_wait_event passes its flags on");
 static int stream_wait_event(void *s, void *e, unsigned flags)
 {
     return SC_CALL(cuStreamWaitEvent, (CUstream)s, (CUevent)e, flags);
@@ -902,6 +923,10 @@ static int code(enum sc_code c)
     case SC_CODE_ASSERT: return CUDA_ERROR_ASSERT;
     case SC_CODE_LAUNCH_FAILED: return CUDA_ERROR_LAUNCH_FAILED;
     case SC_CODE_EXEC_UPDATE_FAILURE: return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+    case SC_CODE_CAPTURE_UNMATCHED: return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+    case SC_CODE_CAPTURE_UNJOINED: return CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
+    case SC_CODE_CAPTURED_EVENT: return CUDA_ERROR_CAPTURED_EVENT;
+    case SC_CODE_NOT_PERMITTED: return CUDA_ERROR_NOT_PERMITTED;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

@@ -166,6 +166,24 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
     return cudaLaunchKernelExC(&cfg, (const void *)k_pdl, args);
 }
 
+/* capmisc: sc_mark through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticEvent */
+static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
+    int dev = 0, major = 0, rc;
+    cudaLaunchAttribute attr = { .id = cudaLaunchAttributeProgrammaticEvent };
+    attr.val.programmaticEvent.event = (cudaEvent_t)e;
+    attr.val.programmaticEvent.flags = 0;
+    attr.val.programmaticEvent.triggerAtBlockStart = 0;
+    cudaLaunchConfig_t cfg = { .gridDim = { 1, 1, 1 }, .blockDim = { 1, 1, 1 }, .stream = (cudaStream_t)s,
+                               .attrs = &attr, .numAttrs = 1 };
+    if ((rc = cudaGetDevice(&dev)) || (rc = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)))
+        return rc;
+    if (major < 9)
+        return SC_UNSUPPORTED; /* a programmatic event needs compute capability 9.0 */
+    return cudaLaunchKernelExC(&cfg, flag ? (const void *)k_gate : (const void *)k_mark, flag ? gate_args : mark_args);
+}
+
 static int launch_fault(void *s, int how)
 {
     uint32_t kind = (uint32_t)how;
@@ -235,6 +253,11 @@ static int callback(void *s, const struct sc_callback *cb)
 }
 
 static int event_record(void *e, void *s) { return cudaEventRecord((cudaEvent_t)e, (cudaStream_t)s); }
+static int event_record_external(void *e, void *s)
+{
+    return cudaEventRecordWithFlags((cudaEvent_t)e, (cudaStream_t)s, cudaEventRecordExternal);
+}
+_Static_assert(SC_WAIT_EXTERNAL == cudaEventWaitExternal, "stream_wait_event passes its flags on");
 static int stream_wait_event(void *s, void *e, unsigned flags)
 {
     return cudaStreamWaitEvent((cudaStream_t)s, (cudaEvent_t)e, flags);
@@ -626,6 +649,10 @@ static int code(enum sc_code c)
     case SC_CODE_ASSERT: return cudaErrorAssert;
     case SC_CODE_LAUNCH_FAILED: return cudaErrorLaunchFailure;
     case SC_CODE_EXEC_UPDATE_FAILURE: return cudaErrorGraphExecUpdateFailure;
+    case SC_CODE_CAPTURE_UNMATCHED: return cudaErrorStreamCaptureUnmatched;
+    case SC_CODE_CAPTURE_UNJOINED: return cudaErrorStreamCaptureUnjoined;
+    case SC_CODE_CAPTURED_EVENT: return cudaErrorCapturedEvent;
+    case SC_CODE_NOT_PERMITTED: return cudaErrorNotPermitted;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

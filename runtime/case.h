@@ -115,6 +115,9 @@ struct host_arg { /* what host functions, callbacks and host gates touch */
     uint32_t *gate;
     uint64_t max_ns;
     struct sc_callback cb; /* a stream callback's body: callback_body on this host_arg */
+    /* capmisc: callback_api's body calls b->stream_query(stream) */
+    const struct sc_backend *b;
+    void *stream;
 };
 
 /* Members 1.. of a group op (an op on a stream array); member 0 is the op itself. */

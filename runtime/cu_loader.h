@@ -63,6 +63,7 @@
     X(cuGraphAddEventRecordNode) X(cuGraphAddEventWaitNode)                     \
     X(cuGraphAddChildGraphNode) X(cuGraphAddDependencies) X(cuGraphExecUpdate)   \
     X(cuGraphInstantiateWithParams)
+    X(cuLaunchKernelEx) X(cuEventRecordWithFlags)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

@@ -10,11 +10,28 @@
 
 /* ---- after the drain ----------------------------------------------------- */
 
-/* Runs once per launch: the subject's slot counts its runs; the successful graph_replay ops, the launches. */
+/* Runs once per launch: the subject's slot counts its runs; the successful graph_replay ops, the launches.
+ * Runs once (capmisc): the slot counts one run. */
 void judge_runs(struct run *r)
 {
     const struct sc_prog *p = r->p;
     unsigned launches = 0, runs;
+    if (p->rel == SC_RUNS_ONCE && r->v.outcome == SC_OPEN && r->op[p->subject].rc) {
+        /* after a context's error a driver may refuse the call itself (CUDA_LAUNCH_BLOCKING=1 reports a fault
+         * at its launch): it added nothing that could run */
+        sc_verdict_decide(&r->v, SC_UNDECIDED, "%s's call answered %s: it added nothing to run, so how often it "
+                          "runs cannot be judged", opname(r, p->subject), r->b->error_name(r->op[p->subject].rc));
+        return;
+    }
+    if (p->rel == SC_RUNS_ONCE && r->v.outcome == SC_OPEN) { /* capmisc: exactly once, by the end */
+        runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
+        log_note(r, "%s ran %u times", opname(r, p->subject), runs);
+        if (runs == 1)
+            sc_verdict_decide(&r->v, SC_PASS, "%s ran once, as the rule requires", opname(r, p->subject));
+        else
+            sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times, not once", opname(r, p->subject), runs);
+        return;
+    }
     if (p->rel != SC_RUNS_PER_LAUNCH || r->v.outcome != SC_OPEN)
         return;
     for (int i = 0; i < p->nops; i++)
@@ -122,7 +139,7 @@ void check_data(struct run *r)
         int judged = i == p->subject && (p->rel == SC_KEEPS_DATA || (p->rel == SC_COMPLETE_ON_RETURN && o->clobbered));
         if (o->rc || o->captured || load(&o->state) != ST_RETURNED)
             continue;
-        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE) && sl->status == SC_GATE_EXPIRED)
+        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_GATE_PROGEVENT) && sl->status == SC_GATE_EXPIRED)
             sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
         if (k == SC_OP_CALLBACK && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
             sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
@@ -185,7 +202,10 @@ void check_stamps(struct run *r)
 static int capture_refusal(const struct run *r, int i)
 {
     static const enum sc_code codes[] = { SC_CODE_CAPTURE_UNSUPPORTED, SC_CODE_CAPTURE_INVALIDATED,
-                                          SC_CODE_CAPTURE_IMPLICIT, SC_CODE_CAPTURE_WRONG_THREAD };
+                                          SC_CODE_CAPTURE_IMPLICIT, SC_CODE_CAPTURE_WRONG_THREAD,
+                                          /* capmisc */
+                                          SC_CODE_CAPTURE_UNMATCHED, SC_CODE_CAPTURE_UNJOINED,
+                                          SC_CODE_CAPTURED_EVENT };
     for (size_t k = 0; r->has_capture && k < sizeof codes / sizeof codes[0]; k++)
         if (r->b->code(codes[k]) > 0 && r->op[i].rc == r->b->code(codes[k])) /* < 0: an API without the code */
             return 1;
@@ -275,7 +295,7 @@ void judge_return(struct run *r)
     char what[96];
     switch (p->rel) {
     case SC_ANSWERS:
-        if ((k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK) && o->result == 0)
+        if ((k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK || k == SC_OP_CALLBACK_API) && o->result == 0)
             break; /* enqueued: they answer when they run, or do not */
         if (k == SC_OP_HOST_FUNC && after_fault(r, p->subject)) {
             /* the context's error answered at the launch (a faulting launch that waited for its kernel,
@@ -401,7 +421,9 @@ void judge_host_answer(struct run *r)
     struct op_rt *o = &r->op[p->subject];
     struct sc_slot *sl = &r->arena->slots[p->subject];
     char what[96];
-    if (p->rel != SC_ANSWERS || (o->def->kind != SC_OP_HOST_FUNC && o->def->kind != SC_OP_CALLBACK) || o->rc)
+    if (p->rel != SC_ANSWERS ||
+        (o->def->kind != SC_OP_HOST_FUNC && o->def->kind != SC_OP_CALLBACK && o->def->kind != SC_OP_CALLBACK_API) ||
+        o->rc)
         return;
     if (r->faulted_at >= 0) {
         /* the context reported its error; give the function one more window to be called */
@@ -416,8 +438,8 @@ void judge_host_answer(struct run *r)
     } else if (!ran) {
         sc_verdict_decide(&r->v, SC_VIOLATED, "callback %s was never called", opname(r, p->subject));
     } else {
-        snprintf(what, sizeof what, "%s (%u) as its status", sl->arg ? r->b->error_name((int)sl->arg) : "success",
-                 sl->arg);
+        snprintf(what, sizeof what, "%s (%u) as %s", sl->arg ? r->b->error_name((int)sl->arg) : "success", sl->arg,
+                 o->def->kind == SC_OP_CALLBACK_API ? "the answer of its CUDA call" : "its status");
         judge_answer(r, (int)sl->arg, what);
     }
 }

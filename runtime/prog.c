@@ -237,6 +237,17 @@ sc_op sc_wait_invalid_flags(sc_prog *p, const char *n, sc_event e, sc_stream s)
 {
     return with_event(p, SC_OP_WAIT_INVALID, n, e, s);
 }
+sc_op sc_record_external(sc_prog *p, const char *n, sc_event e, sc_stream s)
+{
+    return with_event(p, SC_OP_RECORD_EXTERNAL, n, e, s);
+}
+sc_op sc_wait_external(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT_EXTERNAL, n, e, s); }
+sc_op sc_callback_api(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK_API, n, s); }
+sc_op sc_gate_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_GATE_PROGEVENT, n, e, s); }
+sc_op sc_kernel_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s)
+{
+    return with_event(p, SC_OP_KERNEL_PROGEVENT, n, e, s);
+}
 
 static sc_op value_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_word w, int cond, unsigned flags, sc_stream s)
 {
@@ -548,7 +559,8 @@ static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object) { expect(p, subject, rel, object); }
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
-    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_SEES_PRIMARY)
+    if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_SEES_PRIMARY &&
+        rel != SC_RUNS_ONCE)
         misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
     if (rel == SC_SEES_PRIMARY && (p->ops[subject].kind != SC_OP_KERNEL_PDL || sc_op_primary(p, subject) < 0))
         misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
@@ -618,6 +630,7 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_DIFFERS: return "differs from";
     case SC_RUNS_PER_LAUNCH: return "runs once per launch";
     case SC_SEES_PRIMARY: return "sees its primary";
+    case SC_RUNS_ONCE: return "runs once";
     }
     return "?";
 }
@@ -640,6 +653,10 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_ASSERT: return "assert";
     case SC_CODE_LAUNCH_FAILED: return "launch_failed";
     case SC_CODE_EXEC_UPDATE_FAILURE: return "exec_update_failure";
+    case SC_CODE_CAPTURE_UNMATCHED: return "capture_unmatched";
+    case SC_CODE_CAPTURE_UNJOINED: return "capture_unjoined";
+    case SC_CODE_CAPTURED_EVENT: return "captured_event";
+    case SC_CODE_NOT_PERMITTED: return "not_permitted";
     }
     return "?";
 }

@@ -68,6 +68,16 @@ static void callback_body(void *a, int status)
     host_mark(a);
 }
 
+/* capmisc: a callback that makes a CUDA call, which NVIDIA's driver text says is not permitted there: what the
+ * call answered is its answer */
+static void callback_api_body(void *a, int status)
+{
+    struct host_arg *h = a;
+    (void)status;
+    h->slot->arg = (uint32_t)h->b->stream_query(h->stream);
+    host_mark(a);
+}
+
 
 /* ---- the arena ----------------------------------------------------------- */
 
@@ -222,7 +232,7 @@ static int add_members(struct run *r, int i, char *why, size_t n)
         mb->slot = r->next_slot++;
         mb->token = o->token;
         mb->harg = (struct host_arg){ &r->arena->slots[mb->slot], mb->token, r->arena->gate, r->cfg.deadline_ns,
-                                      { callback_body, &mb->harg } };
+                                      { callback_body, &mb->harg }, NULL, NULL };
         if (sc_op_facts(o->def->kind)->probe && (rc = r->b->event_create(&mb->probe, 0))) {
             snprintf(why, n, "creating a probe event failed: %s", r->b->error_name(rc));
             return -1;
@@ -450,7 +460,8 @@ static int prepare(struct run *r, char *why, size_t n)
             }
     }
     for (int i = p->nops - 1; i >= 0; i--)
-        if (p->ops[i].kind == SC_OP_RECORD)
+        if (p->ops[i].kind == SC_OP_RECORD || p->ops[i].kind == SC_OP_RECORD_EXTERNAL ||
+            p->ops[i].kind == SC_OP_KERNEL_PROGEVENT || p->ops[i].kind == SC_OP_GATE_PROGEVENT)
             r->event_device[p->ops[i].event] = sc_stream_device(p, p->ops[i].stream);
     for (int e = 0; e < p->nevents; e++) {
         on_dev(r, r->event_device[e]);
@@ -506,7 +517,7 @@ static int prepare(struct run *r, char *why, size_t n)
         o->nmem = sc_stream_count(p, d->stream);
         o->event = uses_event(d->kind) ? r->events[d->event] : NULL;
         o->harg = (struct host_arg){ &r->arena->slots[i], o->token, r->arena->gate, r->cfg.deadline_ns,
-                                     { callback_body, &o->harg } };
+                                     { callback_body, &o->harg }, r->b, o->stream };
         if (!mine(r, i))
             continue; /* another process issues it */
         if (sc_op_facts(d->kind)->probe && (rc = b->event_create(&o->probe, 0))) {
@@ -671,7 +682,7 @@ static int gate_running(struct run *r)
 {
     for (int i = 0; i < r->p->nops; i++) {
         enum sc_op_kind k = r->p->ops[i].kind;
-        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE) &&
+        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_GATE_PROGEVENT) &&
             __atomic_load_n(&r->arena->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
             return 1;
     }
@@ -728,9 +739,19 @@ static int issue_one(struct run *r, int i)
     case SC_OP_MEMCPY_SYNC: rc = b->memcpy_sync(dst, src, SC_COPY_BYTES, d->copy); break;
     case SC_OP_HOST_FUNC: rc = b->host_func(o->stream, host_mark, &o->harg); break;
     case SC_OP_CALLBACK: rc = b->callback(o->stream, &o->harg.cb); break;
+    case SC_OP_CALLBACK_API:
+        o->harg.cb.body = callback_api_body;
+        rc = b->callback(o->stream, &o->harg.cb);
+        break;
     case SC_OP_RECORD: rc = b->event_record(o->event, o->stream); break;
     case SC_OP_WAIT: rc = b->stream_wait_event(o->stream, o->event, 0); break;
     case SC_OP_WAIT_INVALID: rc = b->stream_wait_event(o->stream, o->event, 0x100u); break;
+    case SC_OP_RECORD_EXTERNAL: rc = b->event_record_external(o->event, o->stream); break;
+    case SC_OP_WAIT_EXTERNAL: rc = b->stream_wait_event(o->stream, o->event, SC_WAIT_EXTERNAL); break;
+    case SC_OP_KERNEL_PROGEVENT: rc = b->launch_progevent(o->stream, o->event, NULL, 0, slot_dev, o->token); break;
+    case SC_OP_GATE_PROGEVENT:
+        rc = b->launch_progevent(o->stream, o->event, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, o->token);
+        break;
     case SC_OP_WRITE_VALUE:
         rc = b->write_value(o->stream, words_dev, r->word_set[d->word], d->flags, r->p->words[d->word].bits);
         break;

@@ -155,6 +155,8 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  *                      the token the kernel right before it in its stream
  *                      writes last (judged after the drain, from what the
  *                      subject kept in its slot).
+ *   SC_RUNS_ONCE       the subject (a stream callback, kernel, gate or host
+ *                      function, not captured) ran exactly once by the end.
  * An op on an array of streams is a group: one operation per member.  A group
  * subject of SC_AFTER is violated by any member completing early; a group
  * subject of SC_NOT_HELD passes only when every member completed while the
@@ -176,6 +178,7 @@ enum sc_relation {
     SC_DIFFERS,        /* ... a different value                                   */
     SC_RUNS_PER_LAUNCH, /* the subject ran once per launch of the program's captured graph */
     SC_SEES_PRIMARY,    /* a programmatic dependent launch read its primary's result */
+    SC_RUNS_ONCE,       /* capmisc: the subject (a stream callback) ran exactly once, by the end */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */
@@ -195,6 +198,11 @@ enum sc_code {
     SC_CODE_LAUNCH_FAILED,         /* CUDA_ERROR_LAUNCH_FAILED / cudaErrorLaunchFailure */
     SC_CODE_AN_ERROR,              /* any error: the documentation says the call fails, not with what */
     SC_CODE_EXEC_UPDATE_FAILURE,   /* nodes: CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE / cudaErrorGraphExecUpdateFailure */
+    /* capmisc: the stream-capture errors of a capture's end and of a captured event */
+    SC_CODE_CAPTURE_UNMATCHED,     /* ..._STREAM_CAPTURE_UNMATCHED: the capture was not initiated in this stream */
+    SC_CODE_CAPTURE_UNJOINED,      /* ..._STREAM_CAPTURE_UNJOINED: a fork not joined to the origin stream */
+    SC_CODE_CAPTURED_EVENT,        /* CUDA_ERROR_CAPTURED_EVENT / cudaErrorCapturedEvent */
+    SC_CODE_NOT_PERMITTED,         /* CUDA_ERROR_NOT_PERMITTED / cudaErrorNotPermitted */
 };
 
 /* Values a getter can give. */
@@ -263,6 +271,10 @@ sc_op sc_callback(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_record(sc_prog *p, const char *name, sc_event e, sc_stream s);
 sc_op sc_wait(sc_prog *p, const char *name, sc_event e, sc_stream s);
 sc_op sc_wait_invalid_flags(sc_prog *p, const char *name, sc_event e, sc_stream s);
+/* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL) and cuStreamWaitEvent(CU_EVENT_WAIT_EXTERNAL):
+ * in a stream capture, an external event record / wait node of the graph (invalid outside a capture). */
+sc_op sc_record_external(sc_prog *p, const char *name, sc_event e, sc_stream s);
+sc_op sc_wait_external(sc_prog *p, const char *name, sc_event e, sc_stream s);
 
 /* Stream memory operations (driver API only). */
 sc_op sc_write_value(sc_prog *p, const char *name, sc_word w, unsigned flags, sc_stream s);
@@ -350,6 +362,16 @@ sc_op sc_peek_last_error(sc_prog *p, const char *name);
  * before the kernel before it in its stream completed; SC_PDL_SYNC: it writes only after
  * cudaGridDependencySynchronize returned. */
 sc_op sc_kernel_pdl(sc_prog *p, const char *name, enum sc_pdl_sync sync, sc_stream s);
+/* capmisc: a marked kernel launched (cuLaunchKernelEx) with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT recording e
+ * (no trigger at block start; the kernel triggers nothing itself, so its blocks trigger as they end; compute
+ * capability 9.0 and up, else the point skips).  e must be declared disable_timing. */
+sc_op sc_kernel_progevent(sc_prog *p, const char *name, sc_event e, sc_stream s);
+/* capmisc: the gate launched with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT recording e: the gate triggers its
+ * dependents (griddepcontrol.launch_dependents) at its start, so the event may trigger while it is held. */
+sc_op sc_gate_progevent(sc_prog *p, const char *name, sc_event e, sc_stream s);
+/* capmisc: a stream callback that calls cuStreamQuery on its own stream and answers what that call answered
+ * (driver API only). */
+sc_op sc_callback_api(sc_prog *p, const char *name, sc_stream s);
 
 /* Destroying a stream or event whose work may still be pending. */
 sc_op sc_stream_destroy(sc_prog *p, const char *name, sc_stream s);

@@ -9,7 +9,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    NODE_KINDS, PROCESS_KINDS, WAITS, WORD_PRESETS,
+    NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS,
 )
 
 
@@ -231,7 +231,7 @@ def check_program(prog):
 def check_waits(prog):
     """A wait names an event some op records, or one the objects column declares: an undeclared event
     that nothing records is most likely a misspelt name (the wait would wait for nothing)."""
-    recorded = {arg for _, op, t, arg in prog.uses() if t == "event" and op.kind == "record"}
+    recorded = {arg for _, op, t, arg in prog.uses() if t == "event" and op.kind in RECORDS}
     return [
         f"op {name}: {op.kind} on event '{arg}', which no op records (a misspelt name? to wait on an event that "
         f"is never recorded, declare it in objects: {arg}=event)"

@@ -9,8 +9,8 @@ import re
 from .model import Bad, Expect, Object, article, one_of
 from .program import builtin
 from .vocab import (
-    CODES, COMPARISONS, GATES, GETTERS, KINDS, NAME, PDL_KINDS, PRIMARY_KINDS, RELATIONS, RUN_COUNTED, SLOT_KINDS,
-    UNARY_RELATIONS,
+    CODES, COMPARISONS, GATES, GETTERS, KINDS, NAME, PDL_KINDS, PRIMARY_KINDS, RELATIONS, RUN_COUNTED, RUN_ONCE_COUNTED,
+    SLOT_KINDS, UNARY_RELATIONS,
 )
 
 EXPECT_BINARY = re.compile(rf"({NAME}) ({'|'.join(RELATIONS)}) ({NAME})")
@@ -33,8 +33,8 @@ def parse_expect(text):
     raise Bad(
         f"unknown expectation '{text}' (want 'B after A', 'B not held by A', 'X blocks until A', "
         "'X returns before A', 'Q not ready while A', 'Q ready while A', 'X equals Y', 'X differs from Y', "
-        "'X answers CODE', 'X gives VALUE', 'X complete on return', 'X keeps its data', 'X runs once per launch' "
-        "or 'X sees its primary')"
+        "'X answers CODE', 'X gives VALUE', 'X complete on return', 'X keeps its data', 'X runs once per launch', "
+        "'X runs once' or 'X sees its primary')"
     )
 
 
@@ -116,6 +116,8 @@ def check_unary(exp, kind):
         return [f"subject of 'keeps its data' must be a copy, memset or fill (memcpy*, memset*, fill); {subject}"]
     if exp.relation == "runs once per launch" and kind not in RUN_COUNTED:
         return [f"subject of 'runs once per launch' must be {one_of(RUN_COUNTED)}; {subject}"]
+    if exp.relation == "runs once" and kind not in RUN_ONCE_COUNTED:
+        return [f"subject of 'runs once' must be {one_of(RUN_ONCE_COUNTED)}; {subject}"]
     return []
 
 

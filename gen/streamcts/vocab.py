@@ -92,6 +92,8 @@ CODES = (
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "assert",
     "launch_failed", "exec_update_failure", "an_error",  # an_error, the catch-all, last
 )
+# capmisc: the stream-capture errors of a capture's end (unmatched, unjoined) and of a captured event
+CODES += ("capture_unmatched", "capture_unjoined", "captured_event")
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
 NAME = r"[A-Za-z][A-Za-z0-9_]*"                     # op names
@@ -266,3 +268,27 @@ KINDS.update(
     exec_destroy=host("sc_exec_destroy", "graph"),
 )
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]
+# capmisc: external event nodes of a stream capture (each launch of the graph records / waits on the event)
+KINDS.update(
+    record_external=Kind("sc_record_external", ("event",), observable=False),
+    wait_external=Kind("sc_wait_external", ("event",), observable=False),
+)
+WAITS += ("wait_external",)
+RECORDS = ("record", "record_external")  # the kinds that record an event a wait may name
+# capmisc: 'X runs once': at the end the subject's slot counts exactly one run (cuStreamAddCallback: "the
+# callback will be executed exactly once")
+UNARY_RELATIONS["runs once"] = "SC_RUNS_ONCE"
+RUN_ONCE_COUNTED = RUN_COUNTED + ("callback",)  # the kinds 'runs once' may judge: their slot counts their runs
+# capmisc: a marked kernel launched with the programmatic-event launch attribute, which records its EVENT
+KINDS["kernel_progevent"] = Kind("sc_kernel_progevent", ("event",))
+RECORDS += ("kernel_progevent",)
+# capmisc: a stream callback that makes a CUDA call (driver API: its text says "will result in
+# CUDA_ERROR_NOT_PERMITTED", the runtime API's "may"); it answers what the call answered
+KINDS["callback_api"] = Kind("sc_callback_api", driver_only=True)
+CODES += ("not_permitted",)
+# capmisc: the gate launched with the programmatic-event attribute: it triggers the event at its start
+KINDS["gate_progevent"] = Kind("sc_gate_progevent", ("event",))
+GATES += ("gate_progevent",)
+RECORDS += ("gate_progevent",)
+# an_error, the catch-all, last in the list of codes (messages name them in this order)
+CODES = tuple(c for c in CODES if c != "an_error") + ("an_error",)

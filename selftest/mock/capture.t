@@ -3,8 +3,10 @@
 # CUDA stand-in (mock_backend.c, which records a capture into a serial graph):
 # with every promise kept each case and control passes; with captured work run
 # at once (STREAMCTS_MOCK_BREAK=capture), a launch that waits for nothing
-# (replay) or a second launch that runs nothing (replay_once) the rules that
-# check it fail; a driver whose every enqueue waits
+# (replay), a second launch that runs nothing (replay_once), a capture error
+# answered with a plain invalid value (capture_codes), joins that are not
+# transitive (join_direct) or external event flags ignored (external) the
+# rules that check it fail; a driver whose every enqueue waits
 # (enqueue_waits) fails no MUST point.  The programs are linked here from the
 # objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
@@ -17,9 +19,11 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 echo "TAP version 13"
 
-# capture.callback.refused and the rules of capture.kept and graph.captured but two the mock cannot judge (it models neither the
-# invalidation of a capture nor the legacy stream's implicit dependency) and the SHOULD rule that needs
-# two branches of one graph to run at once (the mock runs a graph's nodes one by one), with each library
+# capture.callback.refused, the rules of a capture's end with a fork or on the wrong stream, of a captured
+# event, of external event nodes and of the legacy stream's status query (capmisc), and the rules of
+# capture.kept and graph.captured but one the mock cannot judge (it models no invalidation by a query of the
+# capturing stream) and the SHOULD rule that needs two branches of one graph to run at once (the mock runs a
+# graph's nodes one by one), with each library
 rules="capture.callback.refused capture.kept.not_run_at_capture capture.kept.runs_in_captured_order capture.kept.no_edge_to_work_before_capture
 capture.kept.forked_branch_runs_after_fork_point capture.kept.join_orders_origin_after_branch
 graph.captured.later_work_after_launch graph.captured.second_launch_behind_first graph.captured.other_exec_not_held
@@ -28,7 +32,14 @@ graph.captured.stream_query_not_ready graph.captured.event_orders_other_stream
 graph.captured.legacy_waits_for_launch_in_blocking_stream graph.captured.launch_in_blocking_stream_waits_for_legacy
 graph.captured.launch_in_legacy_waits_for_blocking_stream graph.captured.launch_in_per_thread_waits_for_legacy
 graph.captured.launch_in_nonblocking_not_held_by_legacy capture.kept.runs_once_per_launch
-capture.kept.forked_branch_runs_once_per_launch capture.kept.launches_in_two_streams_each_run graph.captured.event_query_not_ready"
+capture.kept.forked_branch_runs_once_per_launch capture.kept.launches_in_two_streams_each_run graph.captured.event_query_not_ready
+capture.end.unjoined_fork_refused capture.end.on_joined_stream_refused capture.captured_event.sync_refused
+capture.end.unjoined_fork_answers_unjoined capture.end.transitively_joined_fork_ends
+capture.end.on_joined_stream_answers_unmatched capture.captured_event.answers_captured_event
+capture.external.record_marks_each_launch capture.external.wait_holds_each_launch
+capture.external.record_refused_outside_capture capture.external.wait_refused_outside_capture
+capture.legacy_stream.status_query_keeps_capture capture.legacy_stream.status_query_is_implicit
+capture.kept.legacy_stream_usable_after_keep"
 for rule in $rules; do
     for lib in mock mock-ptds; do
         obj=build/obj/$(tr . / <<<"$rule").o
@@ -61,6 +72,15 @@ replay graph.captured.launch_in_per_thread_waits_for_legacy K completed while A 
 replay_once capture.kept.runs_once_per_launch K ran 1 times in 2 launches of its graph
 replay_once capture.kept.forked_branch_runs_once_per_launch K ran 1 times in 2 launches of its graph
 capture capture.kept.runs_once_per_launch K ran 3 times in 2 launches of its graph
+capture_codes capture.end.unjoined_fork_answers_unjoined X answered MOCK_ERROR (1), not capture_unjoined
+capture_codes capture.end.on_joined_stream_answers_unmatched X answered MOCK_ERROR (1), not capture_unmatched
+capture_codes capture.captured_event.answers_captured_event X answered MOCK_ERROR (1), not captured_event
+join_direct capture.end.transitively_joined_fork_ends X answered MOCK_CAPTURE_UNJOINED (904), not success
+external capture.external.record_marks_each_launch K completed while A was still pending
+external capture.external.wait_holds_each_launch K completed while A was still pending
+external capture.external.record_refused_outside_capture X answered success (0), not an error
+external capture.external.wait_refused_outside_capture X answered success (0), not an error
+legacy_query_invalidates capture.legacy_stream.status_query_keeps_capture S gave invalidated, not active
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure

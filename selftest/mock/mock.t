@@ -43,6 +43,12 @@ wait_unsigned memop.wait_value_and.holds_without_common_bit B completed while A 
 ctx_sync_primary ctx.created.sync_waits_for_its_own_context X returned while A was still pending
 batch_unordered memop.batch.write_waits_for_the_batchs_wait B completed while A was still pending
 wait_unsigned memop.batch.wait_geq_is_cyclic B completed while A was still pending
+callback_twice error.fault.callback_runs_once C ran 2 times, not once
+host_func host_func.start_synchronizes_joined_streams H completed while A was still pending
+host_func callback.start_synchronizes_joined_streams C completed while A was still pending
+wait host_func.orders_other_stream_work_behind_it K completed while H was still pending
+progevent_early launch.progevent.wait_follows_untriggered_kernel K completed while A was still pending
+callback_api callback.api_call_not_permitted C answered MOCK_NOT_READY (600) as the answer of its CUDA call, not not_permitted
 EOF_CASES
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,

@@ -54,6 +54,22 @@
  *              launch that have not started (nodes)
  *   exec_destroy  cuGraphExecDestroy drops the nodes of its pending launch
  *              that have not started (nodes)
+ *   capture_codes  a capture's end with an unjoined fork or on a stream that did not begin it, and a
+ *              query or synchronize of an event recorded in a capture, answer a plain invalid value,
+ *              not the stream-capture error NVIDIA names for each
+ *   external   the external flags are ignored: outside a capture the record or
+ *              wait is a plain one, and in a capture the node does nothing (a
+ *              launch of its graph neither records the event nor waits on it)
+ *   callback_twice  every stream callback is called twice
+ *   callback_api  a CUDA call made from a stream callback is served, not refused
+ *   legacy_query_invalidates  asking whether the legacy stream captures, while
+ *              a blocking stream captures, invalidates that capture
+ *   progevent_early  a launch's programmatic event triggers at the launch, not
+ *              once all its blocks triggered (ended): it is recorded on an idle
+ *              stream of its own
+ *   join_direct  a wait on an event recorded in a capture follows only the
+ *              recording stream's own nodes, not what they followed: a fork
+ *              of a fork joined back through its parent counts as unjoined
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -75,9 +91,17 @@
  * them in the order they were captured (a legal, if serial, graph: capture
  * order respects every dependency), behind the launch stream's earlier work
  * and the graph's previous launch.  Streams join a capture by waiting on an
- * event recorded in it; a stream callback is refused there.  Not modelled:
- * capture modes, invalidation, the legacy stream's implicit dependency,
- * unjoined forks.
+ * event recorded in it; a stream callback is refused there.  Each stream of a
+ * capture keeps a vector clock of the capture's streams (the nodes of each it
+ * depends on): a capture's end on its origin answers the unjoined-fork error
+ * unless the origin's clock covers every member's, and an end on a member
+ * that did not begin it the unmatched error; an event last recorded in a
+ * capture answers the captured-event error to a query or synchronize.  While
+ * a blocking stream captures, a kernel launched into the legacy stream, and
+ * the question whether the legacy stream captures, answer the
+ * implicit-dependency error; the kernel also invalidates that capture (its
+ * status says so, and its end answers the invalidated error).  Not modelled:
+ * capture modes, other invalid calls, other work on the legacy stream.
  * A faulting kernel makes the context's error sticky: every synchronize and
  * query answers it from then on.  A call that refuses its arguments sets the
  * calling thread's last error (the runtime API's error state).
@@ -103,6 +127,8 @@ const char sc_backend_kind[] = "mock";
 
 enum { KIND_BLOCKING, KIND_NONBLOCKING, KIND_LEGACY, KIND_PER_THREAD };
 enum { ITEM_FN, ITEM_WAIT };
+/* capmisc: external event nodes of a capture (arg: the event), turned into a record or a wait at each launch */
+enum { ITEM_RECORD_EXTERNAL = 2, ITEM_WAIT_EXTERNAL };
 
 struct mstream;
 struct mctx;
@@ -133,10 +159,14 @@ struct mlaunch {
 };
 
 /* A stream capture under way, or the graph kept from one: its nodes in capture order. */
+#define MOCK_CAPTURE_STREAMS 16
 struct mgraph {
     struct item *head, *tail;
     struct mstream *origin;     /* the stream the capture began on */
+    struct mstream *members[MOCK_CAPTURE_STREAMS]; /* the origin first, then the streams that joined */
+    int nmembers;
     int launched;               /* launches so far                 */
+    int invalidated;            /* capmisc: an invalid call (a kernel on the legacy stream) invalidated it */
     struct mstream *last;       /* the stream of its last launch, ... */
     uint64_t last_pos;          /* ... and that launch's last item    */
     /* nodes: a graph built by hand */
@@ -158,6 +188,9 @@ struct mstream {
     struct mstream *next_all;      /* every stream: context synchronize waits for them */
     struct mctx *ctx;              /* the created context it belongs to; NULL: the primary */
     struct mgraph *capture;        /* the capture it records into, or NULL */
+    /* in a capture: its index among the members, and how many nodes of each member its next node follows */
+    int cap_index;
+    uint32_t clock[MOCK_CAPTURE_STREAMS];
 };
 
 /* A created context: its own legacy stream.  A thread's current context is a stack of one: a
@@ -174,6 +207,8 @@ struct mevent {
     uint64_t target;
     uint64_t ns;            /* when the last record completed */
     unsigned flags;         /* SC_EV_*: a blocking-sync event's waiter sleeps, any other spins */
+    uint32_t clock[MOCK_CAPTURE_STREAMS]; /* recorded in a capture: its stream's clock then, ... */
+    int cap_index;                        /* ... and that stream's index */
 };
 
 static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: whole enqueue is atomic */
@@ -188,6 +223,14 @@ static __thread int last_err; /* the calling thread's last error (the runtime AP
 #define MOCK_ASSERT 6
 #define MOCK_LAUNCH_FAILED 7
 #define MOCK_EXEC_UPDATE_FAILURE 8 /* nodes */
+/* capmisc: the stream-capture errors, with CUDA's numbers */
+#define MOCK_CAPTURE_UNMATCHED 903
+#define MOCK_CAPTURE_UNJOINED 904
+#define MOCK_CAPTURED_EVENT 907
+#define MOCK_NOT_PERMITTED 800 /* a CUDA call from a stream callback */
+#define MOCK_CAPTURE_INVALIDATED 901
+#define MOCK_CAPTURE_IMPLICIT 906
+static __thread int in_callback; /* this thread runs a stream callback */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -223,6 +266,8 @@ static int context_error(void);
 static void run_callback(void *arg);
 static int early_done(const struct item *it);
 static void run_pdl_join(void *arg);
+static void join_capture(struct mgraph *cap, struct mstream *st);
+static void run_record(void *e);
 
 static void *worker(void *arg)
 {
@@ -336,6 +381,8 @@ static uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct
         else
             cap->head = it;
         cap->tail = it;
+        if (type != ITEM_FN || fn != run_record) /* a record makes no node: it marks a point */
+            s->clock[s->cap_index]++; /* a node of its own: the next follows it */
         pthread_mutex_unlock(&registry);
         if (!breaks("capture") || type != ITEM_FN)
             return 0;
@@ -518,12 +565,28 @@ static int dies_here(void)
     close(fd);
     return 1;
 }
+/* capmisc: the capture of a blocking stream (of the current context) under way, if any */
+static struct mgraph *blocking_capture(void)
+{
+    struct mgraph *cap = NULL;
+    pthread_mutex_lock(&registry);
+    for (struct mstream *b = blocking_list; b && !cap; b = b->next_blocking)
+        if (b->capture && b->ctx == cur_ctx)
+            cap = b->capture;
+    pthread_mutex_unlock(&registry);
+    return cap;
+}
 static int launch_mark(void *s, void *slot, uint32_t token)
 {
+    struct mgraph *cap;
     if (breaks("peer_dies") && dies_here())
         _exit(7);
     if (foreign(s))
         return refuse(MOCK_INVALID_HANDLE);
+    if (resolve(s)->kind == KIND_LEGACY && (cap = blocking_capture())) { /* invalid: it invalidates the capture */
+        cap->invalidated = 1;
+        return refuse(MOCK_CAPTURE_IMPLICIT);
+    }
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
     enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1);
@@ -595,6 +658,22 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
     pthread_create(&thread, NULL, run_pdl_early, d);
     pthread_detach(thread);
     return 0;
+}
+
+/* capmisc: a marked kernel or a gate whose launch records a programmatic event.  The marked kernel's blocks
+ * trigger nothing, so the event triggers as the kernel ends, as an event recorded right after it; the gate
+ * triggers its dependents at its start, so the event triggers as it starts, as one recorded right before it. */
+static int event_record(void *e, void *s);
+static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    int rc;
+    if (breaks("progevent_early"))
+        event_record(e, new_stream(KIND_NONBLOCKING));
+    else if (flag && (rc = event_record(e, s)))
+        return rc;
+    if ((rc = flag ? launch_gate(s, flag, max_ns, slot, token) : launch_mark(s, slot, token)))
+        return rc;
+    return flag || breaks("progevent_early") ? 0 : event_record(e, s);
 }
 
 static const int fault_codes[] = { MOCK_ILLEGAL_ADDRESS, MOCK_ASSERT, MOCK_LAUNCH_FAILED }; /* by sc_fault_kind */
@@ -681,12 +760,16 @@ static int host_func(void *s, void (*fn)(void *), void *arg)
 static void run_callback(void *arg) /* with the context's error, if any */
 {
     const struct sc_callback *cb = arg;
+    in_callback = 1;
     cb->body(cb->arg, context_error());
+    in_callback = 0;
 }
 static int callback(void *s, const struct sc_callback *cb)
 {
     if (resolve(s)->capture) /* not supported in stream capture, unlike host functions */
         return refuse(1);
+    if (breaks("callback_twice")) /* broken: called once more */
+        host_func(s, run_callback, (void *)cb);
     return host_func(s, run_callback, (void *)cb);
 }
 static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
@@ -697,19 +780,56 @@ static int event_record(void *e, void *s)
         return refuse(MOCK_INVALID_HANDLE);
     struct mgraph *cap = resolve(s)->capture;
     uint64_t pos = enqueue(s, ITEM_FN, run_record, ev, NULL, 0, 0);
+    if (cap) { /* what a wait on it will follow: its stream's clock, this record's node included */
+        pthread_mutex_lock(&registry);
+        memcpy(ev->clock, resolve(s)->clock, sizeof ev->clock);
+        ev->cap_index = resolve(s)->cap_index;
+        pthread_mutex_unlock(&registry);
+    }
     ev->capture = cap;
     ev->stream = cap ? NULL : resolve(s); /* a captured record marks a point of the capture only */
     ev->target = pos;
     return 0;
 }
+static int stream_wait_event(void *s, void *e, unsigned flags);
+/* capmisc: an external event node (ITEM_RECORD_EXTERNAL, ITEM_WAIT_EXTERNAL) of the capture of s; outside a
+ * capture the flag is invalid */
+static int external_node(void *s, int type, struct mevent *ev)
+{
+    struct mstream *st = resolve(s);
+    pthread_mutex_lock(&registry);
+    struct mgraph *cap = st->capture;
+    if (cap) {
+        struct item *it = calloc(1, sizeof *it);
+        *it = (struct item){ type, NULL, ev, NULL, 0, 0, NULL };
+        if (cap->tail)
+            cap->tail->next = it;
+        else
+            cap->head = it;
+        cap->tail = it;
+        st->clock[st->cap_index]++;
+    }
+    pthread_mutex_unlock(&registry);
+    if (!cap && breaks("external")) /* broken: a plain record or wait */
+        return type == ITEM_RECORD_EXTERNAL ? event_record(ev, s) : stream_wait_event(s, ev, 0);
+    return cap ? 0 : refuse(1); /* invalid value */
+}
+static int event_record_external(void *e, void *s) { return external_node(s, ITEM_RECORD_EXTERNAL, e); }
 static int stream_wait_event(void *s, void *e, unsigned flags)
 {
     struct mevent *ev = e;
+    if (flags == SC_WAIT_EXTERNAL)
+        return external_node(s, ITEM_WAIT_EXTERNAL, ev);
     if (flags)
         return refuse(1); /* invalid value */
+    struct mstream *st = resolve(s); /* before the lock: a per-thread stream may be made here */
     pthread_mutex_lock(&registry);
-    if (ev->capture && ev->capture->origin && !resolve(s)->capture)
-        resolve(s)->capture = ev->capture; /* it joins the capture */
+    if (ev->capture && ev->capture->origin && !st->capture)
+        join_capture(ev->capture, st); /* it joins the capture */
+    if (ev->capture && st->capture == ev->capture) /* its next node follows what the record followed */
+        for (int k = 0; k < MOCK_CAPTURE_STREAMS; k++)
+            if (!breaks("join_direct") || k == ev->cap_index) /* broken: not what the recorder followed */
+                st->clock[k] = st->clock[k] > ev->clock[k] ? st->clock[k] : ev->clock[k];
     pthread_mutex_unlock(&registry);
     if (ev->stream && !breaks("wait"))
         enqueue(s, ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
@@ -726,14 +846,23 @@ static int stream_sync(void *s)
 }
 static int stream_query(void *s)
 {
+    if (in_callback && !breaks("callback_api")) /* documented: no CUDA call from a stream callback */
+        return refuse(MOCK_NOT_PERMITTED);
     struct mstream *st = resolve(s);
     uint64_t enq = enq_of(st);
     int err = context_error();
     return err ? err : done_of(st) >= enq ? 0 : SC_NOT_READY;
 }
+/* An event last recorded in a capture: its query and synchronize are refused (capmisc). */
+static int captured_event(const struct mevent *ev)
+{
+    return ev->capture ? breaks("capture_codes") ? refuse(1) : refuse(MOCK_CAPTURED_EVENT) : 0;
+}
 static int event_sync(void *e)
 {
     struct mevent *ev = e;
+    if (ev->capture)
+        return captured_event(ev);
     if (ev->stream && (ev->flags & SC_EV_BLOCKING_SYNC))
         wait_done(ev->stream, ev->target);
     else if (ev->stream) /* spins, as a CUDA thread waits by default on a machine with cores to spare */
@@ -745,6 +874,8 @@ static int event_query(void *e)
 {
     struct mevent *ev = e;
     int err = context_error();
+    if (!err && ev->capture)
+        return captured_event(ev);
     return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
 }
 static int ctx_sync(void)
@@ -874,6 +1005,16 @@ static int graph_destroy(void *g)
     free(gr->built ? NULL : gr);
     return 0;
 }
+/* Stream st joins capture cap (the caller holds the registry lock): its clock starts empty. */
+static void join_capture(struct mgraph *cap, struct mstream *st)
+{
+    if (cap->nmembers == MOCK_CAPTURE_STREAMS)
+        abort(); /* no program has that many streams in one capture */
+    st->capture = cap;
+    st->cap_index = cap->nmembers;
+    cap->members[cap->nmembers++] = st;
+    memset(st->clock, 0, sizeof st->clock);
+}
 static int capture_begin(void *s, int mode)
 {
     struct mstream *st = resolve(s);
@@ -881,40 +1022,63 @@ static int capture_begin(void *s, int mode)
     pthread_mutex_lock(&registry);
     int rc = st == legacy || st->capture ? refuse(1) : 0;
     if (rc == 0) {
-        st->capture = calloc(1, sizeof *st->capture);
-        st->capture->origin = st;
+        struct mgraph *cap = calloc(1, sizeof *cap);
+        cap->origin = st;
+        join_capture(cap, st);
     }
     pthread_mutex_unlock(&registry);
     return rc;
 }
-/* Ends the capture begun on s: every stream that joined it leaves it.  NULL: s began none. */
-static struct mgraph *end_capture(void *s)
+/* Does the origin's next node follow every node of every member (every fork joined back)? */
+static int joined(const struct mgraph *cap)
+{
+    for (int m = 0; m < cap->nmembers; m++)
+        for (int k = 0; k < cap->nmembers; k++)
+            if (cap->members[m]->clock[k] > cap->origin->clock[k])
+                return 0;
+    return 1;
+}
+/* Ends the capture begun on s: every stream that joined it leaves it.  NULL: s began none (*rc says
+ * why: it captures none, or another stream began its capture); a fork not joined back ends it too,
+ * with *rc the unjoined error and its graph destroyed. */
+static struct mgraph *end_capture(void *s, int *rc)
 {
     struct mstream *st = resolve(s);
+    int wrong_code = breaks("capture_codes");
     pthread_mutex_lock(&registry);
     struct mgraph *cap = st->capture && st->capture->origin == st ? st->capture : NULL;
+    *rc = cap ? 0 : st->capture && !wrong_code ? MOCK_CAPTURE_UNMATCHED : 1;
+    if (cap && !joined(cap))
+        *rc = wrong_code ? 1 : MOCK_CAPTURE_UNJOINED;
+    if (cap && cap->invalidated)
+        *rc = MOCK_CAPTURE_INVALIDATED;
     for (struct mstream *o = all_list; cap && o; o = o->next_all)
         if (o->capture == cap)
             o->capture = NULL;
     if (cap)
         cap->origin = NULL; /* a record of it is no longer a point to join */
     pthread_mutex_unlock(&registry);
+    if (cap && *rc) {
+        graph_destroy(cap);
+        cap = NULL;
+    }
+    if (*rc)
+        refuse(*rc);
     return cap;
 }
 static int capture_end(void *s)
 {
-    struct mgraph *cap = end_capture(s);
-    if (!cap)
-        return refuse(1);
-    return graph_destroy(cap);
+    int rc;
+    struct mgraph *cap = end_capture(s, &rc);
+    return cap ? graph_destroy(cap) : rc;
 }
 static int capture_keep(void *s, void **graph)
 {
-    struct mgraph *cap = end_capture(s);
-    if (!cap)
-        return refuse(1);
-    *graph = cap;
-    return 0;
+    int rc;
+    struct mgraph *cap = end_capture(s, &rc);
+    if (cap)
+        *graph = cap;
+    return rc;
 }
 /* ---- nodes: graphs built by hand --------------------------------------------
  * A launch runs each node on a stream of its own, after the launch stream's
@@ -1170,8 +1334,18 @@ static int graph_replay(void *g, void *s)
         return 0;
     if (st && gr->last) /* behind its previous launch */
         pos = enqueue(st, ITEM_WAIT, NULL, NULL, gr->last, gr->last_pos, 0);
-    for (struct item *it = gr->head; it; it = it->next)
-        pos = enqueue(st ? (void *)st : new_stream(KIND_NONBLOCKING), it->type, it->fn, it->arg, it->on, it->target, 0);
+    for (struct item *it = gr->head; it; it = it->next) {
+        void *on = st ? (void *)st : new_stream(KIND_NONBLOCKING);
+        struct mevent *ev = it->arg;
+        if (it->type == ITEM_RECORD_EXTERNAL && !breaks("external")) { /* each launch records the event */
+            pos = enqueue(on, ITEM_FN, run_record, ev, NULL, 0, 0);
+            ev->capture = NULL, ev->stream = resolve(on), ev->target = pos;
+        } else if (it->type == ITEM_WAIT_EXTERNAL && !breaks("external")) { /* ... waits on it as it is now */
+            if (ev->stream)
+                pos = enqueue(on, ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
+        } else if (it->type == ITEM_FN || it->type == ITEM_WAIT)
+            pos = enqueue(on, it->type, it->fn, it->arg, it->on, it->target, 0);
+    }
     if (st && pos)
         gr->last = st, gr->last_pos = pos;
     return 0;
@@ -1179,8 +1353,15 @@ static int graph_replay(void *g, void *s)
 static int capture_status(void *s, int *status)
 {
     struct mstream *st = resolve(s);
+    struct mgraph *cap;
+    if (st->kind == KIND_LEGACY && (cap = blocking_capture())) { /* documented: implicit, status unspecified */
+        if (breaks("legacy_query_invalidates"))
+            cap->invalidated = 1;
+        *status = SC_CAPTURE_NONE;
+        return refuse(MOCK_CAPTURE_IMPLICIT);
+    }
     pthread_mutex_lock(&registry);
-    *status = st->capture ? SC_CAPTURE_ACTIVE : SC_CAPTURE_NONE;
+    *status = !st->capture ? SC_CAPTURE_NONE : st->capture->invalidated ? SC_CAPTURE_INVALIDATED : SC_CAPTURE_ACTIVE;
     pthread_mutex_unlock(&registry);
     return 0;
 }
@@ -1247,12 +1428,24 @@ static int code(enum sc_code c)
            : c == SC_CODE_ASSERT         ? MOCK_ASSERT
            : c == SC_CODE_LAUNCH_FAILED  ? MOCK_LAUNCH_FAILED
            : c == SC_CODE_EXEC_UPDATE_FAILURE ? MOCK_EXEC_UPDATE_FAILURE
+           : c == SC_CODE_CAPTURE_UNMATCHED ? MOCK_CAPTURE_UNMATCHED
+           : c == SC_CODE_CAPTURE_UNJOINED ? MOCK_CAPTURE_UNJOINED
+           : c == SC_CODE_CAPTURED_EVENT ? MOCK_CAPTURED_EVENT
+           : c == SC_CODE_NOT_PERMITTED ? MOCK_NOT_PERMITTED
+           : c == SC_CODE_CAPTURE_IMPLICIT ? MOCK_CAPTURE_IMPLICIT
+           : c == SC_CODE_CAPTURE_INVALIDATED ? MOCK_CAPTURE_INVALIDATED
                                          : -1;
 }
 
 static const char *error_name(int rc)
 {
-    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS" : rc == MOCK_ASSERT ? "MOCK_ASSERT" : rc == MOCK_LAUNCH_FAILED ? "MOCK_LAUNCH_FAILED" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
+    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS"
+           : rc == MOCK_ASSERT ? "MOCK_ASSERT" : rc == MOCK_LAUNCH_FAILED ? "MOCK_LAUNCH_FAILED"
+           : rc == MOCK_EXEC_UPDATE_FAILURE ? "MOCK_EXEC_UPDATE_FAILURE"
+           : rc == MOCK_CAPTURE_UNMATCHED ? "MOCK_CAPTURE_UNMATCHED" : rc == MOCK_CAPTURE_UNJOINED ? "MOCK_CAPTURE_UNJOINED"
+           : rc == MOCK_CAPTURED_EVENT ? "MOCK_CAPTURED_EVENT" : rc == MOCK_NOT_PERMITTED ? "MOCK_NOT_PERMITTED"
+           : rc == MOCK_CAPTURE_IMPLICIT ? "MOCK_CAPTURE_IMPLICIT" : rc == MOCK_CAPTURE_INVALIDATED ? "MOCK_CAPTURE_INVALIDATED"
+           : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
 }
 
 int sc_driver_describe(struct sc_device_info *info)
