@@ -62,8 +62,7 @@
     X(cuGraphAddHostNode) X(cuGraphAddMemsetNode) X(cuGraphAddMemcpyNode)       \
     X(cuGraphAddEventRecordNode) X(cuGraphAddEventWaitNode)                     \
     X(cuGraphAddChildGraphNode) X(cuGraphAddDependencies) X(cuGraphExecUpdate)   \
-    X(cuGraphInstantiateWithParams)
-    X(cuLaunchKernelEx) X(cuEventRecordWithFlags)
+    X(cuGraphInstantiateWithParams) X(cuEventRecordWithFlags)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 
