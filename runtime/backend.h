@@ -159,6 +159,12 @@ typedef struct sc_backend {
     /* ctxmem: one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64) */
     int (*batch_wait_write)(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits);
+    /* ctxalloc: ctx_create with flags (SC_CTX_*); cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize
+     * with it current, and its release (the runtime API's backend; the driver API's answers SC_UNSUPPORTED);
+     * cuMemPoolTrimTo(pool, keep) */
+    int (*ctx_create_flags)(void **ctx, unsigned flags);
+    int (*primary_ctx_sync)(void);
+    int (*pool_trim_to)(void *pool, uint64_t keep);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
 } sc_backend;
 
@@ -199,6 +205,7 @@ typedef struct sc_backend {
         .ctx_create = ctx_create, .ctx_destroy = ctx_destroy, .ctx_enter = ctx_enter, \
         .batch_wait_write = batch_wait_write, \
         .capture_keep = capture_keep, .graph_replay = graph_replay, \
+        .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -520,6 +520,7 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     return rc;
 }
 static int pool_trim(void *pool) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, 0); }
+static int pool_trim_to(void *pool, uint64_t keep) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, (size_t)keep); }
 static int alloc_async(void **ptr, size_t n, void *pool, void *s)
 {
     CUdeviceptr d = 0;
@@ -664,7 +665,7 @@ static int ctx_action(int action)
  * (cuCtxPopCurrent).
  */
 static int ctx_destroy(void *ctx);
-static int ctx_create(void **ctx)
+static int ctx_create_flags(void **ctx, unsigned flags)
 {
     CUctxCreateParams params;
     CUcontext c = NULL, popped = NULL;
@@ -672,7 +673,8 @@ static int ctx_create(void **ctx)
     struct made m = { 0 };
     int rc, slot = -1;
     memset(&params, 0, sizeof params);
-    if ((rc = SC_CALL(cuCtxCreate, &c, &params, 0, gpus[0].dev)))
+    if ((rc = SC_CALL(cuCtxCreate, &c, &params, flags & SC_CTX_BLOCKING_SYNC ? CU_CTX_SCHED_BLOCKING_SYNC : 0,
+                      gpus[0].dev)))
         return rc;
     m.ctx = c;
     if (!(rc = SC_CALL(cuModuleLoadData, &module, sc_fatbin)) &&
@@ -705,6 +707,8 @@ static int ctx_create(void **ctx)
     return 0;
 }
 
+static int ctx_create(void **ctx) { return ctx_create_flags(ctx, 0); }
+
 static int ctx_destroy(void *ctx)
 {
     pthread_mutex_lock(&made_mu);
@@ -723,6 +727,9 @@ static int ctx_enter(void *ctx, int action)
         return SC_CALL(cuCtxPushCurrent, (CUcontext)ctx);
     return action == SC_CTX_SET_TO ? SC_CALL(cuCtxSetCurrent, (CUcontext)ctx) : CUDA_ERROR_INVALID_VALUE;
 }
+
+/* ctxalloc: the primary context as the runtime API shares it: a runtime-API rule's op only */
+static int primary_ctx_sync(void) { return SC_UNSUPPORTED; }
 
 static int memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)
 {
@@ -802,6 +809,7 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_IMPLICIT: return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
     case SC_CODE_CAPTURE_WRONG_THREAD: return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
     case SC_CODE_INVALID_CONTEXT: return CUDA_ERROR_INVALID_CONTEXT;
+    case SC_CODE_CONTEXT_IS_DESTROYED: return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

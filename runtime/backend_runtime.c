@@ -6,6 +6,7 @@
  * calls to their _ptsz/_ptds entry points.
  */
 #include "backend.h"
+#include "cu_loader.h" /* ctxalloc: primary_ctx_sync calls the driver API */
 #include "fatbin.h"
 #include <cuda_runtime_api.h>
 #include <pthread.h>
@@ -304,6 +305,7 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     return cudaMemPoolGetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrReservedMemCurrent, bytes);
 }
 static int pool_trim(void *pool) { return cudaMemPoolTrimTo((cudaMemPool_t)pool, 0); }
+static int pool_trim_to(void *pool, uint64_t keep) { return cudaMemPoolTrimTo((cudaMemPool_t)pool, (size_t)keep); }
 static int alloc_async(void **ptr, size_t n, void *pool, void *s)
 {
     if (pool)
@@ -455,6 +457,39 @@ static int ctx_enter(void *ctx, int action)
     return SC_UNSUPPORTED;
 }
 
+/* ctxalloc: nor does it create contexts with flags */
+static int ctx_create_flags(void **ctx, unsigned flags)
+{
+    (void)ctx, (void)flags;
+    return SC_UNSUPPORTED;
+}
+
+/*
+ * ctxalloc: "The primary context is unique per device and shared with the CUDA runtime API" (Driver API,
+ * Primary Context Management).  The one op of a runtime-API rule that calls the driver API: it retains
+ * device 0's primary context (cuDevicePrimaryCtxRetain), synchronizes it with the driver API
+ * (cuCtxSynchronize with it pushed current) and releases it again, so that the reference counts are as
+ * they were.  The runtime API's work must be that context's work.  A driver error is answered as the
+ * driver's code (the numbers of the two APIs agree for the codes a synchronize answers).
+ */
+static int primary_ctx_sync(void)
+{
+    char why[256];
+    CUdevice dev;
+    CUcontext ctx = NULL, popped = NULL;
+    int rc;
+    if ((rc = sc_driver_backend.init(why, sizeof why)) != SC_READY) /* loads libcuda.so.1 (done once) */
+        return SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuDeviceGet, &dev, 0)) || (rc = SC_CALL(cuDevicePrimaryCtxRetain, &ctx, dev)))
+        return rc;
+    if (!(rc = SC_CALL(cuCtxPushCurrent, ctx))) {
+        rc = SC_CALL(cuCtxSynchronize);
+        SC_CALL(cuCtxPopCurrent, &popped);
+    }
+    SC_CALL(cuDevicePrimaryCtxRelease, dev);
+    return rc;
+}
+
 /* ctxmem: stream memory operations are the driver API's only */
 static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits)
@@ -532,6 +567,7 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_IMPLICIT: return cudaErrorStreamCaptureImplicit;
     case SC_CODE_CAPTURE_WRONG_THREAD: return cudaErrorStreamCaptureWrongThread;
     case SC_CODE_INVALID_CONTEXT: return cudaErrorDeviceUninitialized; /* 201, as CUDA_ERROR_INVALID_CONTEXT */
+    case SC_CODE_CONTEXT_IS_DESTROYED: return cudaErrorContextIsDestroyed;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

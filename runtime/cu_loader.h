@@ -58,7 +58,8 @@
     X(cuIpcOpenEventHandle) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle)          \
     X(cuIpcCloseMemHandle) X(cuMemGetInfo)                                      \
     X(cuCtxCreate) X(cuCtxDestroy) X(cuCtxGetCurrent) X(cuStreamBatchMemOp)       \
-    X(cuLaunchKernelEx)
+    X(cuLaunchKernelEx)                                                         \
+    X(cuDevicePrimaryCtxRelease)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

@@ -62,6 +62,11 @@ enum sc_priority {
 #define SC_POOL_NO_INTERNAL_DEPS 0x4u /* CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES=0 */
 #define SC_POOL_KEEP_MEMORY      0x8u /* CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = UINT64_MAX      */
 
+/* ctxalloc: flags of a created context (cuCtxCreate). */
+#define SC_CTX_BLOCKING_SYNC 0x4u /* CU_CTX_SCHED_BLOCKING_SYNC: a synchronizing thread blocks (sleeps) */
+/* ctxalloc: the minBytesToKeep of pool_trim_keep: one allocation's size (SC_COPY_BYTES, 4 MiB) */
+#define SC_TRIM_KEEP_BYTES (4u << 20)
+
 enum sc_graph_kind {
     SC_GRAPH_KERNEL = 1, /* one kernel node that marks the launching op's slot       */
     SC_GRAPH_GATE,       /* one gate kernel node: a launch of it is held like a gate */
@@ -174,6 +179,8 @@ enum sc_code {
     SC_CODE_SKIPPED,               /* a host function that never ran */
     SC_CODE_INVALID_CONTEXT,       /* CUDA_ERROR_INVALID_CONTEXT: no current context */
     SC_CODE_AN_ERROR,              /* any error: the documentation says the call fails, not with what */
+    /* ctxalloc: contexts */
+    SC_CODE_CONTEXT_IS_DESTROYED,  /* CUDA_ERROR_CONTEXT_IS_DESTROYED / cudaErrorContextIsDestroyed (709) */
 };
 
 /* Values a getter can give. */
@@ -190,6 +197,8 @@ enum sc_value {
     /* events (issue 14) */
     SC_VALUE_SPANS_HOLD,    /* elapsed: non-negative and at least as long as the program's gates were held */
     SC_VALUE_SLEEPS,        /* event_sync: the waiting thread used under a quarter of the wait in CPU time */
+    /* ctxalloc: the stream-ordered allocator */
+    SC_VALUE_MIN_KEPT,      /* pool_reserved: at least SC_TRIM_KEEP_BYTES (pool_trim_keep's minBytesToKeep) */
 };
 
 /* APIs a rule runs in. */
@@ -224,6 +233,8 @@ sc_graph  sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind)
 sc_word   sc_word_create(sc_prog *p, const char *name, int bits);               /* 32 or 64      */
 sc_word   sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset);
 sc_context sc_context_create(sc_prog *p, const char *name);  /* cuCtxCreate on device 0, made before the case */
+/* ctxalloc: the same, created with flags (SC_CTX_*) */
+sc_context sc_context_create_flags(sc_prog *p, const char *name, unsigned flags);
 
 /* -- operations, issued in the order they are added ----------------------- */
 /* Gates: held until the runtime releases them (always before a deadline).   */
@@ -277,6 +288,13 @@ sc_op sc_ctx_op(sc_prog *p, const char *name, enum sc_ctx_action a);   /* driver
  * its later ops on the built-in streams go to that context's, its ctx_sync synchronizes that context. */
 sc_op sc_ctx_enter(sc_prog *p, const char *name, sc_context c, enum sc_ctx_action a);
 sc_op sc_thread_exit(sc_prog *p, const char *name);                    /* the issuing thread ends */
+/* ctxalloc: cuCtxDestroy of a created context (driver API only); the runtime does not destroy it again. */
+sc_op sc_ctx_destroy(sc_prog *p, const char *name, sc_context c);
+/* ctxalloc: cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize with it current, then the release
+ * (runtime API only: the driver API's view of the context the runtime API's work went to). */
+sc_op sc_primary_ctx_sync(sc_prog *p, const char *name);
+/* ctxalloc: cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) */
+sc_op sc_pool_trim_keep(sc_prog *p, const char *name, sc_pool pool);
 
 /* Several devices. */
 sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */

@@ -63,6 +63,7 @@ WORD_PRESETS = {
 }
 OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
 OBJECT_FLAGS["context"] = {}  # ctxmem: a context cuCtxCreate makes on device 0 before the case
+OBJECT_FLAGS["context"]["blocking_sync"] = "SC_CTX_BLOCKING_SYNC"  # ctxalloc: CU_CTX_SCHED_BLOCKING_SYNC
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
 PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
 PREFIXES["context"] = "cx_"  # ctxmem
@@ -87,6 +88,7 @@ CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "an_error",
 )
+CODES += ("context_is_destroyed",)  # ctxalloc: CUDA_ERROR_CONTEXT_IS_DESTROYED
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
 NAME = r"[A-Za-z][A-Za-z0-9_]*"                     # op names
@@ -233,5 +235,16 @@ for _action in ("push", "set"):
 KINDS.update(
     capture_keep=host("sc_capture_keep", "stream", "graph"),
     graph_replay=Kind("sc_graph_replay", ("graph",)),
+)
+# ctxalloc: a created context destroyed (cuCtxDestroy); the primary context synchronized through the driver
+# API from a runtime-API program; a trim to a nonzero minBytesToKeep, and what it keeps; the CPU time of a
+# context synchronize (a CU_CTX_SCHED_BLOCKING_SYNC context's thread sleeps)
+KINDS.update(
+    ctx_destroy=host("sc_ctx_destroy", "context", driver_only=True),
+    primary_ctx_sync=host("sc_primary_ctx_sync", runtime_only=True),
+    pool_trim_keep=host("sc_pool_trim_keep", "pool"),
+    pool_reserved=getter("sc_pool_reserved", "pool", "zero", "nonzero", "min_kept"),
+    ctx_sync=host("sc_ctx_sync", values=("sleeps",)),
+    stream_sync=host("sc_stream_sync", "stream", group=True, values=("sleeps",)),
 )
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]

@@ -42,6 +42,12 @@ wait_unsigned memop.wait_value_and.holds_without_common_bit B completed while A 
 ctx_sync_primary ctx.created.sync_waits_for_its_own_context X returned while A was still pending
 batch_unordered memop.batch.write_waits_for_the_batchs_wait B completed while A was still pending
 wait_unsigned memop.batch.wait_geq_is_cyclic B completed while A was still pending
+ctx_destroy_keeps_current ctx.destroy.pops_the_calling_threads_context B completed while A was still pending
+ctx_destroyed_usable ctx.destroy.other_threads_context_is_destroyed X answered success (0), not context_is_destroyed
+ctx_blocking_spins ctx.blocking_sync.ctx_sync_sleeps of CPU time in a wait of .*, not sleeps
+ctx_blocking_spins ctx.blocking_sync.stream_sync_sleeps of CPU time in a wait of .*, not sleeps
+primary_unshared ctx.primary.shared_with_runtime X returned while A was still pending
+trim_below_min alloc.trim.keeps_min_bytes R gave 0 bytes reserved, not min_kept
 EOF_CASES
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,

@@ -37,6 +37,14 @@
  *              their own, waiting neither for the stream's earlier work nor
  *              for each other
  *   replay_once  only the first launch of a captured graph runs its nodes
+ *   ctx_destroy_keeps_current  (ctxalloc) cuCtxDestroy leaves the destroyed context current to the
+ *              calling thread instead of popping it
+ *   ctx_destroyed_usable  (ctxalloc) a thread a destroyed context stayed current to synchronizes it
+ *              without CONTEXT_IS_DESTROYED
+ *   ctx_blocking_spins  (ctxalloc) cuCtxSynchronize of a CU_CTX_SCHED_BLOCKING_SYNC context spins
+ *   primary_unshared  (ctxalloc) the driver API's retained primary context is not the one the
+ *              runtime API's work went to: its synchronize waits for nothing
+ *   trim_below_min  (ctxalloc) cuMemPoolTrimTo releases every completed free, below minBytesToKeep
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -126,6 +134,8 @@ struct mstream {
  * pop after a push or set of a created context makes the primary current again. */
 struct mctx {
     struct mstream *legacy;
+    unsigned flags;  /* ctxalloc: SC_CTX_BLOCKING_SYNC: a thread synchronizing it sleeps, else it spins */
+    int destroyed;   /* ctxalloc: cuCtxDestroy ran; a thread it stayed current to gets CONTEXT_IS_DESTROYED */
 };
 static __thread struct mctx *cur_ctx;
 
@@ -147,6 +157,7 @@ static int sticky; /* the context's error, once a kernel faulted */
 static __thread int last_err; /* the calling thread's last error (the runtime API's error state) */
 #define MOCK_INVALID_HANDLE 4
 #define MOCK_ILLEGAL_ADDRESS 5
+#define MOCK_CONTEXT_IS_DESTROYED 709 /* ctxalloc */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -644,7 +655,13 @@ static int stream_sync(void *s)
     struct mstream *st = resolve(s);
     while (breaks("hang"))
         sc_pause_ns(1000000000u);
-    if (!breaks("sync"))
+    if (breaks("sync"))
+        return context_error();
+    if (st->ctx && (!(st->ctx->flags & SC_CTX_BLOCKING_SYNC) || breaks("ctx_blocking_spins"))) {
+        uint64_t target = enq_of(st); /* ctxalloc: spins, unless its context blocks (as ctx_sync) */
+        while (__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) < target)
+            ;
+    } else
         wait_done(st, enq_of(st));
     return context_error();
 }
@@ -671,20 +688,44 @@ static int event_query(void *e)
     int err = context_error();
     return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
 }
-static int ctx_sync(void)
+/* Waits for every stream of context c (NULL: the primary); spins: polls, as CUDA's spin-wait does. */
+static void sync_streams(struct mctx *c, int spins)
 {
     struct mstream *all[256];
     uint64_t target[256];
     int n = 0;
     pthread_mutex_lock(&registry);
-    for (struct mstream *s = all_list; s && n < 256; s = s->next_all) /* the current context's */
-        if (s->ctx == (breaks("ctx_sync_primary") ? NULL : cur_ctx)) {
+    for (struct mstream *s = all_list; s && n < 256; s = s->next_all)
+        if (s->ctx == c) {
             all[n] = s;
             target[n++] = enq_of(s);
         }
     pthread_mutex_unlock(&registry);
     for (int i = 0; i < n; i++)
-        wait_done(all[i], target[i]);
+        if (spins)
+            while (__atomic_load_n(&all[i]->done, __ATOMIC_ACQUIRE) < target[i])
+                ;
+        else
+            wait_done(all[i], target[i]);
+}
+/* ctxalloc: a created context's synchronizing thread sleeps when it was made with CU_CTX_SCHED_BLOCKING_SYNC
+ * and spins otherwise (the break ctx_blocking_spins: always); the primary's sleeps, as before.  A context
+ * destroyed while current to this thread answers CONTEXT_IS_DESTROYED (the break ctx_destroyed_usable:
+ * it synchronizes as if it were alive). */
+static int ctx_sync(void)
+{
+    if (cur_ctx && cur_ctx->destroyed && !breaks("ctx_destroyed_usable"))
+        return MOCK_CONTEXT_IS_DESTROYED;
+    sync_streams(breaks("ctx_sync_primary") ? NULL : cur_ctx,
+                 cur_ctx && (!(cur_ctx->flags & SC_CTX_BLOCKING_SYNC) || breaks("ctx_blocking_spins")));
+    return context_error();
+}
+/* ctxalloc: the runtime API's work is the primary context's (the break primary_unshared: the driver API
+ * sees another context, with nothing to wait for). */
+static int primary_ctx_sync(void)
+{
+    if (!breaks("primary_unshared"))
+        sync_streams(NULL, 0);
     return context_error();
 }
 static int event_elapsed(float *ms, void *start, void *end)
@@ -772,14 +813,101 @@ static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *
     memop(s, run_wait_value, wait_dev, wait_value, SC_WAIT_GEQ, bits);
     return breaks("batch_unordered") ? 0 : memop(s, run_write_value, write_dev, write_value, 0, bits);
 }
-/* Not modelled: pools, graphs, capture. */
+/*
+ * ctxalloc: created memory pools (not the device's default pool, whose rules do not run on the mock).
+ * Each allocation is memory of its own, reserved by its pool until a trim releases it once its free
+ * has run in stream order: the mock never reuses memory (reuse is allowed, never required) and keeps
+ * what it reserved whatever the release threshold (a pool the mock's rules declare keep_memory).
+ */
+#define MOCK_BLOCK_HEADER 64 /* the block's address, in front of the memory it hands out */
+struct mblock {
+    void *mem;          /* the header, then the memory */
+    size_t n;
+    int freed;              /* its free ran in stream order */
+    struct mpool *pool;
+    struct mblock *next;
+};
+struct mpool {
+    unsigned flags;         /* SC_POOL_* */
+    uint64_t reserved;      /* bytes of its blocks */
+    struct mblock *blocks;
+};
+static pthread_mutex_t pools_mu = PTHREAD_MUTEX_INITIALIZER;
 static int default_pool(void **pool) { (void)pool; return SC_UNSUPPORTED; }
-static int pool_create(void **pool, unsigned flags) { (void)pool, (void)flags; return SC_UNSUPPORTED; }
-static int pool_destroy(void *pool) { (void)pool; return 0; }
-static int pool_reserved(void *pool, uint64_t *bytes) { (void)pool, *bytes = 0; return SC_UNSUPPORTED; }
-static int pool_trim(void *pool) { (void)pool; return SC_UNSUPPORTED; }
-static int alloc_async(void **p, size_t n, void *pool, void *s) { (void)p, (void)n, (void)pool, (void)s; return SC_UNSUPPORTED; }
-static int free_async(void *p, void *s) { (void)p, (void)s; return SC_UNSUPPORTED; }
+static int pool_create(void **pool, unsigned flags)
+{
+    struct mpool *pl = calloc(1, sizeof *pl);
+    pl->flags = flags;
+    *pool = pl;
+    return 0;
+}
+static int pool_destroy(void *pool)
+{
+    struct mpool *pl = pool;
+    for (struct mblock *b = pl->blocks, *next; b; b = next) {
+        next = b->next;
+        free(b->mem);
+        free(b);
+    }
+    free(pl);
+    return 0;
+}
+static int pool_reserved(void *pool, uint64_t *bytes)
+{
+    pthread_mutex_lock(&pools_mu);
+    *bytes = ((struct mpool *)pool)->reserved;
+    pthread_mutex_unlock(&pools_mu);
+    return 0;
+}
+/* Releases blocks whose free ran while the pool keeps at least keep bytes ("guaranteed to have at least
+ * minBytesToKeep bytes reserved after the operation"); the break trim_below_min releases them all. */
+static int pool_trim_to(void *pool, uint64_t keep)
+{
+    struct mpool *pl = pool;
+    pthread_mutex_lock(&pools_mu);
+    for (struct mblock **at = &pl->blocks, *b; (b = *at);)
+        if (b->freed && (breaks("trim_below_min") || pl->reserved - b->n >= keep)) {
+            *at = b->next;
+            pl->reserved -= b->n;
+            free(b->mem);
+            free(b);
+        } else
+            at = &b->next;
+    pthread_mutex_unlock(&pools_mu);
+    return 0;
+}
+static int pool_trim(void *pool) { return pool_trim_to(pool, 0); }
+static int alloc_async(void **p, size_t n, void *pool, void *s)
+{
+    struct mpool *pl = pool;
+    struct mblock *b;
+    (void)s; /* fresh memory: usable at once, so in any stream order */
+    if (!pl)
+        return SC_UNSUPPORTED;
+    b = calloc(1, sizeof *b);
+    b->mem = calloc(1, n + MOCK_BLOCK_HEADER), b->n = n, b->pool = pl;
+    *(struct mblock **)b->mem = b; /* free_async finds the block in front of the memory */
+    pthread_mutex_lock(&pools_mu);
+    b->next = pl->blocks;
+    pl->blocks = b;
+    pl->reserved += n;
+    pthread_mutex_unlock(&pools_mu);
+    *p = (char *)b->mem + MOCK_BLOCK_HEADER;
+    return 0;
+}
+static void run_free(void *arg)
+{
+    pthread_mutex_lock(&pools_mu);
+    ((struct mblock *)arg)->freed = 1;
+    pthread_mutex_unlock(&pools_mu);
+}
+static int free_async(void *p, void *s)
+{
+    if (!p)
+        return refuse(1); /* invalid value */
+    enqueue(s, ITEM_FN, run_free, *(struct mblock **)((char *)p - MOCK_BLOCK_HEADER), NULL, 0, 0);
+    return 0;
+}
 static int graph_create(void **g, int gate) { (void)g, (void)gate; return SC_UNSUPPORTED; }
 static int graph_launch(void *g, void *s, void **args) { (void)g, (void)s, (void)args; return SC_UNSUPPORTED; }
 
@@ -872,18 +1000,26 @@ static int ctx_action(int action)
     cur_ctx = NULL;
     return 0;
 }
-static int ctx_create(void **ctx)
+static int ctx_create_flags(void **ctx, unsigned flags)
 {
     struct mctx *c = calloc(1, sizeof *c), *was = cur_ctx;
+    c->flags = flags;
     cur_ctx = c; /* its legacy stream belongs to it */
     c->legacy = new_stream(KIND_LEGACY);
     cur_ctx = was;
     *ctx = c;
     return 0;
 }
+static int ctx_create(void **ctx) { return ctx_create_flags(ctx, 0); }
+/* Its legacy stream's worker drains it; the memory is kept, as for streams.  ctxalloc: current to the
+ * calling thread, it is popped (the break ctx_destroy_keeps_current: it stays current); current to other
+ * threads, it stays current there, destroyed. */
 static int ctx_destroy(void *ctx)
 {
-    (void)ctx; /* its legacy stream's worker drains it; the memory is kept, as for streams */
+    struct mctx *c = ctx;
+    c->destroyed = 1;
+    if (cur_ctx == c && !breaks("ctx_destroy_keeps_current"))
+        cur_ctx = NULL; /* the stack holds one: the primary is current again */
     return 0;
 }
 static int ctx_enter(void *ctx, int action)
@@ -922,12 +1058,13 @@ static int code(enum sc_code c)
            : c == SC_CODE_INVALID_VALUE  ? 1
            : c == SC_CODE_INVALID_HANDLE ? MOCK_INVALID_HANDLE
            : c == SC_CODE_ILLEGAL_ADDRESS ? MOCK_ILLEGAL_ADDRESS
+           : c == SC_CODE_CONTEXT_IS_DESTROYED ? MOCK_CONTEXT_IS_DESTROYED
                                          : -1;
 }
 
 static const char *error_name(int rc)
 {
-    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
+    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS" : rc == MOCK_CONTEXT_IS_DESTROYED ? "MOCK_CONTEXT_IS_DESTROYED" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
 }
 
 int sc_driver_describe(struct sc_device_info *info)
