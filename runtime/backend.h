@@ -165,6 +165,9 @@ typedef struct sc_backend {
     int (*ctx_create_flags)(void **ctx, unsigned flags);
     int (*primary_ctx_sync)(void);
     int (*pool_trim_to)(void *pool, uint64_t keep);
+    /* ctxalloc: enum sc_primary_action on device 0's primary context, in a fresh process; *reset:
+     * cuDevicePrimaryCtxGetState said inactive after the release */
+    int (*primary_release)(int action, int *reset);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
 } sc_backend;
 
@@ -206,6 +209,7 @@ typedef struct sc_backend {
         .batch_wait_write = batch_wait_write, \
         .capture_keep = capture_keep, .graph_replay = graph_replay, \
         .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
+        .primary_release = primary_release, \
     }
 
 extern const sc_backend sc_driver_backend;

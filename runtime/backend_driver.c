@@ -4,13 +4,19 @@
  * Compiled once per compile mode (see cu_loader.h), so in per-thread mode every
  * stream-taking call below resolves to its _ptsz/_ptds entry point.
  */
+#define _GNU_SOURCE /* posix_spawn, poll, kill: the primary context probe (ctxalloc) */
 #include "backend.h"
 #include "cu_loader.h"
 #include "fatbin.h"
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
 const char sc_compile_mode[] = "per-thread";
@@ -730,6 +736,98 @@ static int ctx_enter(void *ctx, int action)
 
 /* ctxalloc: the primary context as the runtime API shares it: a runtime-API rule's op only */
 static int primary_ctx_sync(void) { return SC_UNSUPPORTED; }
+
+/*
+ * ctxalloc: releases of device 0's primary context, in a process of their own.  This process holds the
+ * primary context (open_device retained it, and any library may have), and a release no retain matched
+ * exists only where nothing retained it, while the last release resets the context under everything the
+ * process made in it (the runtime's own host-mapped slots among them).  So the op starts this same program
+ * again (/proc/self/exe) with STREAMCTS_PRIMARY_PROBE set: before main, primary_probe() below makes only
+ * the calls of the action in the fresh process and prints the last call's code and the context's state
+ * (cuDevicePrimaryCtxGetState), which the op answers and keeps.
+ *   SC_PRIMARY_RELEASE_EXTRA  one release, nothing retained                 (answers its code)
+ *   SC_PRIMARY_RELEASE_ALL    one retain, one release: the last reference   (reset: inactive after)
+ *   SC_PRIMARY_BALANCED       two retains, one release: one reference left  (the controls)
+ */
+#define SC_PRIMARY_PROBE_ENV "STREAMCTS_PRIMARY_PROBE"
+#define SC_PRIMARY_PROBE_MS 60000 /* a fresh process's cuInit and context: seconds on a loaded machine */
+
+__attribute__((constructor)) static void primary_probe(void)
+{
+    const char *v = getenv(SC_PRIMARY_PROBE_ENV);
+    char why[256];
+    CUdevice dev;
+    CUcontext c;
+    unsigned flags = 0;
+    int action, rc, active = -1;
+    if (!v)
+        return;
+    action = atoi(v);
+    if ((rc = sc_driver_load(why, sizeof why)) != SC_READY)
+        rc = -1;
+    else if (!(rc = SC_CALL(cuInit, 0)) && !(rc = SC_CALL(cuDeviceGet, &dev, 0))) {
+        if (action == SC_PRIMARY_RELEASE_ALL || action == SC_PRIMARY_BALANCED)
+            rc = SC_CALL(cuDevicePrimaryCtxRetain, &c, dev);
+        if (!rc && action == SC_PRIMARY_BALANCED)
+            rc = SC_CALL(cuDevicePrimaryCtxRetain, &c, dev);
+        if (!rc)
+            rc = SC_CALL(cuDevicePrimaryCtxRelease, dev);
+        if (SC_CALL(cuDevicePrimaryCtxGetState, dev, &flags, &active))
+            active = -1;
+    }
+    printf("%d %d\n", rc, active);
+    fflush(stdout);
+    _exit(0);
+}
+
+static int primary_release(int action, int *reset)
+{
+    extern char **environ;
+    char var[64], out[64] = "";
+    size_t n = 0, got = 0;
+    int fds[2], status, rc = -1, active = -1;
+    pid_t pid;
+    posix_spawn_file_actions_t fa;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    char *argv[] = { "streamcts-primary-probe", NULL };
+    *reset = 0;
+    if (!env || pipe(fds)) {
+        free(env);
+        return CUDA_ERROR_OPERATING_SYSTEM;
+    }
+    memcpy(env, environ, n * sizeof *env);
+    snprintf(var, sizeof var, "%s=%d", SC_PRIMARY_PROBE_ENV, action);
+    env[n] = var;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    int spawned = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    free(env);
+    close(fds[1]);
+    if (spawned) {
+        close(fds[0]);
+        return CUDA_ERROR_OPERATING_SYSTEM;
+    }
+    for (struct pollfd pf = { fds[0], POLLIN, 0 }; got < sizeof out - 1;) {
+        if (poll(&pf, 1, SC_PRIMARY_PROBE_MS) <= 0) {
+            kill(pid, SIGKILL); /* it hung: the op answers an error */
+            break;
+        }
+        ssize_t k = read(fds[0], out + got, sizeof out - 1 - got);
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    if (sscanf(out, "%d %d", &rc, &active) != 2)
+        return CUDA_ERROR_OPERATING_SYSTEM; /* it died or hung without an answer */
+    *reset = active == 0;
+    return rc < 0 ? CUDA_ERROR_OPERATING_SYSTEM : rc;
+}
 
 static int memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)
 {

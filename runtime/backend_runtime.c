@@ -490,6 +490,13 @@ static int primary_ctx_sync(void)
     return rc;
 }
 
+/* ctxalloc: releases of the primary context are the driver API's */
+static int primary_release(int action, int *reset)
+{
+    (void)action, *reset = 0;
+    return SC_UNSUPPORTED;
+}
+
 /* ctxmem: stream memory operations are the driver API's only */
 static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits)

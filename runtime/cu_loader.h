@@ -59,7 +59,7 @@
     X(cuIpcCloseMemHandle) X(cuMemGetInfo)                                      \
     X(cuCtxCreate) X(cuCtxDestroy) X(cuCtxGetCurrent) X(cuStreamBatchMemOp)       \
     X(cuLaunchKernelEx)                                                         \
-    X(cuDevicePrimaryCtxRelease)
+    X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxGetState)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

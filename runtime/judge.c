@@ -214,6 +214,10 @@ static void judge_value(struct run *r)
             : o->value == SC_CAPTURE_INVALIDATED ? SC_VALUE_INVALIDATED : SC_VALUE_NONE;
         snprintf(got, sizeof got, "%s", sc_value_name(v));
         break;
+    case SC_OP_PRIMARY_RELEASE: /* ctxalloc */
+        v = o->value ? SC_VALUE_RESET : 0;
+        snprintf(got, sizeof got, "the primary context %s after the releases", o->value ? "inactive" : "still active");
+        break;
     case SC_OP_ELAPSED:
         return; /* judged once every gate has completed and stamped its hold: judge_elapsed */
     case SC_OP_EVENT_SYNC:

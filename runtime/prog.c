@@ -369,6 +369,12 @@ sc_op sc_ctx_destroy(sc_prog *p, const char *n, sc_context c)
     return index_of(p, op);
 }
 sc_op sc_primary_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_PRIMARY_CTX_SYNC, n, SC_NULL_STREAM); }
+sc_op sc_primary_release(sc_prog *p, const char *n, enum sc_primary_action a)
+{
+    struct sc_op_def *op = add(p, SC_OP_PRIMARY_RELEASE, n, SC_NULL_STREAM);
+    op->cond = a;
+    return index_of(p, op);
+}
 sc_op sc_memcpy_peer(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MEMCPY_PEER, n, s); }
 sc_op sc_device_sync(sc_prog *p, const char *n, int device)
 {
@@ -572,6 +578,7 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_SPANS_HOLD: return "spans_hold";
     case SC_VALUE_SLEEPS: return "sleeps";
     case SC_VALUE_MIN_KEPT: return "min_kept";
+    case SC_VALUE_RESET: return "reset";
     }
     return "?";
 }

@@ -820,6 +820,12 @@ static int issue_one(struct run *r, int i)
             r->contexts[d->context] = NULL; /* destroyed: the cleanup must not destroy it again */
         break;
     case SC_OP_PRIMARY_CTX_SYNC: rc = b->primary_ctx_sync(); break;
+    case SC_OP_PRIMARY_RELEASE: {
+        int reset = 0;
+        rc = b->primary_release(d->cond, &reset);
+        o->value = reset;
+        break;
+    }
     case SC_OP_POOL_TRIM_KEEP: rc = b->pool_trim_to(pool_of(r, d->pool), SC_TRIM_KEEP_BYTES); break;
     case SC_OP_MEMCPY_PEER: rc = b->memcpy_peer(o->stream, dst, o->device, src, peer_of(o->device), SC_COPY_BYTES); break;
     case SC_OP_DEVICE_SYNC: rc = b->device_sync(d->cond); break;

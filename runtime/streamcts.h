@@ -199,6 +199,7 @@ enum sc_value {
     SC_VALUE_SLEEPS,        /* event_sync: the waiting thread used under a quarter of the wait in CPU time */
     /* ctxalloc: the stream-ordered allocator */
     SC_VALUE_MIN_KEPT,      /* pool_reserved: at least SC_TRIM_KEEP_BYTES (pool_trim_keep's minBytesToKeep) */
+    SC_VALUE_RESET,         /* primary_release: the primary context is inactive after (cuDevicePrimaryCtxGetState) */
 };
 
 /* APIs a rule runs in. */
@@ -293,6 +294,12 @@ sc_op sc_ctx_destroy(sc_prog *p, const char *name, sc_context c);
 /* ctxalloc: cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize with it current, then the release
  * (runtime API only: the driver API's view of the context the runtime API's work went to). */
 sc_op sc_primary_ctx_sync(sc_prog *p, const char *name);
+/* ctxalloc: releases of device 0's primary context in a fresh process the op starts (driver API only):
+ * SC_PRIMARY_RELEASE_EXTRA: one release, no retain (its answer the release's code); SC_PRIMARY_RELEASE_ALL:
+ * a retain and a release (its value whether the context was reset: inactive after); SC_PRIMARY_BALANCED:
+ * two retains and a release (one reference left). */
+enum sc_primary_action { SC_PRIMARY_RELEASE_EXTRA = 1, SC_PRIMARY_RELEASE_ALL, SC_PRIMARY_BALANCED };
+sc_op sc_primary_release(sc_prog *p, const char *name, enum sc_primary_action a);
 /* ctxalloc: cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) */
 sc_op sc_pool_trim_keep(sc_prog *p, const char *name, sc_pool pool);
 

@@ -247,4 +247,9 @@ KINDS.update(
     ctx_sync=host("sc_ctx_sync", values=("sleeps",)),
     stream_sync=host("sc_stream_sync", "stream", group=True, values=("sleeps",)),
 )
+# ctxalloc: releases of the primary context (enum sc_primary_action), in a fresh process the op starts
+for _name, _action in (("primary_release_extra", "SC_PRIMARY_RELEASE_EXTRA"),
+                       ("primary_release_all", "SC_PRIMARY_RELEASE_ALL"),
+                       ("primary_release_balanced", "SC_PRIMARY_BALANCED")):
+    KINDS[_name] = host("sc_primary_release", consts=(_action,), values=("reset",), driver_only=True)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]

@@ -45,6 +45,9 @@
  *   primary_unshared  (ctxalloc) the driver API's retained primary context is not the one the
  *              runtime API's work went to: its synchronize waits for nothing
  *   trim_below_min  (ctxalloc) cuMemPoolTrimTo releases every completed free, below minBytesToKeep
+ *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
+ *              holds succeeds
+ *   release_keeps_active  (ctxalloc) the last release of the primary context leaves it active
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -158,6 +161,7 @@ static __thread int last_err; /* the calling thread's last error (the runtime AP
 #define MOCK_INVALID_HANDLE 4
 #define MOCK_ILLEGAL_ADDRESS 5
 #define MOCK_CONTEXT_IS_DESTROYED 709 /* ctxalloc */
+#define MOCK_INVALID_CONTEXT 201      /* ctxalloc */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -1011,6 +1015,21 @@ static int ctx_create_flags(void **ctx, unsigned flags)
     return 0;
 }
 static int ctx_create(void **ctx) { return ctx_create_flags(ctx, 0); }
+/* ctxalloc: the primary context of a fresh process (the op's own, as the driver backend starts one): no
+ * reference at first; the last release resets it (inactive until retained again).  The break
+ * release_unretained_succeeds: a release with no reference succeeds; release_keeps_active: the last release
+ * leaves it active. */
+static int primary_release(int action, int *reset)
+{
+    int refs = action == SC_PRIMARY_BALANCED ? 2 : action == SC_PRIMARY_RELEASE_ALL ? 1 : 0; /* its retains */
+    int active = refs > 0, rc = 0;
+    if (refs == 0) /* the release */
+        rc = breaks("release_unretained_succeeds") ? 0 : MOCK_INVALID_CONTEXT;
+    else if (--refs == 0 && !breaks("release_keeps_active"))
+        active = 0;
+    *reset = !active;
+    return rc;
+}
 /* Its legacy stream's worker drains it; the memory is kept, as for streams.  ctxalloc: current to the
  * calling thread, it is popped (the break ctx_destroy_keeps_current: it stays current); current to other
  * threads, it stays current there, destroyed. */
@@ -1059,12 +1078,13 @@ static int code(enum sc_code c)
            : c == SC_CODE_INVALID_HANDLE ? MOCK_INVALID_HANDLE
            : c == SC_CODE_ILLEGAL_ADDRESS ? MOCK_ILLEGAL_ADDRESS
            : c == SC_CODE_CONTEXT_IS_DESTROYED ? MOCK_CONTEXT_IS_DESTROYED
+           : c == SC_CODE_INVALID_CONTEXT ? MOCK_INVALID_CONTEXT
                                          : -1;
 }
 
 static const char *error_name(int rc)
 {
-    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS" : rc == MOCK_CONTEXT_IS_DESTROYED ? "MOCK_CONTEXT_IS_DESTROYED" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
+    return rc == SC_UNSUPPORTED ? "not modelled by the mock" : rc == SC_NOT_READY ? "MOCK_NOT_READY" : rc == MOCK_ILLEGAL_ADDRESS ? "MOCK_ILLEGAL_ADDRESS" : rc == MOCK_CONTEXT_IS_DESTROYED ? "MOCK_CONTEXT_IS_DESTROYED" : rc == MOCK_INVALID_CONTEXT ? "MOCK_INVALID_CONTEXT" : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
 }
 
 int sc_driver_describe(struct sc_device_info *info)
