@@ -45,6 +45,8 @@
  *   primary_unshared  (ctxalloc) the driver API's retained primary context is not the one the
  *              runtime API's work went to: its synchronize waits for nothing
  *   trim_below_min  (ctxalloc) cuMemPoolTrimTo releases every completed free, below minBytesToKeep
+ *   reuse_unordered  (ctxalloc) an allocation from a created pool gets the memory of a block whose free
+ *              is still pending, whatever orders the two
  *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
  *              holds succeeds
  *   release_keeps_active  (ctxalloc) the last release of the primary context leaves it active
@@ -194,6 +196,7 @@ static void wait_done(struct mstream *s, uint64_t target)
 }
 
 static int context_error(void);
+static void release_at_sync(void); /* ctxalloc: the pools' release threshold */
 static void run_callback(void *arg);
 static int early_done(const struct item *it);
 static void run_pdl_join(void *arg);
@@ -667,6 +670,7 @@ static int stream_sync(void *s)
             ;
     } else
         wait_done(st, enq_of(st));
+    release_at_sync();
     return context_error();
 }
 static int stream_query(void *s)
@@ -684,6 +688,7 @@ static int event_sync(void *e)
     else if (ev->stream) /* spins, as a CUDA thread waits by default on a machine with cores to spare */
         while (__atomic_load_n(&ev->stream->done, __ATOMIC_ACQUIRE) < ev->target)
             ;
+    release_at_sync();
     return context_error();
 }
 static int event_query(void *e)
@@ -722,6 +727,7 @@ static int ctx_sync(void)
         return MOCK_CONTEXT_IS_DESTROYED;
     sync_streams(breaks("ctx_sync_primary") ? NULL : cur_ctx,
                  cur_ctx && (!(cur_ctx->flags & SC_CTX_BLOCKING_SYNC) || breaks("ctx_blocking_spins")));
+    release_at_sync();
     return context_error();
 }
 /* ctxalloc: the runtime API's work is the primary context's (the break primary_unshared: the driver API
@@ -820,14 +826,19 @@ static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *
 /*
  * ctxalloc: created memory pools (not the device's default pool, whose rules do not run on the mock).
  * Each allocation is memory of its own, reserved by its pool until a trim releases it once its free
- * has run in stream order: the mock never reuses memory (reuse is allowed, never required) and keeps
- * what it reserved whatever the release threshold (a pool the mock's rules declare keep_memory).
+ * has run in stream order: the mock never reuses memory (reuse is allowed, never required).  A pool
+ * whose release threshold is 0 (no keep_memory) releases its completed frees at every stream, event or
+ * context synchronize; keep_memory (UINT64_MAX) keeps them.  The break reuse_unordered hands a new
+ * allocation the memory of a block whose free was enqueued, before that free ran and whatever orders
+ * the two: the corruption the reuse rules must see.
  */
 #define MOCK_BLOCK_HEADER 64 /* the block's address, in front of the memory it hands out */
 struct mblock {
     void *mem;          /* the header, then the memory */
     size_t n;
     int freed;              /* its free ran in stream order */
+    int free_enqueued;      /* free_async was called (the break reuse_unordered reuses it from then on) */
+    unsigned handed;        /* times handed out: a free enqueued for an earlier owner does not free it */
     struct mpool *pool;
     struct mblock *next;
 };
@@ -835,19 +846,33 @@ struct mpool {
     unsigned flags;         /* SC_POOL_* */
     uint64_t reserved;      /* bytes of its blocks */
     struct mblock *blocks;
+    struct mpool *next;     /* every pool alive */
 };
 static pthread_mutex_t pools_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct mpool *pools;
+static void release_blocks(struct mpool *pl, uint64_t keep);
 static int default_pool(void **pool) { (void)pool; return SC_UNSUPPORTED; }
 static int pool_create(void **pool, unsigned flags)
 {
     struct mpool *pl = calloc(1, sizeof *pl);
     pl->flags = flags;
+    pthread_mutex_lock(&pools_mu);
+    pl->next = pools;
+    pools = pl;
+    pthread_mutex_unlock(&pools_mu);
     *pool = pl;
     return 0;
 }
 static int pool_destroy(void *pool)
 {
     struct mpool *pl = pool;
+    pthread_mutex_lock(&pools_mu);
+    for (struct mpool **at = &pools; *at; at = &(*at)->next)
+        if (*at == pl) {
+            *at = pl->next;
+            break;
+        }
+    pthread_mutex_unlock(&pools_mu);
     for (struct mblock *b = pl->blocks, *next; b; b = next) {
         next = b->next;
         free(b->mem);
@@ -867,8 +892,23 @@ static int pool_reserved(void *pool, uint64_t *bytes)
  * minBytesToKeep bytes reserved after the operation"); the break trim_below_min releases them all. */
 static int pool_trim_to(void *pool, uint64_t keep)
 {
-    struct mpool *pl = pool;
     pthread_mutex_lock(&pools_mu);
+    release_blocks(pool, keep);
+    pthread_mutex_unlock(&pools_mu);
+    return 0;
+}
+/* A synchronize: pools with the release threshold 0 release their completed frees. */
+static void release_at_sync(void)
+{
+    pthread_mutex_lock(&pools_mu);
+    for (struct mpool *pl = pools; pl; pl = pl->next)
+        if (!(pl->flags & SC_POOL_KEEP_MEMORY))
+            release_blocks(pl, 0);
+    pthread_mutex_unlock(&pools_mu);
+}
+/* The caller holds pools_mu. */
+static void release_blocks(struct mpool *pl, uint64_t keep)
+{
     for (struct mblock **at = &pl->blocks, *b; (b = *at);)
         if (b->freed && (breaks("trim_below_min") || pl->reserved - b->n >= keep)) {
             *at = b->next;
@@ -877,8 +917,6 @@ static int pool_trim_to(void *pool, uint64_t keep)
             free(b);
         } else
             at = &b->next;
-    pthread_mutex_unlock(&pools_mu);
-    return 0;
 }
 static int pool_trim(void *pool) { return pool_trim_to(pool, 0); }
 static int alloc_async(void **p, size_t n, void *pool, void *s)
@@ -888,6 +926,18 @@ static int alloc_async(void **p, size_t n, void *pool, void *s)
     (void)s; /* fresh memory: usable at once, so in any stream order */
     if (!pl)
         return SC_UNSUPPORTED;
+    if (breaks("reuse_unordered")) { /* a block whose free is pending, in no stream order */
+        pthread_mutex_lock(&pools_mu);
+        for (b = pl->blocks; b && !(b->free_enqueued && !b->freed); b = b->next)
+            ;
+        if (b)
+            b->free_enqueued = 0, b->handed++; /* handed out again */
+        pthread_mutex_unlock(&pools_mu);
+        if (b) {
+            *p = (char *)b->mem + MOCK_BLOCK_HEADER;
+            return 0;
+        }
+    }
     b = calloc(1, sizeof *b);
     b->mem = calloc(1, n + MOCK_BLOCK_HEADER), b->n = n, b->pool = pl;
     *(struct mblock **)b->mem = b; /* free_async finds the block in front of the memory */
@@ -899,17 +949,30 @@ static int alloc_async(void **p, size_t n, void *pool, void *s)
     *p = (char *)b->mem + MOCK_BLOCK_HEADER;
     return 0;
 }
+struct mfree {
+    struct mblock *block;
+    unsigned handed; /* the owner it frees */
+};
 static void run_free(void *arg)
 {
+    struct mfree *f = arg;
     pthread_mutex_lock(&pools_mu);
-    ((struct mblock *)arg)->freed = 1;
+    if (f->block->handed == f->handed)
+        f->block->freed = 1;
     pthread_mutex_unlock(&pools_mu);
 }
 static int free_async(void *p, void *s)
 {
+    struct mfree *f;
     if (!p)
         return refuse(1); /* invalid value */
-    enqueue(s, ITEM_FN, run_free, *(struct mblock **)((char *)p - MOCK_BLOCK_HEADER), NULL, 0, 0);
+    f = malloc(sizeof *f);
+    f->block = *(struct mblock **)((char *)p - MOCK_BLOCK_HEADER);
+    pthread_mutex_lock(&pools_mu);
+    f->block->free_enqueued = 1;
+    f->handed = f->block->handed;
+    pthread_mutex_unlock(&pools_mu);
+    enqueue(s, ITEM_FN, run_free, f, NULL, 0, 1); /* the item owns f */
     return 0;
 }
 static int graph_create(void **g, int gate) { (void)g, (void)gate; return SC_UNSUPPORTED; }
