@@ -44,6 +44,7 @@ batch_unordered memop.batch.write_waits_for_the_batchs_wait B completed while A 
 wait_unsigned memop.batch.wait_geq_is_cyclic B completed while A was still pending
 ctx_destroy_keeps_current ctx.destroy.pops_the_calling_threads_context B completed while A was still pending
 ctx_destroyed_usable ctx.destroy.other_threads_context_is_destroyed X answered success (0), not context_is_destroyed
+ctx_destroyed_usable ctx.destroy.other_threads_query_is_destroyed X answered success (0), not context_is_destroyed
 ctx_blocking_spins ctx.blocking_sync.ctx_sync_sleeps of CPU time in a wait of .*, not sleeps
 ctx_blocking_spins ctx.blocking_sync.stream_sync_sleeps of CPU time in a wait of .*, not sleeps
 primary_unshared ctx.primary.shared_with_runtime X returned while A was still pending

@@ -39,8 +39,8 @@
  *   replay_once  only the first launch of a captured graph runs its nodes
  *   ctx_destroy_keeps_current  (ctxalloc) cuCtxDestroy leaves the destroyed context current to the
  *              calling thread instead of popping it
- *   ctx_destroyed_usable  (ctxalloc) a thread a destroyed context stayed current to synchronizes it
- *              without CONTEXT_IS_DESTROYED
+ *   ctx_destroyed_usable  (ctxalloc) a thread a destroyed context stayed current to synchronizes and
+ *              queries it without CONTEXT_IS_DESTROYED
  *   ctx_blocking_spins  (ctxalloc) cuCtxSynchronize of a CU_CTX_SCHED_BLOCKING_SYNC context spins
  *   primary_unshared  (ctxalloc) the driver API's retained primary context is not the one the
  *              runtime API's work went to: its synchronize waits for nothing
@@ -675,6 +675,8 @@ static int stream_sync(void *s)
 }
 static int stream_query(void *s)
 {
+    if (cur_ctx && cur_ctx->destroyed && !breaks("ctx_destroyed_usable")) /* ctxalloc */
+        return MOCK_CONTEXT_IS_DESTROYED;
     struct mstream *st = resolve(s);
     uint64_t enq = enq_of(st);
     int err = context_error();
