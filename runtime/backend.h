@@ -168,6 +168,9 @@ typedef struct sc_backend {
     /* ctxalloc: enum sc_primary_action on device 0's primary context, in a fresh process; *reset:
      * cuDevicePrimaryCtxGetState said inactive after the release */
     int (*primary_release)(int action, int *reset);
+    /* ctxalloc: an allocation from pool (made with SC_POOL_IPC) exported and imported again in this process;
+     * SC_UNSUPPORTED where the export or the import is refused */
+    int (*alloc_imported)(void *pool, size_t n, void *s);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
 } sc_backend;
 
@@ -209,7 +212,7 @@ typedef struct sc_backend {
         .batch_wait_write = batch_wait_write, \
         .capture_keep = capture_keep, .graph_replay = graph_replay, \
         .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
-        .primary_release = primary_release, \
+        .primary_release = primary_release, .alloc_imported = alloc_imported, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -506,6 +506,13 @@ static int pool_create(void **pool, unsigned flags)
     props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
     props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     props.location.id = gpus[cur].dev;
+    if (flags & SC_POOL_IPC) { /* ctxalloc: exportable, where the device has the handle type */
+        int types = 0;
+        if (SC_CALL(cuDeviceGetAttribute, &types, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, gpus[cur].dev) ||
+            !(types & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+            return SC_UNSUPPORTED;
+        props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    }
     if ((rc = SC_CALL(cuMemPoolCreate, (CUmemoryPool *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
@@ -536,6 +543,35 @@ static int alloc_async(void **ptr, size_t n, void *pool, void *s)
     return rc;
 }
 static int free_async(void *ptr, void *s) { return SC_CALL(cuMemFreeAsync, DPTR(ptr), (CUstream)s); }
+
+/*
+ * ctxalloc: "Imported memory pools do not support creating new allocations" (cuMemPoolImportFromShareableHandle).
+ * The pool is exported to a file descriptor and imported again in this process; an export or import the driver
+ * refuses skips the point (SC_UNSUPPORTED), an entry point the library lacks fails it.  The allocation's code is
+ * the answer; one made anyway is freed before the imported pool is destroyed.
+ */
+static int alloc_imported(void *pool, size_t n, void *s)
+{
+    int fd = -1, rc;
+    CUmemoryPool imported = NULL;
+    CUdeviceptr d = 0;
+    if (!pool)
+        return SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuMemPoolExportToShareableHandle, &fd, (CUmemoryPool)pool,
+                      CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0)))
+        return SC_LACKS(rc) ? rc : SC_UNSUPPORTED;
+    rc = SC_CALL(cuMemPoolImportFromShareableHandle, &imported, (void *)(uintptr_t)fd,
+                 CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+    close(fd);
+    if (rc)
+        return SC_LACKS(rc) ? rc : SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuMemAllocFromPoolAsync, &d, n, imported, (CUstream)s)) == CUDA_SUCCESS) {
+        SC_CALL(cuMemFreeAsync, d, (CUstream)s);
+        SC_CALL(cuStreamSynchronize, (CUstream)s);
+    }
+    SC_CALL(cuMemPoolDestroy, imported);
+    return rc;
+}
 
 /* -- graphs of one kernel node ------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* ctxalloc: close */
 
 static cudaKernel_t k_gate, k_mark, k_fault, k_pdl;
 
@@ -288,6 +289,13 @@ static int pool_create(void **pool, unsigned flags)
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = 0;
+    if (flags & SC_POOL_IPC) { /* ctxalloc: exportable, where the device has the handle type */
+        int types = 0;
+        if (cudaDeviceGetAttribute(&types, cudaDevAttrMemoryPoolSupportedHandleTypes, 0) ||
+            !(types & cudaMemHandleTypePosixFileDescriptor))
+            return SC_UNSUPPORTED;
+        props.handleTypes = cudaMemHandleTypePosixFileDescriptor;
+    }
     if ((rc = cudaMemPoolCreate((cudaMemPool_t *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
@@ -487,6 +495,26 @@ static int primary_ctx_sync(void)
         SC_CALL(cuCtxPopCurrent, &popped);
     }
     SC_CALL(cuDevicePrimaryCtxRelease, dev);
+    return rc;
+}
+
+/* ctxalloc: an allocation from a pool exported and imported again in this process (see backend_driver.c) */
+static int alloc_imported(void *pool, size_t n, void *s)
+{
+    int fd = -1, rc;
+    cudaMemPool_t imported = NULL;
+    void *d = NULL;
+    if (!pool || cudaMemPoolExportToShareableHandle(&fd, (cudaMemPool_t)pool, cudaMemHandleTypePosixFileDescriptor, 0))
+        return SC_UNSUPPORTED;
+    rc = cudaMemPoolImportFromShareableHandle(&imported, (void *)(uintptr_t)fd, cudaMemHandleTypePosixFileDescriptor, 0);
+    close(fd);
+    if (rc)
+        return SC_UNSUPPORTED;
+    if ((rc = cudaMallocFromPoolAsync(&d, n, imported, (cudaStream_t)s)) == cudaSuccess) {
+        cudaFreeAsync(d, (cudaStream_t)s);
+        cudaStreamSynchronize((cudaStream_t)s);
+    }
+    cudaMemPoolDestroy(imported);
     return rc;
 }
 

@@ -59,7 +59,8 @@
     X(cuIpcCloseMemHandle) X(cuMemGetInfo)                                      \
     X(cuCtxCreate) X(cuCtxDestroy) X(cuCtxGetCurrent) X(cuStreamBatchMemOp)       \
     X(cuLaunchKernelEx)                                                         \
-    X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxGetState)
+    X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxGetState)                 \
+    X(cuMemPoolExportToShareableHandle) X(cuMemPoolImportFromShareableHandle)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

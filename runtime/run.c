@@ -826,6 +826,7 @@ static int issue_one(struct run *r, int i)
         o->value = reset;
         break;
     }
+    case SC_OP_ALLOC_IMPORTED: rc = b->alloc_imported(pool_of(r, d->pool), SC_COPY_BYTES, o->stream); break;
     case SC_OP_POOL_TRIM_KEEP: rc = b->pool_trim_to(pool_of(r, d->pool), SC_TRIM_KEEP_BYTES); break;
     case SC_OP_MEMCPY_PEER: rc = b->memcpy_peer(o->stream, dst, o->device, src, peer_of(o->device), SC_COPY_BYTES); break;
     case SC_OP_DEVICE_SYNC: rc = b->device_sync(d->cond); break;

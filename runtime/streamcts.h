@@ -62,6 +62,9 @@ enum sc_priority {
 #define SC_POOL_NO_INTERNAL_DEPS 0x4u /* CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES=0 */
 #define SC_POOL_KEEP_MEMORY      0x8u /* CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = UINT64_MAX      */
 
+/* ctxalloc: a pool that can be exported (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR); skips where the device has none */
+#define SC_POOL_IPC              0x10u
+
 /* ctxalloc: flags of a created context (cuCtxCreate). */
 #define SC_CTX_BLOCKING_SYNC 0x4u /* CU_CTX_SCHED_BLOCKING_SYNC: a synchronizing thread blocks (sleeps) */
 /* ctxalloc: the minBytesToKeep of pool_trim_keep: one allocation's size (SC_COPY_BYTES, 4 MiB) */
@@ -300,6 +303,10 @@ sc_op sc_primary_ctx_sync(sc_prog *p, const char *name);
  * two retains and a release (one reference left). */
 enum sc_primary_action { SC_PRIMARY_RELEASE_EXTRA = 1, SC_PRIMARY_RELEASE_ALL, SC_PRIMARY_BALANCED };
 sc_op sc_primary_release(sc_prog *p, const char *name, enum sc_primary_action a);
+/* ctxalloc: cuMemPoolExportToShareableHandle of an ipc pool, cuMemPoolImportFromShareableHandle of the handle
+ * (in this process: the point skips where the driver refuses that), and cuMemAllocFromPoolAsync of 4 MiB from
+ * the imported pool on s, whose code the op answers (an allocation made anyway is freed) */
+sc_op sc_alloc_imported(sc_prog *p, const char *name, sc_pool pool, sc_stream s);
 /* ctxalloc: cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) */
 sc_op sc_pool_trim_keep(sc_prog *p, const char *name, sc_pool pool);
 

@@ -64,6 +64,7 @@ WORD_PRESETS = {
 OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
 OBJECT_FLAGS["context"] = {}  # ctxmem: a context cuCtxCreate makes on device 0 before the case
 OBJECT_FLAGS["context"]["blocking_sync"] = "SC_CTX_BLOCKING_SYNC"  # ctxalloc: CU_CTX_SCHED_BLOCKING_SYNC
+OBJECT_FLAGS["pool"]["ipc"] = "SC_POOL_IPC"  # ctxalloc: exportable (POSIX file descriptor)
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
 PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
 PREFIXES["context"] = "cx_"  # ctxmem
@@ -243,6 +244,7 @@ KINDS.update(
     ctx_destroy=host("sc_ctx_destroy", "context", driver_only=True),
     primary_ctx_sync=host("sc_primary_ctx_sync", runtime_only=True),
     pool_trim_keep=host("sc_pool_trim_keep", "pool"),
+    alloc_imported=Kind("sc_alloc_imported", ("pool",), observable=False),
     pool_reserved=getter("sc_pool_reserved", "pool", "zero", "nonzero", "min_kept"),
     ctx_sync=host("sc_ctx_sync", values=("sleeps",)),
     stream_sync=host("sc_stream_sync", "stream", group=True, values=("sleeps",)),

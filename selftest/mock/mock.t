@@ -49,6 +49,7 @@ ctx_blocking_spins ctx.blocking_sync.ctx_sync_sleeps of CPU time in a wait of .*
 ctx_blocking_spins ctx.blocking_sync.stream_sync_sleeps of CPU time in a wait of .*, not sleeps
 primary_unshared ctx.primary.shared_with_runtime X returned while A was still pending
 trim_below_min alloc.trim.keeps_min_bytes R gave 0 bytes reserved, not min_kept
+imported_pool_allocates alloc.ipc.imported_pool_allocates_nothing X answered success (0), not an error
 reuse_unordered alloc.reuse.single_policy_off_never_corrupts B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 reuse_unordered alloc.reuse.every_policy_off B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 release_unretained_succeeds ctx.primary.release_unretained_fails X answered success (0), not invalid_context

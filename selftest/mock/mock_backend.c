@@ -45,6 +45,7 @@
  *   primary_unshared  (ctxalloc) the driver API's retained primary context is not the one the
  *              runtime API's work went to: its synchronize waits for nothing
  *   trim_below_min  (ctxalloc) cuMemPoolTrimTo releases every completed free, below minBytesToKeep
+ *   imported_pool_allocates  (ctxalloc) a pool exported and imported again makes new allocations
  *   reuse_unordered  (ctxalloc) an allocation from a created pool gets the memory of a block whose free
  *              is still pending, whatever orders the two
  *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
@@ -921,6 +922,15 @@ static void release_blocks(struct mpool *pl, uint64_t keep)
             at = &b->next;
 }
 static int pool_trim(void *pool) { return pool_trim_to(pool, 0); }
+/* ctxalloc: an imported pool makes no allocation (invalid value); the break imported_pool_allocates: it does
+ * (and frees it at once) */
+static int alloc_imported(void *pool, size_t n, void *s)
+{
+    (void)n, (void)s;
+    if (!pool)
+        return SC_UNSUPPORTED;
+    return breaks("imported_pool_allocates") ? 0 : refuse(1);
+}
 static int alloc_async(void **p, size_t n, void *pool, void *s)
 {
     struct mpool *pl = pool;
