@@ -188,6 +188,18 @@ typedef struct sc_backend {
     /* ctxmem: one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64) */
     int (*batch_wait_write)(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits);
+    /* ctxalloc: ctx_create with flags (SC_CTX_*); cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize
+     * with it current, and its release (the runtime API's backend; the driver API's answers SC_UNSUPPORTED);
+     * cuMemPoolTrimTo(pool, keep) */
+    int (*ctx_create_flags)(void **ctx, unsigned flags);
+    int (*primary_ctx_sync)(void);
+    int (*pool_trim_to)(void *pool, uint64_t keep);
+    /* ctxalloc: enum sc_primary_action on device 0's primary context, in a fresh process; *reset:
+     * cuDevicePrimaryCtxGetState said inactive after the release */
+    int (*primary_release)(int action, int *reset);
+    /* ctxalloc: an allocation from pool (made with SC_POOL_IPC) exported and imported again in this process;
+     * SC_UNSUPPORTED where the export or the import is refused */
+    int (*alloc_imported)(void *pool, size_t n, void *s);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
     /* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
     int (*event_record_external)(void *e, void *s);
@@ -240,6 +252,8 @@ typedef struct sc_backend {
         .graph_new = graph_new, .node_add = node_add, .edge_add = edge_add, \
         .graph_instantiate = graph_instantiate, .exec_update = exec_update, .exec_destroy = exec_destroy, \
         .event_record_external = event_record_external, .launch_progevent = launch_progevent, \
+        .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
+        .primary_release = primary_release, .alloc_imported = alloc_imported, \
     }
 
 extern const sc_backend sc_driver_backend;

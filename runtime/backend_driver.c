@@ -4,13 +4,19 @@
  * Compiled once per compile mode (see cu_loader.h), so in per-thread mode every
  * stream-taking call below resolves to its _ptsz/_ptds entry point.
  */
+#define _GNU_SOURCE /* posix_spawn, poll, kill: the primary context probe (ctxalloc) */
 #include "backend.h"
 #include "cu_loader.h"
 #include "fatbin.h"
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
 const char sc_compile_mode[] = "per-thread";
@@ -523,6 +529,13 @@ static int pool_create(void **pool, unsigned flags)
     props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
     props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     props.location.id = gpus[cur].dev;
+    if (flags & SC_POOL_IPC) { /* ctxalloc: exportable, where the device has the handle type */
+        int types = 0;
+        if (SC_CALL(cuDeviceGetAttribute, &types, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, gpus[cur].dev) ||
+            !(types & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+            return SC_UNSUPPORTED;
+        props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    }
     if ((rc = SC_CALL(cuMemPoolCreate, (CUmemoryPool *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
@@ -543,6 +556,7 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     return rc;
 }
 static int pool_trim(void *pool) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, 0); }
+static int pool_trim_to(void *pool, uint64_t keep) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, (size_t)keep); }
 static int alloc_async(void **ptr, size_t n, void *pool, void *s)
 {
     CUdeviceptr d = 0;
@@ -552,6 +566,35 @@ static int alloc_async(void **ptr, size_t n, void *pool, void *s)
     return rc;
 }
 static int free_async(void *ptr, void *s) { return SC_CALL(cuMemFreeAsync, DPTR(ptr), (CUstream)s); }
+
+/*
+ * ctxalloc: "Imported memory pools do not support creating new allocations" (cuMemPoolImportFromShareableHandle).
+ * The pool is exported to a file descriptor and imported again in this process; an export or import the driver
+ * refuses skips the point (SC_UNSUPPORTED), an entry point the library lacks fails it.  The allocation's code is
+ * the answer; one made anyway is freed before the imported pool is destroyed.
+ */
+static int alloc_imported(void *pool, size_t n, void *s)
+{
+    int fd = -1, rc;
+    CUmemoryPool imported = NULL;
+    CUdeviceptr d = 0;
+    if (!pool)
+        return SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuMemPoolExportToShareableHandle, &fd, (CUmemoryPool)pool,
+                      CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0)))
+        return SC_LACKS(rc) ? rc : SC_UNSUPPORTED;
+    rc = SC_CALL(cuMemPoolImportFromShareableHandle, &imported, (void *)(uintptr_t)fd,
+                 CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+    close(fd);
+    if (rc)
+        return SC_LACKS(rc) ? rc : SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuMemAllocFromPoolAsync, &d, n, imported, (CUstream)s)) == CUDA_SUCCESS) {
+        SC_CALL(cuMemFreeAsync, d, (CUstream)s);
+        SC_CALL(cuStreamSynchronize, (CUstream)s);
+    }
+    SC_CALL(cuMemPoolDestroy, imported);
+    return rc;
+}
 
 /* -- graphs of one kernel node ------------------------------------------- */
 
@@ -782,7 +825,7 @@ static int ctx_action(int action)
  * (cuCtxPopCurrent).
  */
 static int ctx_destroy(void *ctx);
-static int ctx_create(void **ctx)
+static int ctx_create_flags(void **ctx, unsigned flags)
 {
     CUctxCreateParams params;
     CUcontext c = NULL, popped = NULL;
@@ -790,7 +833,8 @@ static int ctx_create(void **ctx)
     struct made m = { 0 };
     int rc, slot = -1;
     memset(&params, 0, sizeof params);
-    if ((rc = SC_CALL(cuCtxCreate, &c, &params, 0, gpus[0].dev)))
+    if ((rc = SC_CALL(cuCtxCreate, &c, &params, flags & SC_CTX_BLOCKING_SYNC ? CU_CTX_SCHED_BLOCKING_SYNC : 0,
+                      gpus[0].dev)))
         return rc;
     m.ctx = c;
     if (!(rc = SC_CALL(cuModuleLoadData, &module, sc_fatbin)) &&
@@ -823,6 +867,8 @@ static int ctx_create(void **ctx)
     return 0;
 }
 
+static int ctx_create(void **ctx) { return ctx_create_flags(ctx, 0); }
+
 static int ctx_destroy(void *ctx)
 {
     pthread_mutex_lock(&made_mu);
@@ -840,6 +886,101 @@ static int ctx_enter(void *ctx, int action)
     if (action == SC_CTX_PUSH_TO)
         return SC_CALL(cuCtxPushCurrent, (CUcontext)ctx);
     return action == SC_CTX_SET_TO ? SC_CALL(cuCtxSetCurrent, (CUcontext)ctx) : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ctxalloc: the primary context as the runtime API shares it: a runtime-API rule's op only */
+static int primary_ctx_sync(void) { return SC_UNSUPPORTED; }
+
+/*
+ * ctxalloc: releases of device 0's primary context, in a process of their own.  This process holds the
+ * primary context (open_device retained it, and any library may have), and a release no retain matched
+ * exists only where nothing retained it, while the last release resets the context under everything the
+ * process made in it (the runtime's own host-mapped slots among them).  So the op starts this same program
+ * again (/proc/self/exe) with STREAMCTS_PRIMARY_PROBE set: before main, primary_probe() below makes only
+ * the calls of the action in the fresh process and prints the last call's code and the context's state
+ * (cuDevicePrimaryCtxGetState), which the op answers and keeps.
+ *   SC_PRIMARY_RELEASE_EXTRA  one release, nothing retained                 (answers its code)
+ *   SC_PRIMARY_RELEASE_ALL    one retain, one release: the last reference   (reset: inactive after)
+ *   SC_PRIMARY_BALANCED       two retains, one release: one reference left  (the controls)
+ */
+#define SC_PRIMARY_PROBE_ENV "STREAMCTS_PRIMARY_PROBE"
+#define SC_PRIMARY_PROBE_MS 60000 /* a fresh process's cuInit and context: seconds on a loaded machine */
+
+__attribute__((constructor)) static void primary_probe(void)
+{
+    const char *v = getenv(SC_PRIMARY_PROBE_ENV);
+    char why[256];
+    CUdevice dev;
+    CUcontext c;
+    unsigned flags = 0;
+    int action, rc, active = -1;
+    if (!v)
+        return;
+    action = atoi(v);
+    if ((rc = sc_driver_load(why, sizeof why)) != SC_READY)
+        rc = -1;
+    else if (!(rc = SC_CALL(cuInit, 0)) && !(rc = SC_CALL(cuDeviceGet, &dev, 0))) {
+        if (action == SC_PRIMARY_RELEASE_ALL || action == SC_PRIMARY_BALANCED)
+            rc = SC_CALL(cuDevicePrimaryCtxRetain, &c, dev);
+        if (!rc && action == SC_PRIMARY_BALANCED)
+            rc = SC_CALL(cuDevicePrimaryCtxRetain, &c, dev);
+        if (!rc)
+            rc = SC_CALL(cuDevicePrimaryCtxRelease, dev);
+        if (SC_CALL(cuDevicePrimaryCtxGetState, dev, &flags, &active))
+            active = -1;
+    }
+    printf("%d %d\n", rc, active);
+    fflush(stdout);
+    _exit(0);
+}
+
+static int primary_release(int action, int *reset)
+{
+    extern char **environ;
+    char var[64], out[64] = "";
+    size_t n = 0, got = 0;
+    int fds[2], status, rc = -1, active = -1;
+    pid_t pid;
+    posix_spawn_file_actions_t fa;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    char *argv[] = { "streamcts-primary-probe", NULL };
+    *reset = 0;
+    if (!env || pipe(fds)) {
+        free(env);
+        return CUDA_ERROR_OPERATING_SYSTEM;
+    }
+    memcpy(env, environ, n * sizeof *env);
+    snprintf(var, sizeof var, "%s=%d", SC_PRIMARY_PROBE_ENV, action);
+    env[n] = var;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    int spawned = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    free(env);
+    close(fds[1]);
+    if (spawned) {
+        close(fds[0]);
+        return CUDA_ERROR_OPERATING_SYSTEM;
+    }
+    for (struct pollfd pf = { fds[0], POLLIN, 0 }; got < sizeof out - 1;) {
+        if (poll(&pf, 1, SC_PRIMARY_PROBE_MS) <= 0) {
+            kill(pid, SIGKILL); /* it hung: the op answers an error */
+            break;
+        }
+        ssize_t k = read(fds[0], out + got, sizeof out - 1 - got);
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    if (sscanf(out, "%d %d", &rc, &active) != 2)
+        return CUDA_ERROR_OPERATING_SYSTEM; /* it died or hung without an answer */
+    *reset = active == 0;
+    return rc < 0 ? CUDA_ERROR_OPERATING_SYSTEM : rc;
 }
 
 static int memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)
@@ -927,6 +1068,7 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_UNJOINED: return CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
     case SC_CODE_CAPTURED_EVENT: return CUDA_ERROR_CAPTURED_EVENT;
     case SC_CODE_NOT_PERMITTED: return CUDA_ERROR_NOT_PERMITTED;
+    case SC_CODE_CONTEXT_IS_DESTROYED: return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

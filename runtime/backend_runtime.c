@@ -6,12 +6,14 @@
  * calls to their _ptsz/_ptds entry points.
  */
 #include "backend.h"
+#include "cu_loader.h" /* ctxalloc: primary_ctx_sync calls the driver API */
 #include "fatbin.h"
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* ctxalloc: close */
 
 static cudaKernel_t k_gate, k_mark, k_fault, k_pdl;
 
@@ -312,6 +314,13 @@ static int pool_create(void **pool, unsigned flags)
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = 0;
+    if (flags & SC_POOL_IPC) { /* ctxalloc: exportable, where the device has the handle type */
+        int types = 0;
+        if (cudaDeviceGetAttribute(&types, cudaDevAttrMemoryPoolSupportedHandleTypes, 0) ||
+            !(types & cudaMemHandleTypePosixFileDescriptor))
+            return SC_UNSUPPORTED;
+        props.handleTypes = cudaMemHandleTypePosixFileDescriptor;
+    }
     if ((rc = cudaMemPoolCreate((cudaMemPool_t *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
@@ -329,6 +338,7 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     return cudaMemPoolGetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrReservedMemCurrent, bytes);
 }
 static int pool_trim(void *pool) { return cudaMemPoolTrimTo((cudaMemPool_t)pool, 0); }
+static int pool_trim_to(void *pool, uint64_t keep) { return cudaMemPoolTrimTo((cudaMemPool_t)pool, (size_t)keep); }
 static int alloc_async(void **ptr, size_t n, void *pool, void *s)
 {
     if (pool)
@@ -569,6 +579,66 @@ static int ctx_enter(void *ctx, int action)
     return SC_UNSUPPORTED;
 }
 
+/* ctxalloc: nor does it create contexts with flags */
+static int ctx_create_flags(void **ctx, unsigned flags)
+{
+    (void)ctx, (void)flags;
+    return SC_UNSUPPORTED;
+}
+
+/*
+ * ctxalloc: "The primary context is unique per device and shared with the CUDA runtime API" (Driver API,
+ * Primary Context Management).  The one op of a runtime-API rule that calls the driver API: it retains
+ * device 0's primary context (cuDevicePrimaryCtxRetain), synchronizes it with the driver API
+ * (cuCtxSynchronize with it pushed current) and releases it again, so that the reference counts are as
+ * they were.  The runtime API's work must be that context's work.  A driver error is answered as the
+ * driver's code (the numbers of the two APIs agree for the codes a synchronize answers).
+ */
+static int primary_ctx_sync(void)
+{
+    char why[256];
+    CUdevice dev;
+    CUcontext ctx = NULL, popped = NULL;
+    int rc;
+    if ((rc = sc_driver_backend.init(why, sizeof why)) != SC_READY) /* loads libcuda.so.1 (done once) */
+        return SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuDeviceGet, &dev, 0)) || (rc = SC_CALL(cuDevicePrimaryCtxRetain, &ctx, dev)))
+        return rc;
+    if (!(rc = SC_CALL(cuCtxPushCurrent, ctx))) {
+        rc = SC_CALL(cuCtxSynchronize);
+        SC_CALL(cuCtxPopCurrent, &popped);
+    }
+    SC_CALL(cuDevicePrimaryCtxRelease, dev);
+    return rc;
+}
+
+/* ctxalloc: an allocation from a pool exported and imported again in this process (see backend_driver.c) */
+static int alloc_imported(void *pool, size_t n, void *s)
+{
+    int fd = -1, rc;
+    cudaMemPool_t imported = NULL;
+    void *d = NULL;
+    if (!pool || cudaMemPoolExportToShareableHandle(&fd, (cudaMemPool_t)pool, cudaMemHandleTypePosixFileDescriptor, 0))
+        return SC_UNSUPPORTED;
+    rc = cudaMemPoolImportFromShareableHandle(&imported, (void *)(uintptr_t)fd, cudaMemHandleTypePosixFileDescriptor, 0);
+    close(fd);
+    if (rc)
+        return SC_UNSUPPORTED;
+    if ((rc = cudaMallocFromPoolAsync(&d, n, imported, (cudaStream_t)s)) == cudaSuccess) {
+        cudaFreeAsync(d, (cudaStream_t)s);
+        cudaStreamSynchronize((cudaStream_t)s);
+    }
+    cudaMemPoolDestroy(imported);
+    return rc;
+}
+
+/* ctxalloc: releases of the primary context are the driver API's */
+static int primary_release(int action, int *reset)
+{
+    (void)action, *reset = 0;
+    return SC_UNSUPPORTED;
+}
+
 /* ctxmem: stream memory operations are the driver API's only */
 static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits)
@@ -653,6 +723,7 @@ static int code(enum sc_code c)
     case SC_CODE_CAPTURE_UNJOINED: return cudaErrorStreamCaptureUnjoined;
     case SC_CODE_CAPTURED_EVENT: return cudaErrorCapturedEvent;
     case SC_CODE_NOT_PERMITTED: return cudaErrorNotPermitted;
+    case SC_CODE_CONTEXT_IS_DESTROYED: return cudaErrorContextIsDestroyed;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

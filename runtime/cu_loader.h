@@ -62,7 +62,9 @@
     X(cuGraphAddHostNode) X(cuGraphAddMemsetNode) X(cuGraphAddMemcpyNode)       \
     X(cuGraphAddEventRecordNode) X(cuGraphAddEventWaitNode)                     \
     X(cuGraphAddChildGraphNode) X(cuGraphAddDependencies) X(cuGraphExecUpdate)   \
-    X(cuGraphInstantiateWithParams) X(cuEventRecordWithFlags)
+    X(cuGraphInstantiateWithParams) X(cuEventRecordWithFlags)   \
+    X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxGetState)                 \
+    X(cuMemPoolExportToShareableHandle) X(cuMemPoolImportFromShareableHandle)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

@@ -254,6 +254,8 @@ static void judge_value(struct run *r)
         break;
     case SC_OP_POOL_RESERVED:
         v = o->value ? SC_VALUE_NONZERO : SC_VALUE_ZERO;
+        if (p->value == SC_VALUE_MIN_KEPT) /* ctxalloc: what cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) keeps */
+            v = (uint64_t)o->value >= SC_TRIM_KEEP_BYTES ? SC_VALUE_MIN_KEPT : v;
         snprintf(got, sizeof got, "%lld bytes reserved", (long long)o->value);
         break;
     case SC_OP_CAPTURE_STATUS:
@@ -261,9 +263,15 @@ static void judge_value(struct run *r)
             : o->value == SC_CAPTURE_INVALIDATED ? SC_VALUE_INVALIDATED : SC_VALUE_NONE;
         snprintf(got, sizeof got, "%s", sc_value_name(v));
         break;
+    case SC_OP_PRIMARY_RELEASE: /* ctxalloc */
+        v = o->value ? SC_VALUE_RESET : 0;
+        snprintf(got, sizeof got, "the primary context %s after the releases", o->value ? "inactive" : "still active");
+        break;
     case SC_OP_ELAPSED:
         return; /* judged once every gate has completed and stamped its hold: judge_elapsed */
-    case SC_OP_EVENT_SYNC: {
+    case SC_OP_EVENT_SYNC:
+    case SC_OP_STREAM_SYNC:
+    case SC_OP_CTX_SYNC: { /* ctxalloc: a context made with CU_CTX_SCHED_BLOCKING_SYNC blocks its synchronizing thread */
         uint64_t wall = o->t_return - o->t_issue;
         if (wall < SC_SLEEP_MIN_NS) {
             sc_verdict_decide(&r->v, SC_UNDECIDED, "%s returned after %.3f ms: too short a wait to tell sleeping "

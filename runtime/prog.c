@@ -134,6 +134,14 @@ sc_context sc_context_create(sc_prog *p, const char *name)
     return p->ncontexts++;
 }
 
+/* ctxalloc */
+sc_context sc_context_create_flags(sc_prog *p, const char *name, unsigned flags)
+{
+    sc_context c = sc_context_create(p, name);
+    p->context_flags[c] = flags;
+    return c;
+}
+
 sc_word sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset)
 {
     sc_word w = sc_word_create(p, name, bits);
@@ -307,6 +315,15 @@ static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
 }
 sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_RESERVED, n, pool); }
 sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
+sc_op sc_pool_trim_keep(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM_KEEP, n, pool); }
+sc_op sc_alloc_imported(sc_prog *p, const char *n, sc_pool pool, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_ALLOC_IMPORTED, n, s);
+    if (pool != SC_DEFAULT_POOL)
+        check_index(p, n, "pool", pool, p->npools);
+    op->pool = pool;
+    return index_of(p, op);
+}
 
 sc_op sc_graph_launch(sc_prog *p, const char *n, sc_graph g, sc_stream s)
 {
@@ -444,6 +461,21 @@ sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a
     return index_of(p, op);
 }
 sc_op sc_thread_exit(sc_prog *p, const char *n) { return simple(p, SC_OP_THREAD_EXIT, n, SC_NULL_STREAM); }
+/* ctxalloc */
+sc_op sc_ctx_destroy(sc_prog *p, const char *n, sc_context c)
+{
+    struct sc_op_def *op = add(p, SC_OP_CTX_DESTROY, n, SC_NULL_STREAM);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
+    return index_of(p, op);
+}
+sc_op sc_primary_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_PRIMARY_CTX_SYNC, n, SC_NULL_STREAM); }
+sc_op sc_primary_release(sc_prog *p, const char *n, enum sc_primary_action a)
+{
+    struct sc_op_def *op = add(p, SC_OP_PRIMARY_RELEASE, n, SC_NULL_STREAM);
+    op->cond = a;
+    return index_of(p, op);
+}
 sc_op sc_memcpy_peer(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MEMCPY_PEER, n, s); }
 sc_op sc_device_sync(sc_prog *p, const char *n, int device)
 {
@@ -657,6 +689,7 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_CAPTURE_UNJOINED: return "capture_unjoined";
     case SC_CODE_CAPTURED_EVENT: return "captured_event";
     case SC_CODE_NOT_PERMITTED: return "not_permitted";
+    case SC_CODE_CONTEXT_IS_DESTROYED: return "context_is_destroyed";
     }
     return "?";
 }
@@ -675,6 +708,8 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_INVALIDATED: return "invalidated";
     case SC_VALUE_SPANS_HOLD: return "spans_hold";
     case SC_VALUE_SLEEPS: return "sleeps";
+    case SC_VALUE_MIN_KEPT: return "min_kept";
+    case SC_VALUE_RESET: return "reset";
     }
     return "?";
 }

@@ -77,6 +77,7 @@ struct sc_prog {
     int nwords;
     char contexts[SC_MAX_CONTEXTS][SC_NAME_LEN];
     int ncontexts;
+    unsigned context_flags[SC_MAX_CONTEXTS]; /* ctxalloc: SC_CTX_* of each */
     char threads[SC_MAX_THREADS][SC_NAME_LEN];
     int thread_proc[SC_MAX_THREADS]; /* the process each thread runs in (0: main)  */
     int nthreads;

@@ -479,7 +479,8 @@ static int prepare(struct run *r, char *why, size_t n)
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
     for (int c = 0; c < p->ncontexts && r->proc == 0; c++)
-        if ((rc = b->ctx_create(&r->contexts[c]))) {
+        if ((rc = p->context_flags[c] ? b->ctx_create_flags(&r->contexts[c], p->context_flags[c])
+                                      : b->ctx_create(&r->contexts[c]))) {
             snprintf(why, n, "creating context %s failed: %s", p->contexts[c], b->error_name(rc));
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
@@ -826,14 +827,24 @@ static int issue_one(struct run *r, int i)
         rc = b->capture_status(o->stream, &status);
         o->value = status;
         break;
-    case SC_OP_STREAM_SYNC: rc = b->stream_sync(o->stream); break;
+    case SC_OP_STREAM_SYNC: { /* the CPU time, as for event_sync (ctxalloc: a blocking-sync context) */
+        uint64_t cpu = sc_thread_cpu_ns();
+        rc = b->stream_sync(o->stream);
+        o->value = (int64_t)(sc_thread_cpu_ns() - cpu);
+        break;
+    }
     case SC_OP_EVENT_SYNC: { /* the CPU time the waiting thread used: a blocking-sync wait sleeps */
         uint64_t cpu = sc_thread_cpu_ns();
         rc = b->event_sync(o->event);
         o->value = (int64_t)(sc_thread_cpu_ns() - cpu);
         break;
     }
-    case SC_OP_CTX_SYNC: rc = b->ctx_sync(); break;
+    case SC_OP_CTX_SYNC: { /* the CPU time, as for event_sync (ctxalloc: a blocking-sync context) */
+        uint64_t cpu = sc_thread_cpu_ns();
+        rc = b->ctx_sync();
+        o->value = (int64_t)(sc_thread_cpu_ns() - cpu);
+        break;
+    }
     case SC_OP_STREAM_QUERY:
     case SC_OP_EVENT_QUERY:
         /*
@@ -891,6 +902,20 @@ static int issue_one(struct run *r, int i)
     case SC_OP_CTX: rc = b->ctx_action(d->cond); break;
     case SC_OP_CTX_ENTER: rc = b->ctx_enter(r->contexts[d->context], d->cond); break;
     case SC_OP_THREAD_EXIT: break; /* the worker ends once the job is done */
+    /* ctxalloc */
+    case SC_OP_CTX_DESTROY:
+        if ((rc = b->ctx_destroy(r->contexts[d->context])) == 0)
+            r->contexts[d->context] = NULL; /* destroyed: the cleanup must not destroy it again */
+        break;
+    case SC_OP_PRIMARY_CTX_SYNC: rc = b->primary_ctx_sync(); break;
+    case SC_OP_PRIMARY_RELEASE: {
+        int reset = 0;
+        rc = b->primary_release(d->cond, &reset);
+        o->value = reset;
+        break;
+    }
+    case SC_OP_ALLOC_IMPORTED: rc = b->alloc_imported(pool_of(r, d->pool), SC_COPY_BYTES, o->stream); break;
+    case SC_OP_POOL_TRIM_KEEP: rc = b->pool_trim_to(pool_of(r, d->pool), SC_TRIM_KEEP_BYTES); break;
     case SC_OP_MEMCPY_PEER: rc = b->memcpy_peer(o->stream, dst, o->device, src, peer_of(o->device), SC_COPY_BYTES); break;
     case SC_OP_DEVICE_SYNC: rc = b->device_sync(d->cond); break;
     case SC_OP_DEVICE_ENTER:

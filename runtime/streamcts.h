@@ -62,6 +62,14 @@ enum sc_priority {
 #define SC_POOL_NO_INTERNAL_DEPS 0x4u /* CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES=0 */
 #define SC_POOL_KEEP_MEMORY      0x8u /* CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = UINT64_MAX      */
 
+/* ctxalloc: a pool that can be exported (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR); skips where the device has none */
+#define SC_POOL_IPC              0x10u
+
+/* ctxalloc: flags of a created context (cuCtxCreate). */
+#define SC_CTX_BLOCKING_SYNC 0x4u /* CU_CTX_SCHED_BLOCKING_SYNC: a synchronizing thread blocks (sleeps) */
+/* ctxalloc: the minBytesToKeep of pool_trim_keep: one allocation's size (SC_COPY_BYTES, 4 MiB) */
+#define SC_TRIM_KEEP_BYTES (4u << 20)
+
 enum sc_graph_kind {
     SC_GRAPH_KERNEL = 1, /* one kernel node that marks the launching op's slot       */
     SC_GRAPH_GATE,       /* one gate kernel node: a launch of it is held like a gate */
@@ -203,6 +211,8 @@ enum sc_code {
     SC_CODE_CAPTURE_UNJOINED,      /* ..._STREAM_CAPTURE_UNJOINED: a fork not joined to the origin stream */
     SC_CODE_CAPTURED_EVENT,        /* CUDA_ERROR_CAPTURED_EVENT / cudaErrorCapturedEvent */
     SC_CODE_NOT_PERMITTED,         /* CUDA_ERROR_NOT_PERMITTED / cudaErrorNotPermitted */
+    /* ctxalloc: contexts */
+    SC_CODE_CONTEXT_IS_DESTROYED,  /* CUDA_ERROR_CONTEXT_IS_DESTROYED / cudaErrorContextIsDestroyed (709) */
 };
 
 /* Values a getter can give. */
@@ -219,6 +229,9 @@ enum sc_value {
     /* events (issue 14) */
     SC_VALUE_SPANS_HOLD,    /* elapsed: non-negative and at least as long as the program's gates were held */
     SC_VALUE_SLEEPS,        /* event_sync: the waiting thread used under a quarter of the wait in CPU time */
+    /* ctxalloc: the stream-ordered allocator */
+    SC_VALUE_MIN_KEPT,      /* pool_reserved: at least SC_TRIM_KEEP_BYTES (pool_trim_keep's minBytesToKeep) */
+    SC_VALUE_RESET,         /* primary_release: the primary context is inactive after (cuDevicePrimaryCtxGetState) */
 };
 
 /* APIs a rule runs in. */
@@ -253,6 +266,8 @@ sc_graph  sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind)
 sc_word   sc_word_create(sc_prog *p, const char *name, int bits);               /* 32 or 64      */
 sc_word   sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset);
 sc_context sc_context_create(sc_prog *p, const char *name);  /* cuCtxCreate on device 0, made before the case */
+/* ctxalloc: the same, created with flags (SC_CTX_*) */
+sc_context sc_context_create_flags(sc_prog *p, const char *name, unsigned flags);
 
 /* -- operations, issued in the order they are added ----------------------- */
 /* Gates: held until the runtime releases them (always before a deadline).   */
@@ -326,6 +341,23 @@ sc_op sc_ctx_op(sc_prog *p, const char *name, enum sc_ctx_action a);   /* driver
  * its later ops on the built-in streams go to that context's, its ctx_sync synchronizes that context. */
 sc_op sc_ctx_enter(sc_prog *p, const char *name, sc_context c, enum sc_ctx_action a);
 sc_op sc_thread_exit(sc_prog *p, const char *name);                    /* the issuing thread ends */
+/* ctxalloc: cuCtxDestroy of a created context (driver API only); the runtime does not destroy it again. */
+sc_op sc_ctx_destroy(sc_prog *p, const char *name, sc_context c);
+/* ctxalloc: cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize with it current, then the release
+ * (runtime API only: the driver API's view of the context the runtime API's work went to). */
+sc_op sc_primary_ctx_sync(sc_prog *p, const char *name);
+/* ctxalloc: releases of device 0's primary context in a fresh process the op starts (driver API only):
+ * SC_PRIMARY_RELEASE_EXTRA: one release, no retain (its answer the release's code); SC_PRIMARY_RELEASE_ALL:
+ * a retain and a release (its value whether the context was reset: inactive after); SC_PRIMARY_BALANCED:
+ * two retains and a release (one reference left). */
+enum sc_primary_action { SC_PRIMARY_RELEASE_EXTRA = 1, SC_PRIMARY_RELEASE_ALL, SC_PRIMARY_BALANCED };
+sc_op sc_primary_release(sc_prog *p, const char *name, enum sc_primary_action a);
+/* ctxalloc: cuMemPoolExportToShareableHandle of an ipc pool, cuMemPoolImportFromShareableHandle of the handle
+ * (in this process: the point skips where the driver refuses that), and cuMemAllocFromPoolAsync of 4 MiB from
+ * the imported pool on s, whose code the op answers (an allocation made anyway is freed) */
+sc_op sc_alloc_imported(sc_prog *p, const char *name, sc_pool pool, sc_stream s);
+/* ctxalloc: cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) */
+sc_op sc_pool_trim_keep(sc_prog *p, const char *name, sc_pool pool);
 
 /* Several devices. */
 sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */

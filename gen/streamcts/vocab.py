@@ -63,6 +63,8 @@ WORD_PRESETS = {
 }
 OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
 OBJECT_FLAGS["context"] = {}  # ctxmem: a context cuCtxCreate makes on device 0 before the case
+OBJECT_FLAGS["context"]["blocking_sync"] = "SC_CTX_BLOCKING_SYNC"  # ctxalloc: CU_CTX_SCHED_BLOCKING_SYNC
+OBJECT_FLAGS["pool"]["ipc"] = "SC_POOL_IPC"  # ctxalloc: exportable (POSIX file descriptor)
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
 PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
 PREFIXES["context"] = "cx_"  # ctxmem
@@ -94,6 +96,7 @@ CODES = (
 )
 # capmisc: the stream-capture errors of a capture's end (unmatched, unjoined) and of a captured event
 CODES += ("capture_unmatched", "capture_unjoined", "captured_event")
+CODES += ("context_is_destroyed",)  # ctxalloc: CUDA_ERROR_CONTEXT_IS_DESTROYED
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
 NAME = r"[A-Za-z][A-Za-z0-9_]*"                     # op names
@@ -267,6 +270,23 @@ KINDS.update(
     exec_update=host("sc_exec_update", "graph", "graph"),
     exec_destroy=host("sc_exec_destroy", "graph"),
 )
+# ctxalloc: a created context destroyed (cuCtxDestroy); the primary context synchronized through the driver
+# API from a runtime-API program; a trim to a nonzero minBytesToKeep, and what it keeps; the CPU time of a
+# context synchronize (a CU_CTX_SCHED_BLOCKING_SYNC context's thread sleeps)
+KINDS.update(
+    ctx_destroy=host("sc_ctx_destroy", "context", driver_only=True),
+    primary_ctx_sync=host("sc_primary_ctx_sync", runtime_only=True),
+    pool_trim_keep=host("sc_pool_trim_keep", "pool"),
+    alloc_imported=Kind("sc_alloc_imported", ("pool",), observable=False),
+    pool_reserved=getter("sc_pool_reserved", "pool", "zero", "nonzero", "min_kept"),
+    ctx_sync=host("sc_ctx_sync", values=("sleeps",)),
+    stream_sync=host("sc_stream_sync", "stream", group=True, values=("sleeps",)),
+)
+# ctxalloc: releases of the primary context (enum sc_primary_action), in a fresh process the op starts
+for _name, _action in (("primary_release_extra", "SC_PRIMARY_RELEASE_EXTRA"),
+                       ("primary_release_all", "SC_PRIMARY_RELEASE_ALL"),
+                       ("primary_release_balanced", "SC_PRIMARY_BALANCED")):
+    KINDS[_name] = host("sc_primary_release", consts=(_action,), values=("reset",), driver_only=True)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]
 # capmisc: external event nodes of a stream capture (each launch of the graph records / waits on the event)
 KINDS.update(

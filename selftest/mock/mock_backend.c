@@ -70,6 +70,20 @@
  *   join_direct  a wait on an event recorded in a capture follows only the
  *              recording stream's own nodes, not what they followed: a fork
  *              of a fork joined back through its parent counts as unjoined
+ *   ctx_destroy_keeps_current  (ctxalloc) cuCtxDestroy leaves the destroyed context current to the
+ *              calling thread instead of popping it
+ *   ctx_destroyed_usable  (ctxalloc) a thread a destroyed context stayed current to synchronizes and
+ *              queries it without CONTEXT_IS_DESTROYED
+ *   ctx_blocking_spins  (ctxalloc) cuCtxSynchronize of a CU_CTX_SCHED_BLOCKING_SYNC context spins
+ *   primary_unshared  (ctxalloc) the driver API's retained primary context is not the one the
+ *              runtime API's work went to: its synchronize waits for nothing
+ *   trim_below_min  (ctxalloc) cuMemPoolTrimTo releases every completed free, below minBytesToKeep
+ *   imported_pool_allocates  (ctxalloc) a pool exported and imported again makes new allocations
+ *   reuse_unordered  (ctxalloc) an allocation from a created pool gets the memory of a block whose free
+ *              is still pending, whatever orders the two
+ *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
+ *              holds succeeds
+ *   release_keeps_active  (ctxalloc) the last release of the primary context leaves it active
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -197,6 +211,8 @@ struct mstream {
  * pop after a push or set of a created context makes the primary current again. */
 struct mctx {
     struct mstream *legacy;
+    unsigned flags;  /* ctxalloc: SC_CTX_BLOCKING_SYNC: a thread synchronizing it sleeps, else it spins */
+    int destroyed;   /* ctxalloc: cuCtxDestroy ran; a thread it stayed current to gets CONTEXT_IS_DESTROYED */
 };
 static __thread struct mctx *cur_ctx;
 
@@ -231,6 +247,8 @@ static __thread int last_err; /* the calling thread's last error (the runtime AP
 #define MOCK_CAPTURE_INVALIDATED 901
 #define MOCK_CAPTURE_IMPLICIT 906
 static __thread int in_callback; /* this thread runs a stream callback */
+#define MOCK_CONTEXT_IS_DESTROYED 709 /* ctxalloc */
+#define MOCK_INVALID_CONTEXT 201      /* ctxalloc */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
@@ -263,6 +281,7 @@ static void wait_done(struct mstream *s, uint64_t target)
 }
 
 static int context_error(void);
+static void release_at_sync(void); /* ctxalloc: the pools' release threshold */
 static void run_callback(void *arg);
 static int early_done(const struct item *it);
 static void run_pdl_join(void *arg);
@@ -840,14 +859,23 @@ static int stream_sync(void *s)
     struct mstream *st = resolve(s);
     while (breaks("hang"))
         sc_pause_ns(1000000000u);
-    if (!breaks("sync"))
+    if (breaks("sync"))
+        return context_error();
+    if (st->ctx && (!(st->ctx->flags & SC_CTX_BLOCKING_SYNC) || breaks("ctx_blocking_spins"))) {
+        uint64_t target = enq_of(st); /* ctxalloc: spins, unless its context blocks (as ctx_sync) */
+        while (__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) < target)
+            ;
+    } else
         wait_done(st, enq_of(st));
+    release_at_sync();
     return context_error();
 }
 static int stream_query(void *s)
 {
     if (in_callback && !breaks("callback_api")) /* documented: no CUDA call from a stream callback */
         return refuse(MOCK_NOT_PERMITTED);
+    if (cur_ctx && cur_ctx->destroyed && !breaks("ctx_destroyed_usable")) /* ctxalloc */
+        return MOCK_CONTEXT_IS_DESTROYED;
     struct mstream *st = resolve(s);
     uint64_t enq = enq_of(st);
     int err = context_error();
@@ -868,6 +896,7 @@ static int event_sync(void *e)
     else if (ev->stream) /* spins, as a CUDA thread waits by default on a machine with cores to spare */
         while (__atomic_load_n(&ev->stream->done, __ATOMIC_ACQUIRE) < ev->target)
             ;
+    release_at_sync();
     return context_error();
 }
 static int event_query(void *e)
@@ -878,20 +907,45 @@ static int event_query(void *e)
         return captured_event(ev);
     return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
 }
-static int ctx_sync(void)
+/* Waits for every stream of context c (NULL: the primary); spins: polls, as CUDA's spin-wait does. */
+static void sync_streams(struct mctx *c, int spins)
 {
     struct mstream *all[256];
     uint64_t target[256];
     int n = 0;
     pthread_mutex_lock(&registry);
-    for (struct mstream *s = all_list; s && n < 256; s = s->next_all) /* the current context's */
-        if (s->ctx == (breaks("ctx_sync_primary") ? NULL : cur_ctx)) {
+    for (struct mstream *s = all_list; s && n < 256; s = s->next_all)
+        if (s->ctx == c) {
             all[n] = s;
             target[n++] = enq_of(s);
         }
     pthread_mutex_unlock(&registry);
     for (int i = 0; i < n; i++)
-        wait_done(all[i], target[i]);
+        if (spins)
+            while (__atomic_load_n(&all[i]->done, __ATOMIC_ACQUIRE) < target[i])
+                ;
+        else
+            wait_done(all[i], target[i]);
+}
+/* ctxalloc: a created context's synchronizing thread sleeps when it was made with CU_CTX_SCHED_BLOCKING_SYNC
+ * and spins otherwise (the break ctx_blocking_spins: always); the primary's sleeps, as before.  A context
+ * destroyed while current to this thread answers CONTEXT_IS_DESTROYED (the break ctx_destroyed_usable:
+ * it synchronizes as if it were alive). */
+static int ctx_sync(void)
+{
+    if (cur_ctx && cur_ctx->destroyed && !breaks("ctx_destroyed_usable"))
+        return MOCK_CONTEXT_IS_DESTROYED;
+    sync_streams(breaks("ctx_sync_primary") ? NULL : cur_ctx,
+                 cur_ctx && (!(cur_ctx->flags & SC_CTX_BLOCKING_SYNC) || breaks("ctx_blocking_spins")));
+    release_at_sync();
+    return context_error();
+}
+/* ctxalloc: the runtime API's work is the primary context's (the break primary_unshared: the driver API
+ * sees another context, with nothing to wait for). */
+static int primary_ctx_sync(void)
+{
+    if (!breaks("primary_unshared"))
+        sync_streams(NULL, 0);
     return context_error();
 }
 static int event_elapsed(float *ms, void *start, void *end)
@@ -979,14 +1033,167 @@ static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *
     memop(s, run_wait_value, wait_dev, wait_value, SC_WAIT_GEQ, bits);
     return breaks("batch_unordered") ? 0 : memop(s, run_write_value, write_dev, write_value, 0, bits);
 }
-/* Not modelled: pools, graphs, capture. */
+/*
+ * ctxalloc: created memory pools (not the device's default pool, whose rules do not run on the mock).
+ * Each allocation is memory of its own, reserved by its pool until a trim releases it once its free
+ * has run in stream order: the mock never reuses memory (reuse is allowed, never required).  A pool
+ * whose release threshold is 0 (no keep_memory) releases its completed frees at every stream, event or
+ * context synchronize; keep_memory (UINT64_MAX) keeps them.  The break reuse_unordered hands a new
+ * allocation the memory of a block whose free was enqueued, before that free ran and whatever orders
+ * the two: the corruption the reuse rules must see.
+ */
+#define MOCK_BLOCK_HEADER 64 /* the block's address, in front of the memory it hands out */
+struct mblock {
+    void *mem;          /* the header, then the memory */
+    size_t n;
+    int freed;              /* its free ran in stream order */
+    int free_enqueued;      /* free_async was called (the break reuse_unordered reuses it from then on) */
+    unsigned handed;        /* times handed out: a free enqueued for an earlier owner does not free it */
+    struct mpool *pool;
+    struct mblock *next;
+};
+struct mpool {
+    unsigned flags;         /* SC_POOL_* */
+    uint64_t reserved;      /* bytes of its blocks */
+    struct mblock *blocks;
+    struct mpool *next;     /* every pool alive */
+};
+static pthread_mutex_t pools_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct mpool *pools;
+static void release_blocks(struct mpool *pl, uint64_t keep);
 static int default_pool(void **pool) { (void)pool; return SC_UNSUPPORTED; }
-static int pool_create(void **pool, unsigned flags) { (void)pool, (void)flags; return SC_UNSUPPORTED; }
-static int pool_destroy(void *pool) { (void)pool; return 0; }
-static int pool_reserved(void *pool, uint64_t *bytes) { (void)pool, *bytes = 0; return SC_UNSUPPORTED; }
-static int pool_trim(void *pool) { (void)pool; return SC_UNSUPPORTED; }
-static int alloc_async(void **p, size_t n, void *pool, void *s) { (void)p, (void)n, (void)pool, (void)s; return SC_UNSUPPORTED; }
-static int free_async(void *p, void *s) { (void)p, (void)s; return SC_UNSUPPORTED; }
+static int pool_create(void **pool, unsigned flags)
+{
+    struct mpool *pl = calloc(1, sizeof *pl);
+    pl->flags = flags;
+    pthread_mutex_lock(&pools_mu);
+    pl->next = pools;
+    pools = pl;
+    pthread_mutex_unlock(&pools_mu);
+    *pool = pl;
+    return 0;
+}
+static int pool_destroy(void *pool)
+{
+    struct mpool *pl = pool;
+    pthread_mutex_lock(&pools_mu);
+    for (struct mpool **at = &pools; *at; at = &(*at)->next)
+        if (*at == pl) {
+            *at = pl->next;
+            break;
+        }
+    pthread_mutex_unlock(&pools_mu);
+    for (struct mblock *b = pl->blocks, *next; b; b = next) {
+        next = b->next;
+        free(b->mem);
+        free(b);
+    }
+    free(pl);
+    return 0;
+}
+static int pool_reserved(void *pool, uint64_t *bytes)
+{
+    pthread_mutex_lock(&pools_mu);
+    *bytes = ((struct mpool *)pool)->reserved;
+    pthread_mutex_unlock(&pools_mu);
+    return 0;
+}
+/* Releases blocks whose free ran while the pool keeps at least keep bytes ("guaranteed to have at least
+ * minBytesToKeep bytes reserved after the operation"); the break trim_below_min releases them all. */
+static int pool_trim_to(void *pool, uint64_t keep)
+{
+    pthread_mutex_lock(&pools_mu);
+    release_blocks(pool, keep);
+    pthread_mutex_unlock(&pools_mu);
+    return 0;
+}
+/* A synchronize: pools with the release threshold 0 release their completed frees. */
+static void release_at_sync(void)
+{
+    pthread_mutex_lock(&pools_mu);
+    for (struct mpool *pl = pools; pl; pl = pl->next)
+        if (!(pl->flags & SC_POOL_KEEP_MEMORY))
+            release_blocks(pl, 0);
+    pthread_mutex_unlock(&pools_mu);
+}
+/* The caller holds pools_mu. */
+static void release_blocks(struct mpool *pl, uint64_t keep)
+{
+    for (struct mblock **at = &pl->blocks, *b; (b = *at);)
+        if (b->freed && (breaks("trim_below_min") || pl->reserved - b->n >= keep)) {
+            *at = b->next;
+            pl->reserved -= b->n;
+            free(b->mem);
+            free(b);
+        } else
+            at = &b->next;
+}
+static int pool_trim(void *pool) { return pool_trim_to(pool, 0); }
+/* ctxalloc: an imported pool makes no allocation (invalid value); the break imported_pool_allocates: it does
+ * (and frees it at once) */
+static int alloc_imported(void *pool, size_t n, void *s)
+{
+    (void)n, (void)s;
+    if (!pool)
+        return SC_UNSUPPORTED;
+    return breaks("imported_pool_allocates") ? 0 : refuse(1);
+}
+static int alloc_async(void **p, size_t n, void *pool, void *s)
+{
+    struct mpool *pl = pool;
+    struct mblock *b;
+    (void)s; /* fresh memory: usable at once, so in any stream order */
+    if (!pl)
+        return SC_UNSUPPORTED;
+    if (breaks("reuse_unordered")) { /* a block whose free is pending, in no stream order */
+        pthread_mutex_lock(&pools_mu);
+        for (b = pl->blocks; b && !(b->free_enqueued && !b->freed); b = b->next)
+            ;
+        if (b)
+            b->free_enqueued = 0, b->handed++; /* handed out again */
+        pthread_mutex_unlock(&pools_mu);
+        if (b) {
+            *p = (char *)b->mem + MOCK_BLOCK_HEADER;
+            return 0;
+        }
+    }
+    b = calloc(1, sizeof *b);
+    b->mem = calloc(1, n + MOCK_BLOCK_HEADER), b->n = n, b->pool = pl;
+    *(struct mblock **)b->mem = b; /* free_async finds the block in front of the memory */
+    pthread_mutex_lock(&pools_mu);
+    b->next = pl->blocks;
+    pl->blocks = b;
+    pl->reserved += n;
+    pthread_mutex_unlock(&pools_mu);
+    *p = (char *)b->mem + MOCK_BLOCK_HEADER;
+    return 0;
+}
+struct mfree {
+    struct mblock *block;
+    unsigned handed; /* the owner it frees */
+};
+static void run_free(void *arg)
+{
+    struct mfree *f = arg;
+    pthread_mutex_lock(&pools_mu);
+    if (f->block->handed == f->handed)
+        f->block->freed = 1;
+    pthread_mutex_unlock(&pools_mu);
+}
+static int free_async(void *p, void *s)
+{
+    struct mfree *f;
+    if (!p)
+        return refuse(1); /* invalid value */
+    f = malloc(sizeof *f);
+    f->block = *(struct mblock **)((char *)p - MOCK_BLOCK_HEADER);
+    pthread_mutex_lock(&pools_mu);
+    f->block->free_enqueued = 1;
+    f->handed = f->block->handed;
+    pthread_mutex_unlock(&pools_mu);
+    enqueue(s, ITEM_FN, run_free, f, NULL, 0, 1); /* the item owns f */
+    return 0;
+}
 static int graph_create(void **g, int gate) { (void)g, (void)gate; return SC_UNSUPPORTED; }
 static int graph_launch(void *g, void *s, void **args) { (void)g, (void)s, (void)args; return SC_UNSUPPORTED; }
 
@@ -1375,18 +1582,41 @@ static int ctx_action(int action)
     cur_ctx = NULL;
     return 0;
 }
-static int ctx_create(void **ctx)
+static int ctx_create_flags(void **ctx, unsigned flags)
 {
     struct mctx *c = calloc(1, sizeof *c), *was = cur_ctx;
+    c->flags = flags;
     cur_ctx = c; /* its legacy stream belongs to it */
     c->legacy = new_stream(KIND_LEGACY);
     cur_ctx = was;
     *ctx = c;
     return 0;
 }
+static int ctx_create(void **ctx) { return ctx_create_flags(ctx, 0); }
+/* ctxalloc: the primary context of a fresh process (the op's own, as the driver backend starts one): no
+ * reference at first; the last release resets it (inactive until retained again).  The break
+ * release_unretained_succeeds: a release with no reference succeeds; release_keeps_active: the last release
+ * leaves it active. */
+static int primary_release(int action, int *reset)
+{
+    int refs = action == SC_PRIMARY_BALANCED ? 2 : action == SC_PRIMARY_RELEASE_ALL ? 1 : 0; /* its retains */
+    int active = refs > 0, rc = 0;
+    if (refs == 0) /* the release */
+        rc = breaks("release_unretained_succeeds") ? 0 : MOCK_INVALID_CONTEXT;
+    else if (--refs == 0 && !breaks("release_keeps_active"))
+        active = 0;
+    *reset = !active;
+    return rc;
+}
+/* Its legacy stream's worker drains it; the memory is kept, as for streams.  ctxalloc: current to the
+ * calling thread, it is popped (the break ctx_destroy_keeps_current: it stays current); current to other
+ * threads, it stays current there, destroyed. */
 static int ctx_destroy(void *ctx)
 {
-    (void)ctx; /* its legacy stream's worker drains it; the memory is kept, as for streams */
+    struct mctx *c = ctx;
+    c->destroyed = 1;
+    if (cur_ctx == c && !breaks("ctx_destroy_keeps_current"))
+        cur_ctx = NULL; /* the stack holds one: the primary is current again */
     return 0;
 }
 static int ctx_enter(void *ctx, int action)
@@ -1434,6 +1664,8 @@ static int code(enum sc_code c)
            : c == SC_CODE_NOT_PERMITTED ? MOCK_NOT_PERMITTED
            : c == SC_CODE_CAPTURE_IMPLICIT ? MOCK_CAPTURE_IMPLICIT
            : c == SC_CODE_CAPTURE_INVALIDATED ? MOCK_CAPTURE_INVALIDATED
+           : c == SC_CODE_CONTEXT_IS_DESTROYED ? MOCK_CONTEXT_IS_DESTROYED
+           : c == SC_CODE_INVALID_CONTEXT ? MOCK_INVALID_CONTEXT
                                          : -1;
 }
 
@@ -1445,6 +1677,7 @@ static const char *error_name(int rc)
            : rc == MOCK_CAPTURE_UNMATCHED ? "MOCK_CAPTURE_UNMATCHED" : rc == MOCK_CAPTURE_UNJOINED ? "MOCK_CAPTURE_UNJOINED"
            : rc == MOCK_CAPTURED_EVENT ? "MOCK_CAPTURED_EVENT" : rc == MOCK_NOT_PERMITTED ? "MOCK_NOT_PERMITTED"
            : rc == MOCK_CAPTURE_IMPLICIT ? "MOCK_CAPTURE_IMPLICIT" : rc == MOCK_CAPTURE_INVALIDATED ? "MOCK_CAPTURE_INVALIDATED"
+           : rc == MOCK_CONTEXT_IS_DESTROYED ? "MOCK_CONTEXT_IS_DESTROYED" : rc == MOCK_INVALID_CONTEXT ? "MOCK_INVALID_CONTEXT"
            : rc ? "MOCK_ERROR" : "MOCK_SUCCESS";
 }
 
