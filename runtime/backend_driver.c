@@ -904,7 +904,8 @@ static int primary_ctx_sync(void) { return SC_UNSUPPORTED; }
  *   SC_PRIMARY_BALANCED       two retains, one release: one reference left  (the controls)
  */
 #define SC_PRIMARY_PROBE_ENV "STREAMCTS_PRIMARY_PROBE"
-#define SC_PRIMARY_PROBE_MS 60000 /* a fresh process's cuInit and context: seconds on a loaded machine */
+#define SC_PRIMARY_PROBE_MS 9000 /* a fresh process's cuInit and context: under the op's 10 s deadline, so a slow
+                                    * probe is killed before the case gives up on the thread waiting for it */
 
 __attribute__((constructor)) static void primary_probe(void)
 {

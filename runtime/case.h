@@ -217,6 +217,7 @@ struct run {
     int broken;                      /* main: another process failed or ended      */
     char blocker[160];            /* the call that forced an early release */
     int early;                    /* the gates were released early: blocker blocked for a window */
+    int issuing;                  /* the op being issued (nops once all are): what may hold work so far */
     int open_at_early;            /* ... while the verdict was still open */
     uint64_t t0, t_release;
     struct sc_verdict v;

@@ -1141,6 +1141,24 @@ static void peer_failed(struct run *r, const char *fmt, ...)
     stop_peers(r, 0);
 }
 
+/*
+ * May some work of the case be held: has an op that holds its stream until the gates open (a gate, a host
+ * gate, a value gate, a gate launched with a programmatic event, or a graph launch, whose nodes may be gates)
+ * been issued, or is one being issued?  Before that, a call that blocks for a window waits for nothing the
+ * case holds: releasing the gates then would only let the gates issued after it run unheld.
+ */
+static int may_hold(const struct run *r)
+{
+    for (int j = 0; j <= r->issuing && j < r->p->nops; j++)
+        switch (r->p->ops[j].kind) {
+        case SC_OP_GATE: case SC_OP_HOST_GATE: case SC_OP_VALUE_GATE: case SC_OP_GATE_PROGEVENT:
+        case SC_OP_GRAPH_LAUNCH: case SC_OP_GRAPH_REPLAY:
+            return 1;
+        default: break;
+        }
+    return 0;
+}
+
 static int await_for(struct run *r, struct worker *w, const char *what, uint64_t window_ns)
 {
     uint64_t start = sc_now_ns();
@@ -1158,7 +1176,7 @@ static int await_for(struct run *r, struct worker *w, const char *what, uint64_t
                         (double)r->cfg.deadline_ns / 1e6, r->p->procs[k]);
             return 0;
         }
-        if (!load(&r->released) && waited >= window_ns) {
+        if (!load(&r->released) && waited >= window_ns && may_hold(r)) {
             snprintf(r->blocker, sizeof r->blocker, "%s", what);
             r->early = 1;
             r->open_at_early = !sc_verdict_decided(&r->v);
@@ -1332,6 +1350,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
                               desc, r->blocker);
             break;
         }
+        r->issuing = i;
         post(&r->workers[o->def->thread], JOB_ISSUE, i);
         /* issuing a group takes a while per member: that is not waiting for held work */
         if (await_for(r, &r->workers[o->def->thread], desc, cfg->window_ns + (uint64_t)(o->nmem - 1) * SC_MEMBER_NS)) {
@@ -1371,6 +1390,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         goto out;
     }
 
+    r->issuing = p->nops;
     /* 2. hold: observe until decided or the window has passed */
     while (!load(&r->released)) {
         sample(r);

@@ -9,7 +9,7 @@
  * source:  CUDA Driver API, Data types, CUresult (CUDA_ERROR_ASSERT: "The context cannot be used anymore, and must be destroyed")
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    -
  *   streams: s=nonblocking, t=nonblocking
  *   objects: -
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "e908603b4ad5f8e0",
+    .digest = "066cb18e830108eb",
     .cases = cases,
     .ncases = 1,
 };

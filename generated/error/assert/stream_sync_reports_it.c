@@ -9,7 +9,7 @@
  * source:  CUDA Driver API, Data types, CUresult (CUDA_ERROR_ASSERT: "A device-side assert triggered during kernel execution") + Stream Management, cuStreamSynchronize ("This function may also return error codes from previous, asynchronous launches")
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    -
  *   streams: s=nonblocking
  *   objects: -
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "93246823c634b61b",
+    .digest = "754478089f8e5665",
     .cases = cases,
     .ncases = 1,
 };

@@ -8,7 +8,7 @@
  * source:  PTX ISA, trap ("Abort execution and generate an interrupt to the host CPU") + CUDA Driver API, Stream Management, cuStreamSynchronize ("This function may also return error codes from previous, asynchronous launches")
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    -
  *   streams: s=nonblocking
  *   objects: -
@@ -59,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "57542defcef03600",
+    .digest = "cfd4ac58b964107a",
     .cases = cases,
     .ncases = 1,
 };
