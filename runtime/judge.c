@@ -191,6 +191,13 @@ void check_stamps(struct run *r)
         !sc_op_facts(p->ops[p->object].kind)->stamp)
         return;
     struct sc_slot *s = &r->arena->slots[p->subject], *o = &r->arena->slots[p->object];
+    if (r->op[p->subject].device != r->op[p->object].device) {
+        /* each GPU has its own %globaltimer: on 2 x H200 B's read 60 us "before" A's end on the other GPU
+         * while the host saw B complete after A; the host's observation alone judges across devices */
+        log_note(r, "%s and %s ran on devices %d and %d, whose %%globaltimer clocks differ: stamps not compared",
+                 opname(r, p->subject), opname(r, p->object), r->op[p->subject].device, r->op[p->object].device);
+        return;
+    }
     if (s->token == r->op[p->subject].token && o->token == r->op[p->object].token)
         sc_verdict_stamps(&r->v, s->start_ns, o->end_ns, opname(r, p->subject), opname(r, p->object));
 }
