@@ -119,6 +119,13 @@ if [ "$(grep -c '^not ok [0-9]* - .* # TODO undecidable' <<<"$out")" = 2 ] &&
     ok "an answer given after the gates had to open early is undecidable, not a violation"
 else nok "an answer after an early release was not judged undecidable" "$out"; fi
 
+# a call that blocks for a window before any gate is issued waits for nothing the case holds: the gates
+# stay closed, and the case is decided (on the H100, cuCtxDestroy made these points undecidable once)
+out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_MOCK_QUIRK=slow_ctx_destroy "$dir/ctx.destroy.pops_the_calling_threads_context.prog" --attempts 1 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^ok [0-9]* - ' <<<"$out")" = 2 ] && ! grep -q 'undecidable' <<<"$out"; then
+    ok "a call blocked before any gate releases nothing: the case is decided"
+else nok "a call blocked before any gate made the case undecidable or failed it (exit $rc)" "$out"; fi
+
 # a runtime API that cannot use the driver the driver API uses fails its points, never skips them
 out=$(STREAMCTS_MOCK_BREAK=runtime_rejects "$dir/stream.sync.waits_for_stream_work.prog" --case '*.kernel.blocking' 2>&1); rc=$?
 if [ $rc -eq 1 ] && [ "$(grep -c '^ok [0-9]* - .*\.driver' <<<"$out")" = 2 ] && ! grep -q '# SKIP' <<<"$out" &&

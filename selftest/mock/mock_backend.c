@@ -93,6 +93,8 @@
  *                  error itself, as under CUDA_LAUNCH_BLOCKING=1
  *   slow_device    each piece of work starts 20 ms after its stream lets it
  *                  (a slow device: what B needs longer than a first look)
+ *   slow_ctx_destroy  cuCtxDestroy takes 120 ms (on the H100 it took over a
+ *                  50 ms window), before any gate of the case is issued
  * A programmatic dependent launch (launch_pdl) that does not synchronize on its
  * dependencies may overlap a gate right before it in its stream (its primary,
  * which triggers its dependents at its start, as the suite's gate kernel does),
@@ -1614,6 +1616,8 @@ static int primary_release(int action, int *reset)
 static int ctx_destroy(void *ctx)
 {
     struct mctx *c = ctx;
+    if (quirks("slow_ctx_destroy"))
+        sc_pause_ns(120000000u);
     c->destroyed = 1;
     if (cur_ctx == c && !breaks("ctx_destroy_keeps_current"))
         cur_ctx = NULL; /* the stack holds one: the primary is current again */
