@@ -260,6 +260,13 @@ static inline int node_buffer(const struct sc_prog *p, int i)
     return i;
 }
 
+/* A kernel or host function that spins on the gate flag until the release (or its deadline), stamping its
+ * start first and its status last: gate, host_gate, gate_progevent. */
+static inline int spinning_gate(enum sc_op_kind k)
+{
+    return k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_GATE_PROGEVENT;
+}
+
 /* Makes dev the calling thread's current device, when the program uses several. */
 static inline void on_dev(struct run *r, int dev)
 {

@@ -139,7 +139,7 @@ void check_data(struct run *r)
         int judged = i == p->subject && (p->rel == SC_KEEPS_DATA || (p->rel == SC_COMPLETE_ON_RETURN && o->clobbered));
         if (o->rc || o->captured || load(&o->state) != ST_RETURNED)
             continue;
-        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_GATE_PROGEVENT) && sl->status == SC_GATE_EXPIRED)
+        if (spinning_gate(k) && sl->status == SC_GATE_EXPIRED)
             sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
         if (k == SC_OP_CALLBACK && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
             sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);

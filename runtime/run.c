@@ -683,8 +683,7 @@ static int gate_running(struct run *r)
 {
     for (int i = 0; i < r->p->nops; i++) {
         enum sc_op_kind k = r->p->ops[i].kind;
-        if ((k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_GATE_PROGEVENT) &&
-            __atomic_load_n(&r->arena->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
+        if (spinning_gate(k) && __atomic_load_n(&r->arena->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
             return 1;
     }
     return 0;
@@ -827,21 +826,13 @@ static int issue_one(struct run *r, int i)
         rc = b->capture_status(o->stream, &status);
         o->value = status;
         break;
-    case SC_OP_STREAM_SYNC: { /* the CPU time, as for event_sync (ctxalloc: a blocking-sync context) */
+    case SC_OP_STREAM_SYNC:
+    case SC_OP_EVENT_SYNC:
+    case SC_OP_CTX_SYNC: { /* the CPU time the waiting thread used: a blocking-sync event's or context's sleeps */
         uint64_t cpu = sc_thread_cpu_ns();
-        rc = b->stream_sync(o->stream);
-        o->value = (int64_t)(sc_thread_cpu_ns() - cpu);
-        break;
-    }
-    case SC_OP_EVENT_SYNC: { /* the CPU time the waiting thread used: a blocking-sync wait sleeps */
-        uint64_t cpu = sc_thread_cpu_ns();
-        rc = b->event_sync(o->event);
-        o->value = (int64_t)(sc_thread_cpu_ns() - cpu);
-        break;
-    }
-    case SC_OP_CTX_SYNC: { /* the CPU time, as for event_sync (ctxalloc: a blocking-sync context) */
-        uint64_t cpu = sc_thread_cpu_ns();
-        rc = b->ctx_sync();
+        rc = d->kind == SC_OP_STREAM_SYNC ? b->stream_sync(o->stream)
+             : d->kind == SC_OP_EVENT_SYNC ? b->event_sync(o->event)
+                                           : b->ctx_sync();
         o->value = (int64_t)(sc_thread_cpu_ns() - cpu);
         break;
     }
@@ -1149,13 +1140,11 @@ static void peer_failed(struct run *r, const char *fmt, ...)
  */
 static int may_hold(const struct run *r)
 {
-    for (int j = 0; j <= r->issuing && j < r->p->nops; j++)
-        switch (r->p->ops[j].kind) {
-        case SC_OP_GATE: case SC_OP_HOST_GATE: case SC_OP_VALUE_GATE: case SC_OP_GATE_PROGEVENT:
-        case SC_OP_GRAPH_LAUNCH: case SC_OP_GRAPH_REPLAY:
+    for (int j = 0; j <= r->issuing && j < r->p->nops; j++) {
+        enum sc_op_kind k = r->p->ops[j].kind;
+        if (spinning_gate(k) || k == SC_OP_VALUE_GATE || k == SC_OP_GRAPH_LAUNCH || k == SC_OP_GRAPH_REPLAY)
             return 1;
-        default: break;
-        }
+    }
     return 0;
 }
 

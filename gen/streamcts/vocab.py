@@ -198,16 +198,16 @@ KINDS.update(
     fault=Kind("sc_fault", consts=("SC_FAULT_ADDRESS",), isolate=True),
     fault_assert=Kind("sc_fault", consts=("SC_FAULT_ASSERT",), isolate=True),  # a failing device-side assert
     fault_trap=Kind("sc_fault", consts=("SC_FAULT_TRAP",), isolate=True),      # PTX trap
-    stream_sync=host("sc_stream_sync", "stream", group=True),
+    stream_sync=host("sc_stream_sync", "stream", group=True, values=("sleeps",)),  # sleeps: a blocking-sync context's
     event_sync=host("sc_event_sync", "event", values=("sleeps",)),
-    ctx_sync=host("sc_ctx_sync"),
+    ctx_sync=host("sc_ctx_sync", values=("sleeps",)),
     stream_query=Kind("sc_stream_query", ("stream",), on=False, role="query"),
     event_query=Kind("sc_event_query", ("event",), on=False, role="query"),
     elapsed=host("sc_elapsed", "event", "event", values=("spans_hold",)),
     stream_flags=getter("sc_stream_flags", "stream", "blocking", "nonblocking"),
     stream_priority=getter("sc_stream_priority", "stream", "least", "greatest"),
     stream_id=getter("sc_stream_id", "stream"),
-    pool_reserved=getter("sc_pool_reserved", "pool", "zero", "nonzero"),
+    pool_reserved=getter("sc_pool_reserved", "pool", "zero", "nonzero", "min_kept"),  # min_kept: pool_trim_keep's
     pool_trim=host("sc_pool_trim", "pool"),
     capture_begin=host("sc_capture_begin", "stream", consts=("SC_CAPTURE_GLOBAL",)),
     capture_begin_thread_local=host("sc_capture_begin", "stream", consts=("SC_CAPTURE_THREAD_LOCAL",)),
@@ -271,16 +271,13 @@ KINDS.update(
     exec_destroy=host("sc_exec_destroy", "graph"),
 )
 # ctxalloc: a created context destroyed (cuCtxDestroy); the primary context synchronized through the driver
-# API from a runtime-API program; a trim to a nonzero minBytesToKeep, and what it keeps; the CPU time of a
-# context synchronize (a CU_CTX_SCHED_BLOCKING_SYNC context's thread sleeps)
+# API from a runtime-API program; a trim to a nonzero minBytesToKeep (what it keeps: pool_reserved's min_kept,
+# and a blocking-sync context's synchronizing thread sleeping: stream_sync's and ctx_sync's sleeps, above)
 KINDS.update(
     ctx_destroy=host("sc_ctx_destroy", "context", driver_only=True),
     primary_ctx_sync=host("sc_primary_ctx_sync", runtime_only=True),
     pool_trim_keep=host("sc_pool_trim_keep", "pool"),
     alloc_imported=Kind("sc_alloc_imported", ("pool",), observable=False),
-    pool_reserved=getter("sc_pool_reserved", "pool", "zero", "nonzero", "min_kept"),
-    ctx_sync=host("sc_ctx_sync", values=("sleeps",)),
-    stream_sync=host("sc_stream_sync", "stream", group=True, values=("sleeps",)),
 )
 # ctxalloc: releases of the primary context (enum sc_primary_action), in a fresh process the op starts
 for _name, _action in (("primary_release_extra", "SC_PRIMARY_RELEASE_EXTRA"),
