@@ -196,6 +196,7 @@ sc_op sc_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_G
 sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_GATE, n, s); }
 sc_op sc_value_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_VALUE_GATE, n, s); }
 sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL, n, s); }
+sc_op sc_module_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MODULE_KERNEL, n, s); }
 sc_op sc_fault(sc_prog *p, const char *n, enum sc_fault_kind how, sc_stream s)
 {
     sc_op op = simple(p, SC_OP_FAULT, n, s);

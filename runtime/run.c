@@ -725,7 +725,10 @@ static int issue_one(struct run *r, int i)
     case SC_OP_GATE: rc = b->launch_gate(o->stream, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, o->token); break;
     case SC_OP_HOST_GATE: rc = b->host_func(o->stream, host_gate, &o->harg); break;
     case SC_OP_VALUE_GATE: rc = b->wait_value(o->stream, r->arena->gate_dev, 1, SC_WAIT_GEQ, 32); break;
-    case SC_OP_KERNEL: rc = b->launch_mark(o->stream, slot_dev, o->token); break;
+    case SC_OP_KERNEL:
+    case SC_OP_MODULE_KERNEL: /* driver API only, whose kernels are module functions */
+        rc = b->launch_mark(o->stream, slot_dev, o->token);
+        break;
     case SC_OP_KERNEL_PDL: {
         int primary = sc_op_primary(r->p, i); /* its slot's token, read by the kernel into its own slot's arg */
         const void *read = primary < 0 ? NULL : &((struct sc_slot *)r->arena->slots_dev + primary)->token;

@@ -365,6 +365,9 @@ sc_op sc_device_sync(sc_prog *p, const char *name, int device);   /* cuCtxSynchr
 /* The issuing thread makes device D current (cuCtxSetCurrent of its primary context / cudaSetDevice) and
  * keeps it: its later ops are issued with D current, whatever device their streams belong to. */
 sc_op sc_device_enter(sc_prog *p, const char *name, int device);
+/* The marking kernel as a function of the issuing thread's current context (cuModuleGetFunction), where
+ * sc_kernel may be a context-less kernel (cudaLibraryGetKernel) that runs in its stream's context. */
+sc_op sc_module_kernel(sc_prog *p, const char *name, sc_stream s);
 
 /* Host calls that synchronize or query. */
 sc_op sc_stream_sync(sc_prog *p, const char *name, sc_stream s);

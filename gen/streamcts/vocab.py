@@ -224,6 +224,7 @@ KINDS.update(
     memcpy_peer=Kind("sc_memcpy_peer", data="transfer", devices=2),
     device_sync=host("sc_device_sync", "device"),
     device_enter=host("sc_device_enter", "device"),
+    module_kernel=Kind("sc_module_kernel", driver_only=True),
     get_last_error=host("sc_get_last_error", runtime_only=True),
     peek_last_error=host("sc_peek_last_error", runtime_only=True),
 )

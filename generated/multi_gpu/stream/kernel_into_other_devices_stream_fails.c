@@ -2,11 +2,11 @@
 /*
  * multi_gpu.stream.kernel_into_other_devices_stream_fails
  *
- * A kernel launched into a stream of a GPU that is not the thread's current
- * device is refused.
+ * A kernel of the current device's module launched into a stream of a GPU
+ * that is not the thread's current device is refused.
  *
  * level:   MUST
- * source:  CUDA C++ Programming Guide, Multi-Device System, Stream and Event Behavior ("A kernel launch will fail if it is issued to a stream that is not associated to the current device")
+ * source:  CUDA C++ Programming Guide, Multi-Device System, Stream and Event Behavior ("A kernel launch will fail if it is issued to a stream that is not associated to the current device") + CUDA Driver API, Execution Control, cuLaunchKernel
  *
  * spec row:
  *   mode:    both
@@ -15,7 +15,7 @@
  *   objects: -
  *   threads: t1
  *   repeat:  1
- *   program: device_enter 0 in t1; X: kernel on s1 in t1
+ *   program: device_enter 0 in t1; X: module_kernel on s1 in t1
  *   expect:  X answers an_error
  *   control: X in main
  */
@@ -28,7 +28,7 @@ static void case_1(sc_prog *p)
 
     sc_op op_op1 = sc_device_enter(p, "op1", 0);
     sc_in_thread(p, op_op1, "t1");
-    sc_op op_X = sc_kernel(p, "X", st_s1);
+    sc_op op_X = sc_module_kernel(p, "X", st_s1);
     sc_in_thread(p, op_X, "t1");
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -41,7 +41,7 @@ static void case_1_control(sc_prog *p)
 
     sc_op op_op1 = sc_device_enter(p, "op1", 0);
     sc_in_thread(p, op_op1, "t1");
-    sc_op op_X = sc_kernel(p, "X", st_s1);
+    sc_op op_X = sc_module_kernel(p, "X", st_s1);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
 }
@@ -53,17 +53,17 @@ static const sc_case cases[] = {
 static const sc_rule rule = {
     .id = "multi_gpu.stream.kernel_into_other_devices_stream_fails",
     .level = SC_MUST,
-    .text = "A kernel launched into a stream of a GPU that is not the thread's current device is refused.",
-    .source = "CUDA C++ Programming Guide, Multi-Device System, Stream and Event Behavior (\"A kernel launch will fail if it is issued to a stream that is not associated to the current device\")",
+    .text = "A kernel of the current device's module launched into a stream of a GPU that is not the thread's current device is refused.",
+    .source = "CUDA C++ Programming Guide, Multi-Device System, Stream and Event Behavior (\"A kernel launch will fail if it is issued to a stream that is not associated to the current device\") + CUDA Driver API, Execution Control, cuLaunchKernel",
     .axes = "",
-    .program = "device_enter 0 in t1; X: kernel on s1 in t1",
+    .program = "device_enter 0 in t1; X: module_kernel on s1 in t1",
     .expect = "X answers an_error",
     .spec = "spec/multi_gpu.rules",
     .repeat = 1,
-    .apis = SC_API_DRIVER | SC_API_RUNTIME,
+    .apis = SC_API_DRIVER,
     .devices = 2,
     .isolate = 0,
-    .digest = "53f33bc83a1fdca5",
+    .digest = "f09d01569c96e886",
     .cases = cases,
     .ncases = 1,
 };
