@@ -200,6 +200,10 @@ typedef struct sc_backend {
     /* ctxalloc: an allocation from pool (made with SC_POOL_IPC) exported and imported again in this process;
      * SC_UNSUPPORTED where the export or the import is refused */
     int (*alloc_imported)(void *pool, size_t n, void *s);
+    /* poolaccess: cuMemPoolSetAccess of pool for device dev (access: enum sc_access; SC_UNSUPPORTED when dev
+     * cannot access the pool's device as a peer), and cuMemPoolGetAccess (*readwrite: 1 read-write, 0 none) */
+    int (*pool_set_access)(void *pool, int dev, int access);
+    int (*pool_get_access)(void *pool, int dev, int *readwrite);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
     /* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
     int (*event_record_external)(void *e, void *s);
@@ -254,6 +258,7 @@ typedef struct sc_backend {
         .event_record_external = event_record_external, .launch_progevent = launch_progevent, \
         .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
         .primary_release = primary_release, .alloc_imported = alloc_imported, \
+        .pool_set_access = pool_set_access, .pool_get_access = pool_get_access, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -596,6 +596,43 @@ static int alloc_imported(void *pool, size_t n, void *s)
     return rc;
 }
 
+/*
+ * poolaccess: a pool (of device 0) made accessible to device dev, or not.  "To enable access from other
+ * devices, the accessing device must be peer capable with the memory pool's device" (Programming Guide,
+ * Stream-Ordered Memory Allocator): a device that is not skips the point (SC_UNSUPPORTED).
+ */
+static int pool_set_access(void *pool, int dev, int access)
+{
+    CUdevice d, owner;
+    int peer = 1, rc;
+    if (!pool)
+        return SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuDeviceGet, &d, dev)) || (rc = SC_CALL(cuDeviceGet, &owner, 0)))
+        return rc;
+    if (dev != 0 && (rc = SC_CALL(cuDeviceCanAccessPeer, &peer, d, owner)))
+        return SC_LACKS(rc) ? rc : SC_UNSUPPORTED;
+    if (!peer)
+        return SC_UNSUPPORTED;
+    CUmemAccessDesc desc = { .location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = d },
+                             .flags = access == SC_ACCESS_READWRITE ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+                                                                    : CU_MEM_ACCESS_FLAGS_PROT_NONE };
+    return SC_CALL(cuMemPoolSetAccess, (CUmemoryPool)pool, &desc, 1);
+}
+static int pool_get_access(void *pool, int dev, int *readwrite)
+{
+    CUdevice d;
+    CUmemAccess_flags flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    int rc;
+    if (!pool)
+        return SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuDeviceGet, &d, dev)))
+        return rc;
+    CUmemLocation loc = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = d };
+    rc = SC_CALL(cuMemPoolGetAccess, &flags, (CUmemoryPool)pool, &loc);
+    *readwrite = flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    return rc;
+}
+
 /* -- graphs of one kernel node ------------------------------------------- */
 
 struct graph {

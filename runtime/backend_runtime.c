@@ -632,6 +632,32 @@ static int alloc_imported(void *pool, size_t n, void *s)
     return rc;
 }
 
+/* poolaccess: a pool (of device 0) made accessible to device dev, or not (see backend_driver.c) */
+static int pool_set_access(void *pool, int dev, int access)
+{
+    int peer = 1;
+    if (!pool)
+        return SC_UNSUPPORTED;
+    if (dev != 0 && cudaDeviceCanAccessPeer(&peer, dev, 0) != cudaSuccess)
+        return SC_UNSUPPORTED;
+    if (!peer)
+        return SC_UNSUPPORTED;
+    struct cudaMemAccessDesc desc = { .location = { .type = cudaMemLocationTypeDevice, .id = dev },
+                                      .flags = access == SC_ACCESS_READWRITE ? cudaMemAccessFlagsProtReadWrite
+                                                                             : cudaMemAccessFlagsProtNone };
+    return cudaMemPoolSetAccess((cudaMemPool_t)pool, &desc, 1);
+}
+static int pool_get_access(void *pool, int dev, int *readwrite)
+{
+    enum cudaMemAccessFlags flags = cudaMemAccessFlagsProtNone;
+    struct cudaMemLocation loc = { .type = cudaMemLocationTypeDevice, .id = dev };
+    if (!pool)
+        return SC_UNSUPPORTED;
+    int rc = cudaMemPoolGetAccess(&flags, (cudaMemPool_t)pool, &loc);
+    *readwrite = flags == cudaMemAccessFlagsProtReadWrite;
+    return rc;
+}
+
 /* ctxalloc: releases of the primary context are the driver API's */
 static int primary_release(int action, int *reset)
 {

@@ -265,6 +265,10 @@ static void judge_value(struct run *r)
             v = (uint64_t)o->value >= SC_TRIM_KEEP_BYTES ? SC_VALUE_MIN_KEPT : v;
         snprintf(got, sizeof got, "%lld bytes reserved", (long long)o->value);
         break;
+    case SC_OP_POOL_ACCESS:
+        v = o->value ? SC_VALUE_READWRITE : SC_VALUE_NONE;
+        snprintf(got, sizeof got, "%s", o->value ? "read-write access" : "no access");
+        break;
     case SC_OP_CAPTURE_STATUS:
         v = o->value == SC_CAPTURE_ACTIVE ? SC_VALUE_ACTIVE
             : o->value == SC_CAPTURE_INVALIDATED ? SC_VALUE_INVALIDATED : SC_VALUE_NONE;

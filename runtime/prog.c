@@ -317,6 +317,21 @@ static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
 sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_RESERVED, n, pool); }
 sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
 sc_op sc_pool_trim_keep(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM_KEEP, n, pool); }
+sc_op sc_pool_access(sc_prog *p, const char *n, sc_pool pool, int device)
+{
+    sc_op op = pool_op(p, SC_OP_POOL_ACCESS, n, pool);
+    if (device < 0 || device >= SC_MAX_DEVICES)
+        misuse(p, "operation %s: no device %d", n, device);
+    p->ops[op].cond = device;
+    return op;
+}
+sc_op sc_pool_set_access(sc_prog *p, const char *n, sc_pool pool, int device, enum sc_access access)
+{
+    sc_op op = sc_pool_access(p, n, pool, device); /* the same checks, then its own kind */
+    p->ops[op].kind = SC_OP_POOL_SET_ACCESS;
+    p->ops[op].flags = access;
+    return op;
+}
 sc_op sc_alloc_imported(sc_prog *p, const char *n, sc_pool pool, sc_stream s)
 {
     struct sc_op_def *op = add(p, SC_OP_ALLOC_IMPORTED, n, s);
@@ -711,6 +726,7 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_SLEEPS: return "sleeps";
     case SC_VALUE_MIN_KEPT: return "min_kept";
     case SC_VALUE_RESET: return "reset";
+    case SC_VALUE_READWRITE: return "readwrite";
     }
     return "?";
 }

@@ -785,6 +785,13 @@ static int issue_one(struct run *r, int i)
         break;
     }
     case SC_OP_POOL_TRIM: rc = b->pool_trim(pool_of(r, d->pool)); break;
+    case SC_OP_POOL_SET_ACCESS: rc = b->pool_set_access(pool_of(r, d->pool), d->cond, (int)d->flags); break;
+    case SC_OP_POOL_ACCESS: {
+        int readwrite = 0;
+        rc = b->pool_get_access(pool_of(r, d->pool), d->cond, &readwrite);
+        o->value = readwrite;
+        break;
+    }
     case SC_OP_GRAPH_LAUNCH: { /* the arguments of sc_gate or sc_mark */
         void *gate_dev = r->arena->gate_dev;
         uint64_t max_ns = r->cfg.deadline_ns;

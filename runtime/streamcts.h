@@ -232,6 +232,7 @@ enum sc_value {
     /* ctxalloc: the stream-ordered allocator */
     SC_VALUE_MIN_KEPT,      /* pool_reserved: at least SC_TRIM_KEEP_BYTES (pool_trim_keep's minBytesToKeep) */
     SC_VALUE_RESET,         /* primary_release: the primary context is inactive after (cuDevicePrimaryCtxGetState) */
+    SC_VALUE_READWRITE,     /* pool_access: the device may read and write the pool's allocations (none: SC_VALUE_NONE) */
 };
 
 /* APIs a rule runs in. */
@@ -358,6 +359,11 @@ sc_op sc_primary_release(sc_prog *p, const char *name, enum sc_primary_action a)
 sc_op sc_alloc_imported(sc_prog *p, const char *name, sc_pool pool, sc_stream s);
 /* ctxalloc: cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) */
 sc_op sc_pool_trim_keep(sc_prog *p, const char *name, sc_pool pool);
+/* cuMemPoolSetAccess of pool for device D with SC_ACCESS_* (its answer is what it is for), and
+ * cuMemPoolGetAccess of pool from device D (gives readwrite or none).  A pool belongs to device 0. */
+enum sc_access { SC_ACCESS_NONE, SC_ACCESS_READWRITE };
+sc_op sc_pool_set_access(sc_prog *p, const char *name, sc_pool pool, int device, enum sc_access access);
+sc_op sc_pool_access(sc_prog *p, const char *name, sc_pool pool, int device);
 
 /* Several devices. */
 sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */

@@ -278,6 +278,10 @@ KINDS.update(
     ctx_destroy=host("sc_ctx_destroy", "context", driver_only=True),
     primary_ctx_sync=host("sc_primary_ctx_sync", runtime_only=True),
     pool_trim_keep=host("sc_pool_trim_keep", "pool"),
+    # poolaccess: cuMemPoolSetAccess of a pool (device 0's) for device D, and cuMemPoolGetAccess from D
+    pool_access_grant=host("sc_pool_set_access", "pool", "device", consts=("SC_ACCESS_READWRITE",)),
+    pool_access_revoke=host("sc_pool_set_access", "pool", "device", consts=("SC_ACCESS_NONE",)),
+    pool_access=host("sc_pool_access", "pool", "device", getter=True, values=("readwrite", "none")),
     alloc_imported=Kind("sc_alloc_imported", ("pool",), observable=False),
 )
 # ctxalloc: releases of the primary context (enum sc_primary_action), in a fresh process the op starts

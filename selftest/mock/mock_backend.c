@@ -1056,6 +1056,7 @@ struct mblock {
 };
 struct mpool {
     unsigned flags;         /* SC_POOL_* */
+    unsigned access;        /* poolaccess: the devices granted read-write access besides its own (bit D) */
     uint64_t reserved;      /* bytes of its blocks */
     struct mblock *blocks;
     struct mpool *next;     /* every pool alive */
@@ -1133,6 +1134,24 @@ static void release_blocks(struct mpool *pl, uint64_t keep)
 static int pool_trim(void *pool) { return pool_trim_to(pool, 0); }
 /* ctxalloc: an imported pool makes no allocation (invalid value); the break imported_pool_allocates: it does
  * (and frees it at once) */
+/* poolaccess: the mock's one device owns every pool; its own access stays, others' follow the grants */
+static int pool_set_access(void *pool, int dev, int access)
+{
+    struct mpool *pl = pool;
+    if (!pl || dev < 0 || dev >= SC_MAX_DEVICES)
+        return SC_UNSUPPORTED;
+    if (dev != 0)
+        pl->access = access == SC_ACCESS_READWRITE ? pl->access | 1u << dev : pl->access & ~(1u << dev);
+    return 0;
+}
+static int pool_get_access(void *pool, int dev, int *readwrite)
+{
+    struct mpool *pl = pool;
+    if (!pl || dev < 0 || dev >= SC_MAX_DEVICES)
+        return SC_UNSUPPORTED;
+    *readwrite = dev == 0 || (pl->access >> dev & 1u);
+    return 0;
+}
 static int alloc_imported(void *pool, size_t n, void *s)
 {
     (void)n, (void)s;
