@@ -316,7 +316,8 @@ CODES = tuple(c for c in CODES if c != "an_error") + ("an_error",)
 NODE_KINDS += ("node_alloc",)
 KINDS.update(
     node_alloc=host("sc_node_alloc", "graph", observable=False),
-    instantiate_checked=host("sc_instantiate_checked", "graph", getter=True, values=("instantiated", "invalid_structure")),
+    instantiate_checked=host("sc_instantiate_checked", "graph", getter=True,
+                             values=("instantiated", "invalid_structure")),
     instantiate_auto_free=host("sc_instantiate_auto_free", "graph"),
 )
 GETTERS.append("instantiate_checked")
