@@ -211,7 +211,14 @@ typedef struct sc_backend {
      * programmatic-event launch attribute recording e (no trigger at block start); SC_UNSUPPORTED below
      * compute capability 9.0 */
     int (*launch_progevent)(void *s, void *e, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
+    /* graphinst: cuGraphInstantiateWithParams of a graph built by hand with flags (SC_INSTANTIATE_*); *result:
+     * the result_out it left (CUgraphInstantiateResult, whose numbers cudaGraphInstantiateResult shares) */
+    int (*graph_instantiate_with)(void *graph, unsigned flags, int *result);
 } sc_backend;
+/* graphinst: flags of graph_instantiate_with, and the result_out values the rules name */
+#define SC_INSTANTIATE_AUTO_FREE 0x1u      /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cudaGraphInstantiateFlagAutoFreeOnLaunch) */
+#define SC_INSTANTIATE_SUCCESS 0           /* CUDA_GRAPH_INSTANTIATE_SUCCESS, cudaGraphInstantiateSuccess                 */
+#define SC_INSTANTIATE_INVALID_STRUCTURE 2 /* CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE, cudaGraphInstantiateInvalidStructure */
 /* capmisc: the flag of stream_wait_event that makes it an external event wait node of a capture
  * (CU_EVENT_WAIT_EXTERNAL and cudaEventWaitExternal are both 0x1; each backend checks) */
 #define SC_WAIT_EXTERNAL 0x1u
@@ -259,6 +266,7 @@ typedef struct sc_backend {
         .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
         .primary_release = primary_release, .alloc_imported = alloc_imported, \
         .pool_set_access = pool_set_access, .pool_get_access = pool_get_access, \
+        .graph_instantiate_with = graph_instantiate_with, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -640,6 +640,8 @@ struct graph {
     CUgraphExec exec;
     CUgraphNode node;
     CUfunction fn;
+    CUdeviceptr alloc; /* graphinst: the address of its memory allocation node (one at most), or 0 */
+    int launched;      /* graphinst: a launch of it succeeded: its allocation may be left unfreed */
 };
 
 static void node_params(CUDA_KERNEL_NODE_PARAMS *kp, CUfunction fn, void **args)
@@ -687,6 +689,11 @@ static int graph_launch(void *g, void *s, void **args)
 static int graph_destroy(void *g)
 {
     struct graph *gr = g;
+    if (gr->alloc && gr->launched) { /* graphinst: what its last launch allocated ("passing the allocation to
+                                      * cuMemFreeAsync"); an error (nothing left allocated) is no concern here */
+        if (SC_CALL(cuMemFreeAsync, gr->alloc, CU_STREAM_LEGACY) == 0)
+            SC_CALL(cuStreamSynchronize, CU_STREAM_LEGACY);
+    }
     if (gr->exec) /* nodes: none before the instantiate, none after exec_destroy */
         SC_CALL(cuGraphExecDestroy, gr->exec);
     if (gr->g)
@@ -752,6 +759,22 @@ static int node_add(void *g, const struct sc_node_params *np, void **node)
         m.Height = m.Depth = 1;
         return SC_CALL(cuGraphAddMemcpyNode, out, graph, NULL, 0, &m, kernels()->ctx);
     }
+    case SC_NODE_ALLOC: { /* graphinst: device memory of the current device, freed by no node of the graph */
+        CUDA_MEM_ALLOC_NODE_PARAMS ap;
+        int rc;
+        memset(&ap, 0, sizeof ap);
+        ap.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+        ap.poolProps.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+        ap.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        ap.poolProps.location.id = (int)gpus[cur].dev;
+        ap.bytesize = np->bytes;
+        rc = SC_CALL(cuGraphAddMemAllocNode, out, graph, NULL, 0, &ap);
+        if (rc == CUDA_ERROR_NOT_SUPPORTED)
+            return SC_UNSUPPORTED; /* no graph memory nodes (no memory pools) on this device */
+        if (rc == 0)
+            ((struct graph *)g)->alloc = ap.dptr;
+        return rc;
+    }
     case SC_NODE_RECORD: return SC_CALL(cuGraphAddEventRecordNode, out, graph, NULL, 0, (CUevent)np->event);
     case SC_NODE_WAIT: return SC_CALL(cuGraphAddEventWaitNode, out, graph, NULL, 0, (CUevent)np->event);
     default: return SC_CALL(cuGraphAddChildGraphNode, out, graph, NULL, 0, ((struct graph *)np->child)->g);
@@ -772,6 +795,21 @@ static int graph_instantiate(void *g, int upload, void *s)
     ip.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
     ip.hUploadStream = (CUstream)s;
     return SC_CALL(cuGraphInstantiateWithParams, &gr->exec, gr->g, &ip);
+}
+/* graphinst: result_out is kept whatever the call answers (CUDA_GRAPH_INSTANTIATE_ERROR where it set none) */
+static int graph_instantiate_with(void *g, unsigned flags, int *result)
+{
+    struct graph *gr = g;
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+    int rc;
+    memset(&ip, 0, sizeof ip);
+    ip.flags = flags & SC_INSTANTIATE_AUTO_FREE ? CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH : 0;
+    ip.result_out = CUDA_GRAPH_INSTANTIATE_ERROR;
+    rc = SC_CALL(cuGraphInstantiateWithParams, &gr->exec, gr->g, &ip);
+    if (rc)
+        gr->exec = NULL;
+    *result = (int)ip.result_out;
+    return rc;
 }
 static int exec_update(void *g, void *from)
 {
@@ -824,7 +862,13 @@ static int capture_keep(void *s, void **out)
     *out = gr;
     return 0;
 }
-static int graph_replay(void *g, void *s) { return SC_CALL(cuGraphLaunch, ((struct graph *)g)->exec, (CUstream)s); }
+static int graph_replay(void *g, void *s)
+{
+    int rc = SC_CALL(cuGraphLaunch, ((struct graph *)g)->exec, (CUstream)s);
+    if (rc == 0)
+        ((struct graph *)g)->launched = 1; /* graphinst: an allocation of it may now be left unfreed */
+    return rc;
+}
 static int capture_status(void *s, int *status)
 {
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;

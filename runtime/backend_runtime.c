@@ -357,6 +357,8 @@ struct graph {
     cudaGraphExec_t exec;
     cudaGraphNode_t node;
     cudaKernel_t kernel;
+    void *alloc;  /* graphinst: the address of its memory allocation node (one at most), or NULL */
+    int launched; /* graphinst: a launch of it succeeded: its allocation may be left unfreed */
 };
 
 static int graph_create(void **out, int gate)
@@ -405,6 +407,12 @@ static int graph_launch(void *g, void *s, void **args)
 static int graph_destroy(void *g)
 {
     struct graph *gr = g;
+    if (gr->alloc && gr->launched) { /* graphinst: what its last launch allocated ("passing the allocation to
+                                      * cudaFreeAsync"); an error (nothing left allocated) is no concern here */
+        if (cudaFreeAsync(gr->alloc, cudaStreamLegacy) == cudaSuccess)
+            cudaStreamSynchronize(cudaStreamLegacy);
+        cudaGetLastError(); /* not this thread's error state to keep */
+    }
     if (gr->exec) /* nodes: none before the instantiate, none after exec_destroy */
         cudaGraphExecDestroy(gr->exec);
     if (gr->g)
@@ -464,6 +472,23 @@ static int node_add(void *g, const struct sc_node_params *np, void **node)
     }
     case SC_NODE_MEMCPY:
         return cudaGraphAddMemcpyNode1D(out, graph, NULL, 0, np->dst, np->src, np->bytes, cudaMemcpyDeviceToDevice);
+    case SC_NODE_ALLOC: { /* graphinst: device memory of the current device, freed by no node of the graph */
+        struct cudaMemAllocNodeParams ap;
+        int dev = 0, rc;
+        cudaGetDevice(&dev);
+        memset(&ap, 0, sizeof ap);
+        ap.poolProps.allocType = cudaMemAllocationTypePinned;
+        ap.poolProps.handleTypes = cudaMemHandleTypeNone;
+        ap.poolProps.location.type = cudaMemLocationTypeDevice;
+        ap.poolProps.location.id = dev;
+        ap.bytesize = np->bytes;
+        rc = cudaGraphAddMemAllocNode(out, graph, NULL, 0, &ap);
+        if (rc == cudaErrorNotSupported)
+            return SC_UNSUPPORTED; /* no graph memory nodes (no memory pools) on this device */
+        if (rc == 0)
+            ((struct graph *)g)->alloc = ap.dptr;
+        return rc;
+    }
     case SC_NODE_RECORD: return cudaGraphAddEventRecordNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
     case SC_NODE_WAIT: return cudaGraphAddEventWaitNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
     default: return cudaGraphAddChildGraphNode(out, graph, NULL, 0, ((struct graph *)np->child)->g);
@@ -484,6 +509,21 @@ static int graph_instantiate(void *g, int upload, void *s)
     ip.flags = cudaGraphInstantiateFlagUpload;
     ip.uploadStream = (cudaStream_t)s;
     return cudaGraphInstantiateWithParams(&gr->exec, gr->g, &ip);
+}
+/* graphinst: result_out is kept whatever the call answers (cudaGraphInstantiateError where it set none) */
+static int graph_instantiate_with(void *g, unsigned flags, int *result)
+{
+    struct graph *gr = g;
+    cudaGraphInstantiateParams ip;
+    int rc;
+    memset(&ip, 0, sizeof ip);
+    ip.flags = flags & SC_INSTANTIATE_AUTO_FREE ? cudaGraphInstantiateFlagAutoFreeOnLaunch : 0;
+    ip.result_out = cudaGraphInstantiateError;
+    rc = cudaGraphInstantiateWithParams(&gr->exec, gr->g, &ip);
+    if (rc)
+        gr->exec = NULL;
+    *result = (int)ip.result_out;
+    return rc;
 }
 static int exec_update(void *g, void *from)
 {
@@ -536,7 +576,13 @@ static int capture_keep(void *s, void **out)
     *out = gr;
     return 0;
 }
-static int graph_replay(void *g, void *s) { return cudaGraphLaunch(((struct graph *)g)->exec, (cudaStream_t)s); }
+static int graph_replay(void *g, void *s)
+{
+    int rc = cudaGraphLaunch(((struct graph *)g)->exec, (cudaStream_t)s);
+    if (rc == 0)
+        ((struct graph *)g)->launched = 1; /* graphinst: an allocation of it may now be left unfreed */
+    return rc;
+}
 static int capture_status(void *s, int *status)
 {
     enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;

@@ -143,6 +143,9 @@ struct op_rt {
     int captured;                 /* issued into a stream capture: it will not run */
     int kept;                     /* captured: the graph its capture was kept in + 1; -1 discarded */
     void *node;                   /* nodes: the graph node it added */
+    unsigned run_by;              /* graphinst: a node: the graphs (bits) whose launches run it: its own, and
+                                   * those that cloned it in a child graph node or took it by exec_update */
+    int launched;                 /* atomic, graphinst: a node: a launch that runs it succeeded */
     int64_t value;                /* getters                                  */
     float ms;                     /* elapsed                                  */
     uint64_t t_issue, t_return;
@@ -247,6 +250,8 @@ static inline int op_state(struct run *r, int i)
 static inline int replayed(const struct run *r, int i)
 {
     const struct op_rt *o = &r->op[i];
+    if (o->run_by) /* graphinst: a node, run by the launches of the graphs that hold it (or a clone of it) */
+        return sc_op_facts(o->def->kind)->slot && load(&o->launched);
     return o->captured && o->kept > 0 && sc_op_facts(o->def->kind)->slot && load(&r->replayed[o->kept - 1]);
 }
 

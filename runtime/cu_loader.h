@@ -65,7 +65,8 @@
     X(cuGraphInstantiateWithParams) X(cuEventRecordWithFlags)   \
     X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxGetState)                 \
     X(cuMemPoolExportToShareableHandle) X(cuMemPoolImportFromShareableHandle)  \
-    X(cuMemPoolSetAccess) X(cuMemPoolGetAccess) X(cuDeviceCanAccessPeer)
+    X(cuMemPoolSetAccess) X(cuMemPoolGetAccess) X(cuDeviceCanAccessPeer)        \
+    X(cuGraphAddMemAllocNode)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

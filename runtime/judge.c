@@ -32,6 +32,24 @@ void judge_runs(struct run *r)
             sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times, not once", opname(r, p->subject), runs);
         return;
     }
+    if (p->rel == SC_NEVER_RUNS && r->v.outcome == SC_OPEN) { /* graphinst: no launch of the program ran it */
+        for (int i = 0; i < p->nops; i++)
+            launches += p->ops[i].kind == SC_OP_GRAPH_REPLAY && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
+        runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
+        log_note(r, "%s ran %u times; the program launched graphs %u times", opname(r, p->subject), runs, launches);
+        if (runs)
+            sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times, where no launch of the program may run it",
+                              opname(r, p->subject), runs);
+        else if (launches == 0 || r->final_sync_rc)
+            /* no launch completed: that the node did not run proves nothing */
+            sc_verdict_decide(&r->v, SC_UNDECIDED, "%s never ran, but %s", opname(r, p->subject),
+                              launches ? "the launches did not complete (the final synchronize failed)"
+                                       : "no launch of a graph succeeded");
+        else
+            sc_verdict_decide(&r->v, SC_PASS, "%s never ran, though %u launches completed", opname(r, p->subject),
+                              launches);
+        return;
+    }
     if (p->rel != SC_RUNS_PER_LAUNCH || r->v.outcome != SC_OPEN)
         return;
     for (int i = 0; i < p->nops; i++)
@@ -219,11 +237,21 @@ static int capture_refusal(const struct run *r, int i)
     return 0;
 }
 
+/* graphinst: an edge refused in a program that asks what instantiation makes of an invalid structure: the
+ * driver may validate the structure as the edge is added ("validated for any structural constraints ...
+ * which were not previously validated"), which leaves the premise unmet (judge_value says so), not an error */
+static int refused_edge_premise(const struct run *r, int i)
+{
+    return r->p->ops[i].kind == SC_OP_EDGE && r->p->subject >= 0 &&
+           r->p->ops[r->p->subject].kind == SC_OP_INSTANTIATE_CHECKED;
+}
+
 /* A failed call that is not an error: the subject's answer, a call whose code is its answer (ops.def's
  * answers), a capture's refusal, the fault's own launch, or anything after it. */
 int failure_expected(const struct run *r, int i)
 {
     return (i == r->p->subject && r->p->rel == SC_ANSWERS) || sc_op_facts(r->p->ops[i].kind)->answers ||
+           refused_edge_premise(r, i) ||
            capture_refusal(r, i) || r->faulted_at == i || after_fault(r, i);
 }
 
@@ -278,6 +306,19 @@ static void judge_value(struct run *r)
         v = o->value ? SC_VALUE_RESET : 0;
         snprintf(got, sizeof got, "the primary context %s after the releases", o->value ? "inactive" : "still active");
         break;
+    case SC_OP_INSTANTIATE_CHECKED: /* graphinst: its result_out, whatever code it answered */
+        for (int i = 0; i < p->subject; i++)
+            if (p->ops[i].kind == SC_OP_EDGE && r->op[i].rc) {
+                sc_verdict_decide(&r->v, SC_UNDECIDED, "%s answered %s: the driver refused the edge as it was added, "
+                                  "so the graph %s instantiated had no invalid structure to refuse", opname(r, i),
+                                  r->b->error_name(r->op[i].rc), opname(r, p->subject));
+                return;
+            }
+        v = o->value == SC_INSTANTIATE_SUCCESS ? SC_VALUE_INSTANTIATED
+            : o->value == SC_INSTANTIATE_INVALID_STRUCTURE ? SC_VALUE_INVALID_STRUCTURE : 0;
+        snprintf(got, sizeof got, "result_out %lld (%s), answering %s", (long long)o->value,
+                 v ? sc_value_name(v) : "another result", o->rc ? r->b->error_name(o->rc) : "success");
+        break;
     case SC_OP_ELAPSED:
         return; /* judged once every gate has completed and stamped its hold: judge_elapsed */
     case SC_OP_EVENT_SYNC:
@@ -329,7 +370,7 @@ void judge_return(struct run *r)
         judge_answer(r, o->result, what);
         break;
     case SC_GIVES:
-        if (o->rc == 0)
+        if (o->rc == 0 || k == SC_OP_INSTANTIATE_CHECKED) /* graphinst: a refused instantiation gives its result_out */
             judge_value(r);
         break;
     case SC_COMPLETE_ON_RETURN:

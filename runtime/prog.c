@@ -418,7 +418,8 @@ static int is_node(const sc_prog *p, sc_op i)
     if (i < 0 || i >= p->nops)
         return 0;
     enum sc_op_kind k = p->ops[i].kind;
-    return k == SC_OP_NODE || k == SC_OP_NODE_DATA || k == SC_OP_NODE_EVENT || k == SC_OP_NODE_CHILD;
+    return k == SC_OP_NODE || k == SC_OP_NODE_DATA || k == SC_OP_NODE_EVENT || k == SC_OP_NODE_CHILD ||
+           k == SC_OP_NODE_ALLOC; /* graphinst */
 }
 sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
 {
@@ -446,6 +447,21 @@ sc_op sc_exec_update(sc_prog *p, const char *n, sc_graph g, sc_graph from)
     return index_of(p, op);
 }
 sc_op sc_exec_destroy(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_EXEC_DESTROY, n, g)); }
+/* graphinst */
+sc_op sc_node_alloc(sc_prog *p, const char *n, sc_graph g)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_ALLOC, n, g);
+    op->cond = SC_NODE_ALLOC;
+    return index_of(p, op);
+}
+sc_op sc_instantiate_checked(sc_prog *p, const char *n, sc_graph g)
+{
+    return index_of(p, graph_op(p, SC_OP_INSTANTIATE_CHECKED, n, g));
+}
+sc_op sc_instantiate_auto_free(sc_prog *p, const char *n, sc_graph g)
+{
+    return index_of(p, graph_op(p, SC_OP_INSTANTIATE_AUTO_FREE, n, g));
+}
 
 sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_SYNC, n, s); }
 sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_SYNC, n, e, SC_NULL_STREAM); }
@@ -608,7 +624,7 @@ void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object) { 
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
     if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_SEES_PRIMARY &&
-        rel != SC_RUNS_ONCE)
+        rel != SC_RUNS_ONCE && rel != SC_NEVER_RUNS)
         misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
     if (rel == SC_SEES_PRIMARY && (p->ops[subject].kind != SC_OP_KERNEL_PDL || sc_op_primary(p, subject) < 0))
         misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
@@ -679,6 +695,7 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_RUNS_PER_LAUNCH: return "runs once per launch";
     case SC_SEES_PRIMARY: return "sees its primary";
     case SC_RUNS_ONCE: return "runs once";
+    case SC_NEVER_RUNS: return "never runs"; /* graphinst */
     }
     return "?";
 }
@@ -727,6 +744,8 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_MIN_KEPT: return "min_kept";
     case SC_VALUE_RESET: return "reset";
     case SC_VALUE_READWRITE: return "readwrite";
+    case SC_VALUE_INSTANTIATED: return "instantiated"; /* graphinst */
+    case SC_VALUE_INVALID_STRUCTURE: return "invalid_structure";
     }
     return "?";
 }

@@ -638,6 +638,7 @@ static int add_node(struct run *r, int i)
         np.kind = 0;
         np.child = r->graphs[d->graph2];
         break;
+    case SC_OP_NODE_ALLOC: np.kind = SC_NODE_ALLOC; break; /* graphinst */
     default: return -1;
     }
     if (rc || (rc = b->node_add(r->graphs[d->graph], &np, &o->node)))
@@ -645,9 +646,12 @@ static int add_node(struct run *r, int i)
     if (d->kind == SC_OP_NODE) { /* it runs when a launch of its graph runs it: observed like a captured op */
         o->captured = 1;
         o->kept = d->graph + 1;
+        o->run_by = 1u << d->graph;
     }
-    if (d->kind == SC_OP_NODE_CHILD) /* the child is cloned: its node ops run in every launch of this graph */
-        r->runs_nodes_of[d->graph] |= r->runs_nodes_of[d->graph2];
+    if (d->kind == SC_OP_NODE_CHILD) /* the child is cloned now: the nodes it has so far run in this graph's launches */
+        for (int j = 0; j < i; j++)
+            if (r->op[j].run_by & (1u << d->graph2))
+                r->op[j].run_by |= 1u << d->graph;
     return 0;
 }
 
@@ -815,23 +819,41 @@ static int issue_one(struct run *r, int i)
     case SC_OP_GRAPH_REPLAY:
         if (!r->graphs[d->graph])
             rc = -1; /* the generator makes no replay of a graph that no capture_keep before it kept */
-        else if ((rc = b->graph_replay(r->graphs[d->graph], o->stream)) == 0)
+        else if ((rc = b->graph_replay(r->graphs[d->graph], o->stream)) == 0) {
             for (int g = 0; g < r->p->ngraphs; g++)
                 if (r->runs_nodes_of[d->graph] & (1u << g))
                     store(&r->replayed[g], 1);
+            for (int j = 0; j < r->p->nops; j++) /* nodes: those this launch runs */
+                if (r->op[j].run_by & (1u << d->graph))
+                    store(&r->op[j].launched, 1);
+        }
         break;
     case SC_OP_NODE:
     case SC_OP_NODE_DATA:
     case SC_OP_NODE_EVENT:
-    case SC_OP_NODE_CHILD: rc = add_node(r, i); break;
+    case SC_OP_NODE_CHILD:
+    case SC_OP_NODE_ALLOC: rc = add_node(r, i); break;
     case SC_OP_EDGE: rc = b->edge_add(r->graphs[d->graph], r->op[d->from].node, r->op[d->to].node); break;
     case SC_OP_INSTANTIATE: rc = b->graph_instantiate(r->graphs[d->graph], 0, NULL); break;
     case SC_OP_INSTANTIATE_UPLOAD: rc = b->graph_instantiate(r->graphs[d->graph], 1, o->stream); break;
     case SC_OP_EXEC_UPDATE: /* later launches run the source graph's nodes (their slots, their tokens) */
-        if ((rc = b->exec_update(r->graphs[d->graph], r->graphs[d->graph2])) == 0)
+        if ((rc = b->exec_update(r->graphs[d->graph], r->graphs[d->graph2])) == 0) {
             r->runs_nodes_of[d->graph] = r->runs_nodes_of[d->graph2];
+            for (int j = 0; j < r->p->nops; j++) { /* nodes: later launches of the first graph run the second's */
+                unsigned by = r->op[j].run_by & ~(1u << d->graph);
+                r->op[j].run_by = r->op[j].run_by & (1u << d->graph2) ? by | 1u << d->graph : by;
+            }
+        }
         break;
     case SC_OP_EXEC_DESTROY: rc = b->exec_destroy(r->graphs[d->graph]); break;
+    case SC_OP_INSTANTIATE_CHECKED: /* graphinst: result_out is its value */
+    case SC_OP_INSTANTIATE_AUTO_FREE: {
+        int result = -1;
+        rc = b->graph_instantiate_with(r->graphs[d->graph],
+                                       d->kind == SC_OP_INSTANTIATE_AUTO_FREE ? SC_INSTANTIATE_AUTO_FREE : 0, &result);
+        o->value = result;
+        break;
+    }
     case SC_OP_CAPTURE_STATUS:
         rc = b->capture_status(o->stream, &status);
         o->value = status;

@@ -87,6 +87,8 @@ enum sc_node_kind {
     SC_NODE_MEMCPY,   /* a device-to-device memcpy node of 4 MiB (cuGraphAddMemcpyNode)        */
     SC_NODE_RECORD,   /* an event record node (cuGraphAddEventRecordNode)                      */
     SC_NODE_WAIT,     /* an event wait node (cuGraphAddEventWaitNode)                          */
+    /* graphinst: graph memory nodes */
+    SC_NODE_ALLOC,    /* a memory allocation node of 4 MiB (cuGraphAddMemAllocNode), never freed in the graph */
 };
 
 /* Kinds of memory a copy or memset reads and writes. */
@@ -165,6 +167,9 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  *                      subject kept in its slot).
  *   SC_RUNS_ONCE       the subject (a stream callback, kernel, gate or host
  *                      function, not captured) ran exactly once by the end.
+ *   SC_NEVER_RUNS      the subject (a kernel, gate or host node that no launch
+ *                      of the program may run: added to a graph after a child
+ *                      graph node cloned it) never ran by the end.
  * An op on an array of streams is a group: one operation per member.  A group
  * subject of SC_AFTER is violated by any member completing early; a group
  * subject of SC_NOT_HELD passes only when every member completed while the
@@ -187,6 +192,7 @@ enum sc_relation {
     SC_RUNS_PER_LAUNCH, /* the subject ran once per launch of the program's captured graph */
     SC_SEES_PRIMARY,    /* a programmatic dependent launch read its primary's result */
     SC_RUNS_ONCE,       /* capmisc: the subject (a stream callback) ran exactly once, by the end */
+    SC_NEVER_RUNS,      /* graphinst: the subject (a node no launch may run) never ran, by the end */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */
@@ -233,6 +239,9 @@ enum sc_value {
     SC_VALUE_MIN_KEPT,      /* pool_reserved: at least SC_TRIM_KEEP_BYTES (pool_trim_keep's minBytesToKeep) */
     SC_VALUE_RESET,         /* primary_release: the primary context is inactive after (cuDevicePrimaryCtxGetState) */
     SC_VALUE_READWRITE,     /* pool_access: the device may read and write the pool's allocations (none: SC_VALUE_NONE) */
+    /* graphinst: instantiate_checked, the result_out of cuGraphInstantiateWithParams */
+    SC_VALUE_INSTANTIATED,      /* CUDA_GRAPH_INSTANTIATE_SUCCESS                                  */
+    SC_VALUE_INVALID_STRUCTURE, /* CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE ("such as cycles")     */
 };
 
 /* APIs a rule runs in. */
@@ -329,6 +338,14 @@ sc_op sc_instantiate(sc_prog *p, const char *name, sc_graph g);          /* cuGr
 sc_op sc_instantiate_upload(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 sc_op sc_exec_update(sc_prog *p, const char *name, sc_graph g, sc_graph from); /* cuGraphExecUpdate */
 sc_op sc_exec_destroy(sc_prog *p, const char *name, sc_graph g);         /* cuGraphExecDestroy      */
+/* graphinst: a memory allocation node (cuGraphAddMemAllocNode) of 4 MiB that the graph never frees; the
+ * runtime frees what a launch left allocated at the end of the case */
+sc_op sc_node_alloc(sc_prog *p, const char *name, sc_graph g);
+/* graphinst: cuGraphInstantiateWithParams (flags 0), whose result_out is its value (a getter) and whose
+ * code is its answer (a refusal is not the case's failure) */
+sc_op sc_instantiate_checked(sc_prog *p, const char *name, sc_graph g);
+/* graphinst: cuGraphInstantiateWithParams with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
+sc_op sc_instantiate_auto_free(sc_prog *p, const char *name, sc_graph g);
 
 /* A kernel that writes to an invalid address: the context's sticky error. */
 /* How a fault kernel faults: a store to an unmapped address, a failing device-side assert, PTX trap. */

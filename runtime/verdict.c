@@ -188,6 +188,7 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
         break;
     case SC_RUNS_PER_LAUNCH:
     case SC_RUNS_ONCE:
+    case SC_NEVER_RUNS: /* graphinst */
         sc_verdict_error(v, "how often %s ran could not be checked", subject);
         break;
     case SC_SEES_PRIMARY:
@@ -225,6 +226,7 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
     case SC_RUNS_PER_LAUNCH: /* counted after everything completed: the release changes no count */
     case SC_SEES_PRIMARY:    /* an early release lets the primary write sooner: it cannot hide a result */
     case SC_RUNS_ONCE:
+    case SC_NEVER_RUNS: /* graphinst: counted after everything completed, as runs once per launch */
         return;
     case SC_ANSWERS:
     case SC_GIVES:

@@ -9,7 +9,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS,
+    NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, INSTANTIATES,
 )
 
 
@@ -144,15 +144,16 @@ def check_graphs(prog, types):
 def check_nodes(prog, types):
     """nodes: a graph declared 'nodes' is built by node ops and edges, made executable by instantiate (after
     its last node and edge), launched by graph_replay; an edge joins two earlier nodes of one graph; a child
-    graph is another 'nodes' graph, complete when it is added (the call clones it)."""
-    errs, nodes, instantiated, children = [], {}, set(), set()
+    graph is another 'nodes' graph, cloned when it is added: a node added to it later runs in no launch of
+    the parent (expect.py's runs_in; only 'never runs' may ask about a node no launch runs)."""
+    errs, nodes, instantiated = [], {}, set()
 
     def built(arg):
         return types.get(arg) == "graph" and prog.objects.get(arg, Object("", ())).flags == ("nodes",)
 
     for name, op in zip(prog.names(), prog.ops):
         graphs = [arg for t, arg in typed_args(name, op) if t == "graph"]
-        if op.kind in NODE_KINDS or op.kind in ("instantiate", "instantiate_upload", "exec_update", "exec_destroy"):
+        if op.kind in NODE_KINDS or op.kind in INSTANTIATES + ("exec_update", "exec_destroy"):
             errs += [f"op {name}: {op.kind} needs a graph declared nodes ({g}=graph nodes)" for g in graphs
                      if types.get(g) == "graph" and not built(g)]
         if op.kind == "graph_launch" and graphs and built(graphs[0]):
@@ -162,13 +163,10 @@ def check_nodes(prog, types):
         if op.kind in NODE_KINDS and graphs:
             if graphs[0] in instantiated:
                 errs.append(f"op {name}: a node added to '{graphs[0]}' after its instantiate would never run")
-            if graphs[0] in children:
-                errs.append(f"op {name}: a node added to '{graphs[0]}' after a node_child cloned it")
             nodes[name] = graphs[0]
         if op.kind == "node_child" and len(graphs) == 2:
             if graphs[0] == graphs[1]:
                 errs.append(f"op {name}: a graph cannot be its own child")
-            children.add(graphs[1])
         if op.kind == "edge":
             ends = [arg for t, arg in typed_args(name, op) if t == "node"]
             unknown = [e for e in ends if e not in nodes]
@@ -178,7 +176,7 @@ def check_nodes(prog, types):
                 errs.append(f"op {name}: an edge joins two nodes of one graph")
             elif nodes[ends[0]] in instantiated:
                 errs.append(f"op {name}: an edge added to '{nodes[ends[0]]}' after its instantiate would change nothing")
-        if op.kind in ("instantiate", "instantiate_upload") and graphs:
+        if op.kind in INSTANTIATES and graphs:
             if graphs[0] in instantiated:
                 errs.append(f"op {name}: '{graphs[0]}' is instantiated twice (its executable graph is one)")
             instantiated.add(graphs[0])

@@ -10,7 +10,7 @@ from .model import Bad, Expect, Object, article, one_of
 from .program import builtin
 from .vocab import (
     CODES, COMPARISONS, GATES, GETTERS, KINDS, NAME, PDL_KINDS, PRIMARY_KINDS, RELATIONS, RUN_COUNTED, RUN_ONCE_COUNTED,
-    SLOT_KINDS, UNARY_RELATIONS,
+    SLOT_KINDS, UNARY_RELATIONS, NEVER_RUN_COUNTED,
 )
 
 EXPECT_BINARY = re.compile(rf"({NAME}) ({'|'.join(RELATIONS)}) ({NAME})")
@@ -60,27 +60,42 @@ def is_gate(prog, op):
     )
 
 
-def launched_with(prog, graph):
-    """nodes: the graphs whose launches run the nodes of graph: itself, the graphs it is a child of, and
-    those an exec_update gave its parameters."""
-    found, todo = {graph}, [graph]
+def runs_in(prog, i):
+    """nodes: the graphs whose launches run node op i: its own graph, a graph that a node_child after it
+    cloned that graph into (the clone holds only the nodes added before it), and a graph an exec_update gave
+    the parameters of one of those."""
+    since, todo = {}, [(prog.ops[i].args[0], i)]
     while todo:
-        g = todo.pop()
-        for op in prog.ops:
-            if op.kind in ("node_child", "exec_update") and op.args[1] == g and op.args[0] not in found:
-                found.add(op.args[0])
-                todo.append(op.args[0])
-    return found
+        g, at = todo.pop()
+        if g in since and since[g] <= at:
+            continue
+        since[g] = at
+        for j, op in enumerate(prog.ops):
+            if op.kind == "node_child" and op.args[1] == g and j > at:
+                todo.append((op.args[0], j))
+            if op.kind == "exec_update" and op.args[1] == g:
+                todo.append((op.args[0], at))
+    return set(since)
 
 
 def node_held(prog, i, modes):
     """nodes: a node runs held when a gate node runs in the same launch, or the launch itself is held."""
-    graphs = launched_with(prog, prog.ops[i].args[0])
+    graphs = runs_in(prog, i)
     return any(
-        (op.kind == "node_gate" and op.args[0] in graphs)
+        (op.kind == "node_gate" and graphs & runs_in(prog, j))
         or (op.kind == "graph_replay" and op.args[0] in graphs and held(prog, j, modes))
         for j, op in enumerate(prog.ops)
     )
+
+
+def unlaunched_nodes(prog, exp):
+    """nodes: the marking nodes an expectation names that no graph_replay of the program runs (a node added
+    to a graph after a child graph node cloned it, say): only 'never runs' may ask about one."""
+    launched = {op.args[0] for op in prog.ops if op.kind == "graph_replay"}
+    return [
+        n for n in dict.fromkeys((exp.subject, exp.object)) if n is not None
+        and prog.ops[prog.named(n)].kind in NEVER_RUN_COUNTED and not runs_in(prog, prog.named(n)) & launched
+    ]
 
 
 def held(prog, i, modes):
@@ -118,6 +133,8 @@ def check_unary(exp, kind):
         return [f"subject of 'runs once per launch' must be {one_of(RUN_COUNTED)}; {subject}"]
     if exp.relation == "runs once" and kind not in RUN_ONCE_COUNTED:
         return [f"subject of 'runs once' must be {one_of(RUN_ONCE_COUNTED)}; {subject}"]
+    if exp.relation == "never runs" and kind not in NEVER_RUN_COUNTED:
+        return [f"subject of 'never runs' must be {one_of(NEVER_RUN_COUNTED)}; {subject}"]
     return []
 
 
@@ -183,6 +200,12 @@ def check_expect(prog, exp, modes):
     skind = prog.ops[s].kind
     if exp.relation == "runs once per launch" and len({op.args[0] for op in prog.ops if op.kind == "graph_replay"}) != 1:
         return ["'runs once per launch' counts the launches of one graph: the program needs graph_replay of one graph"]
+    if exp.relation == "never runs" and not any(op.kind == "graph_replay" for op in prog.ops):
+        return ["'never runs' asks what launches did not run: the program needs a graph_replay"]
+    unlaunched = [] if exp.relation == "never runs" else unlaunched_nodes(prog, exp)
+    if unlaunched:
+        return [f"node '{n}' runs in no launch of the program (added after a node_child cloned its graph?): "
+                f"only 'never runs' may ask about it" for n in unlaunched]
     if exp.relation == "sees its primary":
         return check_primary(prog, s)
     if exp.object is None:

@@ -314,3 +314,18 @@ GATES += ("gate_progevent",)
 RECORDS += ("gate_progevent",)
 # an_error, the catch-all, last in the list of codes (messages name them in this order)
 CODES = tuple(c for c in CODES if c != "an_error") + ("an_error",)
+# graphinst: a graph memory allocation node (cuGraphAddMemAllocNode, never freed in the graph);
+# cuGraphInstantiateWithParams keeping its result_out (a getter whose refusal is its answer), and with
+# CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH; 'X never runs': a node no launch of the program may run
+# (added to a graph after a child graph node cloned it) never ran, by the end
+NODE_KINDS += ("node_alloc",)
+KINDS.update(
+    node_alloc=host("sc_node_alloc", "graph", observable=False),
+    instantiate_checked=host("sc_instantiate_checked", "graph", getter=True,
+                             values=("instantiated", "invalid_structure")),
+    instantiate_auto_free=host("sc_instantiate_auto_free", "graph"),
+)
+GETTERS.append("instantiate_checked")
+INSTANTIATES = ("instantiate", "instantiate_upload", "instantiate_checked", "instantiate_auto_free")
+UNARY_RELATIONS["never runs"] = "SC_NEVER_RUNS"
+NEVER_RUN_COUNTED = ("node_gate", "node_kernel", "node_host")  # the kinds 'never runs' may judge

@@ -536,6 +536,7 @@ class Units(TempDirCase):
                             + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
         ordered = sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))
         nodes = ("edge", "instantiate", "instantiate_upload", "exec_update", "exec_destroy") + NODE_KINDS  # N
+        nodes += ("instantiate_checked", "instantiate_auto_free")  # graphinst: rows of their own (N once each)
         ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes]
         rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
         rows.append([op(k, kind) for k, kind in ordered if kind.runtime_only])
@@ -544,6 +545,7 @@ class Units(TempDirCase):
                      for k in NODE_KINDS]
                     + ["edge n_node_gate n_node_kernel", "instantiate N", "exec_update N D", "exec_destroy N",
                        "instantiate_upload D s"])
+        rows += [["instantiate_checked N"], ["instantiate_auto_free N"]]  # graphinst
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):

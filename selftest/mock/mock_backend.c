@@ -84,6 +84,14 @@
  *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
  *              holds succeeds
  *   release_keeps_active  (ctxalloc) the last release of the primary context leaves it active
+ *   instantiate_cycle  (graphinst) a graph whose edges make a cycle is instantiated (result_out
+ *              CUDA_GRAPH_INSTANTIATE_SUCCESS) instead of refused as an invalid structure
+ *   auto_free  (graphinst) CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH frees nothing: a relaunch
+ *              whose allocation the previous launch left unfreed is refused all the same
+ *   unfreed_relaunch  (graphinst) a relaunch is accepted whatever allocation the previous launch left
+ *              unfreed, without the flag
+ *   child_reference  (graphinst) a child graph node keeps a reference to the child graph instead of
+ *              a clone: nodes added to the child graph later run in the parent's launches
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -93,6 +101,8 @@
  *                  error itself, as under CUDA_LAUNCH_BLOCKING=1
  *   slow_device    each piece of work starts 20 ms after its stream lets it
  *                  (a slow device: what B needs longer than a first look)
+ *   edges_validated  (graphinst) cuGraphAddDependencies refuses an edge that closes a cycle (the
+ *                  structure validated before instantiation: "not previously validated" allows it)
  *   slow_ctx_destroy  cuCtxDestroy takes 120 ms (on the H100 it took over a
  *                  50 ms window), before any gate of the case is issued
  * A programmatic dependent launch (launch_pdl) that does not synchronize on its
@@ -118,6 +128,10 @@
  * implicit-dependency error; the kernel also invalidates that capture (its
  * status says so, and its end answers the invalidated error).  Not modelled:
  * capture modes, other invalid calls, other work on the legacy stream.
+ * Graph memory nodes (graphinst): an allocation node sets its memory aside when a launch runs it and no
+ * node frees it, so a relaunch is refused with the invalid-value error unless the graph was instantiated
+ * with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH; an instantiation of a graph whose edges make a
+ * cycle is refused (result_out CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE).
  * A faulting kernel makes the context's error sticky: every synchronize and
  * query answers it from then on.  A call that refuses its arguments sets the
  * calling thread's last error (the runtime API's error state).
@@ -191,6 +205,9 @@ struct mgraph {
     int nnodes;
     struct mnode *exec;         /* the executable graph's nodes: NULL before the instantiate */
     struct mlaunch *pending;    /* its last launch */
+    /* graphinst: graph memory nodes */
+    int auto_free;              /* instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
+    int unfreed;                /* a launch left its allocation unfreed (no node frees it) */
 };
 
 struct mstream {
@@ -1339,11 +1356,12 @@ static int node_add(void *g, const struct sc_node_params *np, void **node)
     struct mnode *n = &gr->nodes[gr->nnodes++];
     memset(n, 0, sizeof *n);
     n->np = *np;
-    if (np->kind == 0) /* documented: the child graph is cloned in this call */
-        n->child = clone_graph(np->child);
+    if (np->kind == 0) /* documented: the child graph is cloned in this call (child_reference: it is not) */
+        n->child = breaks("child_reference") ? np->child : clone_graph(np->child);
     *node = n;
     return 0;
 }
+static int cyclic(const struct mgraph *gr);
 static int edge_add(void *g, void *from, void *to)
 {
     struct mgraph *gr = g;
@@ -1352,14 +1370,38 @@ static int edge_add(void *g, void *from, void *to)
         b->ndeps == MOCK_DEPS)
         return refuse(1);
     b->deps[b->ndeps++] = (int)(a - gr->nodes);
+    if (quirks("edges_validated") && cyclic(gr)) { /* graphinst: the structure checked as the edge is added */
+        b->ndeps--;
+        return refuse(1);
+    }
     return 0;
 }
 static int launch_built(struct mgraph *gr, void *s);
-/* An upload is stream work that runs none of the graph's nodes (upload_runs: it runs them all). */
+/* graphinst: do the edges of this graph, or of a child graph of it, make a cycle? */
+static int cyclic(const struct mgraph *gr)
+{
+    int state[MOCK_NODES] = { 0 }, stack[MOCK_NODES], order = 0;
+    for (int k = 0; k < gr->nnodes; k++) /* Kahn: count the nodes that can be ordered */
+        state[k] = gr->nodes[k].ndeps;
+    for (int k = 0; k < gr->nnodes; k++)
+        if (state[k] == 0)
+            stack[order++] = k;
+    for (int top = 0; top < order; top++)
+        for (int k = 0; k < gr->nnodes; k++)
+            for (int j = 0; j < gr->nodes[k].ndeps; j++)
+                if (gr->nodes[k].deps[j] == stack[top] && --state[k] == 0)
+                    stack[order++] = k;
+    for (int k = 0; k < gr->nnodes && order == gr->nnodes; k++)
+        if (gr->nodes[k].child && cyclic(gr->nodes[k].child))
+            return 1;
+    return order != gr->nnodes;
+}
+/* An upload is stream work that runs none of the graph's nodes (upload_runs: it runs them all).  A cycle is
+ * refused ("Instantiation failed due to invalid structure, such as cycles"; instantiate_cycle: accepted). */
 static int graph_instantiate(void *g, int upload, void *s)
 {
     struct mgraph *gr = g;
-    if (!gr->built || gr->exec)
+    if (!gr->built || gr->exec || (cyclic(gr) && !breaks("instantiate_cycle")))
         return refuse(1);
     gr->exec = malloc(sizeof gr->nodes);
     memcpy(gr->exec, gr->nodes, sizeof gr->nodes);
@@ -1367,6 +1409,19 @@ static int graph_instantiate(void *g, int upload, void *s)
         return launch_built(gr, s);
     if (upload)
         enqueue(s, ITEM_FN, NULL, NULL, NULL, 0, 0);
+    return 0;
+}
+/* graphinst: cuGraphInstantiateWithParams; result_out INVALID_STRUCTURE for a cycle */
+static int graph_instantiate_with(void *g, unsigned flags, int *result)
+{
+    struct mgraph *gr = g;
+    int rc;
+    *result = gr->built && !gr->exec && cyclic(gr) && !breaks("instantiate_cycle") ? SC_INSTANTIATE_INVALID_STRUCTURE
+                                                                                     : 1; /* ..._ERROR */
+    if ((rc = graph_instantiate(g, 0, NULL)))
+        return rc;
+    *result = SC_INSTANTIATE_SUCCESS;
+    gr->auto_free = (flags & SC_INSTANTIATE_AUTO_FREE) != 0;
     return 0;
 }
 static int exec_update(void *g, void *from)
@@ -1438,6 +1493,7 @@ static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *
     case SC_NODE_HOST: return node_item(ns, l, nd->np.fn, nd->np.arg, 0);
     case SC_NODE_MEMSET:
     case SC_NODE_MEMCPY: return node_item(ns, l, run_copy, copy_args_of(&nd->np), 1);
+    case SC_NODE_ALLOC: return node_item(ns, l, NULL, NULL, 0); /* graphinst: its memory is set aside at the launch */
     case SC_NODE_RECORD: {
         struct mevent *ev = nd->np.event;
         uint64_t pos = node_item(ns, l, run_record, ev, 0);
@@ -1532,8 +1588,17 @@ static int launch_built(struct mgraph *gr, void *s)
     struct mstream *st = resolve(s);
     struct mlaunch *l = calloc(1, sizeof *l); /* kept: its items may outlive the executable graph */
     struct dep start;
+    int allocates = 0;
     if (!gr->exec)
         return refuse(1);
+    for (int k = 0; k < gr->nnodes; k++)
+        allocates |= gr->exec[k].np.kind == SC_NODE_ALLOC;
+    /* graphinst: "If any allocations created by hGraphExec remain unfreed (from a previous launch) and hGraphExec
+     * was not instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH, the launch will fail with
+     * CUDA_ERROR_INVALID_VALUE" (unfreed_relaunch: it does not; auto_free: the flag frees nothing) */
+    if (allocates && gr->unfreed && (!gr->auto_free || breaks("auto_free")) && !breaks("unfreed_relaunch"))
+        return refuse(1);
+    gr->unfreed = allocates;
     if (breaks("replay_once") && gr->launched++)
         return 0;
     /* the start: behind the stream's earlier work (and the legacy stream's rules) and the previous launch */
