@@ -124,3 +124,51 @@ uint32_t expected_word(const struct op_rt *o)
         data = SC_DATA_MEMSET;
     return data == SC_DATA_MEMSET || data == SC_DATA_FILL ? 0x01010101u * o->fill : o->token;
 }
+
+/* ---- um: managed words, and the host's view of an op's destination ----------- */
+
+int words_ready(struct run *r, char *why, size_t n)
+{
+    struct arena *ar = r->arena;
+    int rc, managed = 0;
+    for (int w = 0; w < r->p->nwords; w++)
+        managed |= r->p->words[w].preset == SC_WORD_MANAGED;
+    if (!managed || ar->managed_words)
+        return 0;
+    if ((rc = r->b->managed_alloc((void **)&ar->managed_words, sizeof(uint64_t) * SC_MAX_WORDS))) {
+        ar->managed_words = NULL;
+        snprintf(why, n, "cannot allocate managed memory for the words: %s", r->b->error_name(rc));
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t *word_host(struct run *r, int w)
+{
+    return r->p->words[w].preset == SC_WORD_MANAGED ? &r->arena->managed_words[w] : &r->arena->words[w];
+}
+
+void *word_dev(struct run *r, int w)
+{
+    return r->p->words[w].preset == SC_WORD_MANAGED ? (void *)&r->arena->managed_words[w]
+                                                    : (void *)((uint64_t *)r->arena->words_dev + w);
+}
+
+int data_there(struct run *r, int i, size_t *bad_word, uint32_t *bad_value)
+{
+    enum where dw, sw;
+    int rc;
+    op_ends(r->op[i].def, &dw, &sw);
+    if (!on_host(dw))
+        return -1;
+    const uint32_t *got = arena_buffer(r, i, dw, &rc);
+    uint32_t want = expected_word(&r->op[i]);
+    if (!got)
+        return -1;
+    for (size_t w = 0; w < SC_COPY_BYTES / 4; w++)
+        if (got[w] != want) {
+            *bad_word = w, *bad_value = got[w];
+            return 0;
+        }
+    return 1;
+}

@@ -46,6 +46,7 @@ struct arena {
     uint64_t *words;       /* stream memory operations' words (host view)     */
     void *words_dev;
     void *scratch; /* pinned, for filling sources and reading results back */
+    uint64_t *managed_words; /* um: SC_MAX_WORDS words in managed memory (SC_WORD_MANAGED), on first use */
     struct buffers buf[SC_MAX_OPS];
 };
 
@@ -299,6 +300,14 @@ void fill_words(void *p, uint32_t v);
 void op_ends(const struct sc_op_def *d, enum where *dst, enum where *src);
 /* The word a copy's destination must hold at the end. */
 uint32_t expected_word(const struct op_rt *o);
+/* um: word w of the program, as the host reads it and as the stream memory operations are given it (a managed
+ * word, SC_WORD_MANAGED, is the same address for both); words_ready allocates the managed words on first use. */
+int words_ready(struct run *r, char *why, size_t n);
+uint64_t *word_host(struct run *r, int w);
+void *word_dev(struct run *r, int w);
+/* um: op i's destination holds all it wrote, as the host reads it now: 1 yes; 0 no (*bad_word, *bad_value: the
+ * first wrong word); -1 the host cannot read it. */
+int data_there(struct run *r, int i, size_t *bad_word, uint32_t *bad_value);
 
 /* ---- observe.c -------------------------------------------------------------- */
 

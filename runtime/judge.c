@@ -388,6 +388,25 @@ void judge_return(struct run *r)
             sc_verdict_error(&r->v, "the completion of %s at its return cannot be observed: neither its source nor "
                              "its destination is host memory", opname(r, p->subject));
         break;
+    case SC_SYNCHRONIZES: /* um: asked until success; what the object wrote read right at that answer */
+        if (o->result == SC_NOT_READY)
+            sc_verdict_error(&r->v, "%s still answered not-ready %.0f ms after it was first asked",
+                             opname(r, p->subject), (double)r->cfg.deadline_ns / 1e6);
+        else if (o->result)
+            sc_verdict_error(&r->v, "%s failed: %s (%d)", opname(r, p->subject), r->b->error_name(o->result),
+                             o->result);
+        else if (o->at_return == 1)
+            sc_verdict_decide(&r->v, SC_PASS, "when %s answered success, the managed memory %s wrote already held "
+                              "all its data on the host", opname(r, p->subject), opname(r, p->object));
+        else if (o->at_return == 0)
+            sc_verdict_decide(&r->v, SC_VIOLATED,
+                              "%s answered success, yet the managed memory %s writes did not hold its data on the "
+                              "host: word %zu was 0x%08x (%s), not 0x%08x", opname(r, p->subject),
+                              opname(r, p->object), o->bad_word, o->bad_value, writer_of(r, o->bad_value),
+                              expected_word(&r->op[p->object]));
+        else
+            sc_verdict_error(&r->v, "what %s wrote cannot be read on the host", opname(r, p->object));
+        break;
     default:
         sc_verdict_returned(&r->v, &o->ret, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "");
         break;

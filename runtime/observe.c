@@ -19,9 +19,9 @@ int member_done(struct run *r, int i, int m)
     if (sc_op_facts(k)->slot)
         return __atomic_load_n(&r->arena->slots[slot].token, __ATOMIC_ACQUIRE) == token;
     if (k == SC_OP_WRITE_VALUE)
-        return __atomic_load_n(&r->arena->words[o->def->word], __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
+        return __atomic_load_n(word_host(r, o->def->word), __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
     if (k == SC_OP_BATCH) /* its last operation writes word2 */
-        return __atomic_load_n(&r->arena->words[o->def->word2], __ATOMIC_ACQUIRE) == r->word_set[o->def->word2];
+        return __atomic_load_n(word_host(r, o->def->word2), __ATOMIC_ACQUIRE) == r->word_set[o->def->word2];
     if (sc_op_facts(k)->probe && !mine(r, i))
         return load(&r->sh->op[i].done); /* its own process queries the probe */
     if (sc_op_facts(k)->probe) {

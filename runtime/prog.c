@@ -620,7 +620,20 @@ static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object
     p->has_expect = 1;
 }
 
-void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object) { expect(p, subject, rel, object); }
+void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
+{
+    /* um: a query, and an op whose destination is managed memory the host reads */
+    if (rel == SC_SYNCHRONIZES && subject >= 0 && subject < p->nops && object >= 0 && object < p->nops) {
+        const struct sc_op_def *x = &p->ops[object];
+        unsigned copy = x->copy & SC_COPY_KIND_MASK;
+        if (sc_op_facts(p->ops[subject].kind)->role != SC_ROLE_QUERY)
+            misuse(p, "sc_expect: the subject of 'synchronizes' must be a query");
+        if (!(x->kind == SC_OP_MEMSET && x->mem == SC_MEM_MANAGED) &&
+            !(x->kind == SC_OP_MEMCPY_ASYNC && (copy == SC_H2M || copy == SC_D2M)))
+            misuse(p, "sc_expect: the object of 'synchronizes' must write managed memory");
+    }
+    expect(p, subject, rel, object);
+}
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
     if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_SEES_PRIMARY &&
@@ -696,6 +709,7 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_SEES_PRIMARY: return "sees its primary";
     case SC_RUNS_ONCE: return "runs once";
     case SC_NEVER_RUNS: return "never runs"; /* graphinst */
+    case SC_SYNCHRONIZES: return "synchronizes"; /* um */
     }
     return "?";
 }
@@ -774,4 +788,7 @@ int sc_stream_device(const struct sc_prog *p, sc_stream s)
 
 int sc_stream_count(const struct sc_prog *p, sc_stream s) { return s >= 0 && s < p->nstreams ? p->streams[s].count : 1; }
 
-int sc_relation_is_binary(enum sc_relation r) { return (r >= SC_AFTER && r <= SC_READY_WHILE) || r == SC_EQUALS || r == SC_DIFFERS; }
+int sc_relation_is_binary(enum sc_relation r)
+{
+    return (r >= SC_AFTER && r <= SC_READY_WHILE) || r == SC_EQUALS || r == SC_DIFFERS || r == SC_SYNCHRONIZES;
+}

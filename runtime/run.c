@@ -162,6 +162,11 @@ static struct word_values word_values(int cond, int bits, int preset)
 {
     const uint64_t hi = bits == 64 ? 1ull << 32 : 0, all = bits == 64 ? ~0ull : 0xffffffffu;
     const uint64_t sign = 1ull << (bits - 1), low = all >> (bits / 2), one = bits == 64 ? hi : 1;
+    if (preset == SC_WORD_MANAGED) { /* um: the driver must refuse it; should it not, its waits pass at once */
+        struct word_values wv = word_values(cond, bits, SC_WORD_DEFAULT);
+        wv.init = wv.operand;
+        return wv;
+    }
     switch (preset) {
     case SC_WORD_GEQ_BEHIND_WRAP: return (struct word_values){ all - 1, 2, 2 };
     case SC_WORD_GEQ_AHEAD_WRAP: return (struct word_values){ 2, all - 1, all - 1 };
@@ -496,6 +501,8 @@ static int prepare(struct run *r, char *why, size_t n)
             return -1;
         }
     }
+    if (r->proc == 0 && words_ready(r, why, n))
+        return -1;
     for (int w = 0; w < p->nwords && r->proc == 0; w++) {
         r->word_cond[w] = SC_WAIT_GEQ;
         for (int i = p->nops - 1; i >= 0; i--)
@@ -503,7 +510,7 @@ static int prepare(struct run *r, char *why, size_t n)
                 r->word_cond[w] = p->ops[i].cond; /* the first wait decides */
         struct word_values wv = word_values(r->word_cond[w], p->words[w].bits, p->words[w].preset);
         r->word_set[w] = wv.set;
-        __atomic_store_n(&r->arena->words[w], wv.init, __ATOMIC_SEQ_CST);
+        __atomic_store_n(word_host(r, w), wv.init, __ATOMIC_SEQ_CST);
     }
     for (int i = 0; i < p->nops; i++) {
         const struct sc_op_def *d = &p->ops[i];
@@ -709,7 +716,7 @@ static int issue_one(struct run *r, int i)
     struct op_rt *o = &r->op[i];
     const struct sc_op_def *d = o->def;
     struct sc_slot *slot_dev = (struct sc_slot *)r->arena->slots_dev + i;
-    void *words_dev = (uint64_t *)r->arena->words_dev + d->word;
+    void *words_dev = word_dev(r, d->word);
     enum where dw, sw;
     void *dst, *src;
     int rc = 0, status;
@@ -763,7 +770,7 @@ static int issue_one(struct run *r, int i)
         rc = b->write_value(o->stream, words_dev, r->word_set[d->word], d->flags, r->p->words[d->word].bits);
         break;
     case SC_OP_BATCH:
-        rc = b->batch_wait_write(o->stream, words_dev, operand_of(r, d), (uint64_t *)r->arena->words_dev + d->word2,
+        rc = b->batch_wait_write(o->stream, words_dev, operand_of(r, d), word_dev(r, d->word2),
                                  r->word_set[d->word2], r->p->words[d->word].bits);
         break;
     case SC_OP_WAIT_VALUE:
@@ -875,11 +882,20 @@ static int issue_one(struct run *r, int i)
          * while the object is held: the GPU may not have reached the work it
          * covers yet, so ask again until success or the release.
          */
-        for (int poll = i == r->p->subject && r->p->rel == SC_READY_WHILE;;) {
+        /*
+         * um: "synchronizes" asks until success (to the deadline; the gates open meanwhile, after a window)
+         * and, right as the query answers success, reads on the host what the object wrote to managed
+         * memory: that answer is equivalent to a synchronize for Unified Memory.
+         */
+        for (int poll = i == r->p->subject && r->p->rel == SC_READY_WHILE,
+                 sync = i == r->p->subject && r->p->rel == SC_SYNCHRONIZES;;) {
             /* a held gate seen running means the GPU is past everything before it: read that first */
             o->ret.gpu_reached = gate_running(r);
             rc = d->kind == SC_OP_STREAM_QUERY ? b->stream_query(o->stream) : b->event_query(o->event);
-            if (rc != SC_NOT_READY || !poll || is_released(r))
+            if (rc == 0 && sync)
+                o->at_return = data_there(r, r->p->object, &o->bad_word, &o->bad_value);
+            if (rc != SC_NOT_READY || (!poll && !sync) || (poll && is_released(r)) ||
+                (sync && sc_now_ns() - o->t_issue > r->cfg.deadline_ns))
                 break;
             sc_pause_ns(SC_POLL_NS);
         }
@@ -1364,7 +1380,9 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         struct op_rt *o = &r->op[i];
         char desc[160];
         describe_op(r, i, desc, sizeof desc);
-        if (i == p->subject && load(&r->released) && sc_relation_is_binary(p->rel)) {
+        /* um: "synchronizes" is judged whenever its query answers success, held or not: the hold only gives
+         * a broken driver the chance to answer before the data is there (its control needs it) */
+        if (i == p->subject && load(&r->released) && sc_relation_is_binary(p->rel) && p->rel != SC_SYNCHRONIZES) {
             sc_verdict_decide(&r->v, SC_UNDECIDED,
                               "cannot decide: the gates had to be released before %s was issued, because %s "
                               "blocked its issuing thread for the whole window",

@@ -125,6 +125,9 @@ enum sc_word_preset {
     SC_WORD_DEFAULT = 0,
     SC_WORD_GEQ_BEHIND_WRAP, SC_WORD_GEQ_AHEAD_WRAP, SC_WORD_GEQ_BEHIND_SIGN, SC_WORD_GEQ_AHEAD_SIGN,
     SC_WORD_EQ_ABOVE, SC_WORD_AND_DISJOINT, SC_WORD_AND_COMMON, SC_WORD_NOR_COVERED, SC_WORD_NOR_OPEN,
+    /* um: a word in managed memory (cuMemAllocManaged), which the stream memory operations must refuse; it
+     * starts at its awaited value, so that a wait a broken driver accepts does not hold its stream */
+    SC_WORD_MANAGED,
 };
 /* cuStreamWriteValue32/64 flag. */
 #define SC_WRITE_NO_BARRIER 0x1u
@@ -193,6 +196,8 @@ enum sc_relation {
     SC_SEES_PRIMARY,    /* a programmatic dependent launch read its primary's result */
     SC_RUNS_ONCE,       /* capmisc: the subject (a stream callback) ran exactly once, by the end */
     SC_NEVER_RUNS,      /* graphinst: the subject (a node no launch may run) never ran, by the end */
+    SC_SYNCHRONIZES,    /* um: query subject, asked until it answers success, then acts as a synchronize for
+                         * the object's managed memory: the host reads what the object wrote right then */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */

@@ -194,6 +194,9 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
     case SC_SEES_PRIMARY:
         sc_verdict_error(v, "what %s read of its primary could not be checked", subject);
         break;
+    case SC_SYNCHRONIZES: /* um */
+        sc_verdict_error(v, "%s never answered success", subject);
+        break;
     }
 }
 
@@ -227,6 +230,7 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
     case SC_SEES_PRIMARY:    /* an early release lets the primary write sooner: it cannot hide a result */
     case SC_RUNS_ONCE:
     case SC_NEVER_RUNS: /* graphinst: counted after everything completed, as runs once per launch */
+    case SC_SYNCHRONIZES: /* um: success answered while the data was not on the host: seen directly */
         return;
     case SC_ANSWERS:
     case SC_GIVES:

@@ -9,8 +9,8 @@ import re
 from .model import Bad, Expect, Object, article, one_of
 from .program import builtin
 from .vocab import (
-    CODES, COMPARISONS, GATES, GETTERS, KINDS, NAME, PDL_KINDS, PRIMARY_KINDS, RELATIONS, RUN_COUNTED, RUN_ONCE_COUNTED,
-    SLOT_KINDS, UNARY_RELATIONS, NEVER_RUN_COUNTED,
+    CODES, COMPARISONS, GATES, GETTERS, KINDS, MANAGED_WRITERS, NAME, NEVER_RUN_COUNTED, PDL_KINDS, PRIMARY_KINDS,
+    RELATIONS, RUN_COUNTED, RUN_ONCE_COUNTED, SLOT_KINDS, UNARY_RELATIONS,
 )
 
 EXPECT_BINARY = re.compile(rf"({NAME}) ({'|'.join(RELATIONS)}) ({NAME})")
@@ -32,7 +32,8 @@ def parse_expect(text):
         return Expect(*m.groups())
     raise Bad(
         f"unknown expectation '{text}' (want 'B after A', 'B not held by A', 'X blocks until A', "
-        "'X returns before A', 'Q not ready while A', 'Q ready while A', 'X equals Y', 'X differs from Y', "
+        "'X returns before A', 'Q not ready while A', 'Q ready while A', 'Q synchronizes X', 'X equals Y', "
+        "'X differs from Y', "
         "'X answers CODE', 'X gives VALUE', 'X complete on return', 'X keeps its data', 'X runs once per launch', "
         "'X runs once' or 'X sees its primary')"
     )
@@ -154,6 +155,24 @@ def check_primary(prog, s):
     return []
 
 
+def check_synchronizes(prog, exp, skind, okind):
+    """um: 'Q synchronizes X': Q a query, X stream work that writes managed memory (its data read on the host
+    right as Q answers success), both in main's process."""
+    errs = []
+    if KINDS[skind].role != "query":
+        errs.append(
+            f"subject of 'synchronizes' must be a query (stream_query, event_query); '{exp.subject}' is {skind}"
+        )
+    if okind not in MANAGED_WRITERS:
+        errs.append(f"object of 'synchronizes' must write managed memory ({one_of(MANAGED_WRITERS)}); "
+                    f"'{exp.object}' is {okind}")
+    if any(prog.process(prog.ops[prog.named(n)].thread) != "main" for n in (exp.subject, exp.object)):
+        errs.append(
+            f"'{exp.subject} synchronizes {exp.object}' reads managed memory in main: both ops in main's process"
+        )
+    return errs
+
+
 def check_comparison(exp, skind, okind):
     """'X equals Y', 'X differs from Y': two getters of one kind."""
     others = [f"'{n}' is {k}" for n, k in ((exp.subject, skind), (exp.object, okind)) if not KINDS[k].getter]
@@ -217,6 +236,8 @@ def check_expect(prog, exp, modes):
     if exp.relation in COMPARISONS:
         return check_comparison(exp, skind, okind)
     errs = []
+    if exp.relation == "synchronizes":
+        errs += check_synchronizes(prog, exp, skind, okind)
     if exp.relation in ("not ready while", "ready while") and KINDS[skind].role != "query":
         errs.append(
             f"subject of '{exp.relation}' must be a query (stream_query, event_query); '{exp.subject}' is {skind}"

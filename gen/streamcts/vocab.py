@@ -61,6 +61,8 @@ WORD_PRESETS = {
     "nor_covered": ("nor", "SC_WORD_NOR_COVERED"),          # with the operand, every bit set
     "nor_open": ("nor", "SC_WORD_NOR_OPEN"),                # zero, the operand's low half clear
 }
+# um: a word in managed memory (cuMemAllocManaged), for any condition: the memops must refuse it
+WORD_PRESETS["managed"] = (None, "SC_WORD_MANAGED")
 OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
 OBJECT_FLAGS["context"] = {}  # ctxmem: a context cuCtxCreate makes on device 0 before the case
 OBJECT_FLAGS["context"]["blocking_sync"] = "SC_CTX_BLOCKING_SYNC"  # ctxalloc: CU_CTX_SCHED_BLOCKING_SYNC
@@ -81,6 +83,8 @@ RELATIONS = {
     "equals": "SC_EQUALS",
     "differs from": "SC_DIFFERS",
 }
+# um: 'Q synchronizes X': query Q, asked until success, then is a synchronize for the managed memory X writes
+RELATIONS["synchronizes"] = "SC_SYNCHRONIZES"
 COMPARISONS = ("equals", "differs from")  # the binary relations of two getters: no gate needed
 UNARY_RELATIONS = {"complete on return": "SC_COMPLETE_ON_RETURN", "keeps its data": "SC_KEEPS_DATA"}
 UNARY_RELATIONS["runs once per launch"] = "SC_RUNS_PER_LAUNCH"  # capture and graphs (issue 14, graph)
@@ -329,3 +333,5 @@ GETTERS.append("instantiate_checked")
 INSTANTIATES = ("instantiate", "instantiate_upload", "instantiate_checked", "instantiate_auto_free")
 UNARY_RELATIONS["never runs"] = "SC_NEVER_RUNS"
 NEVER_RUN_COUNTED = ("node_gate", "node_kernel", "node_host")  # the kinds 'never runs' may judge
+# um: the stream work that writes managed memory: the object of 'Q synchronizes X'
+MANAGED_WRITERS = ("memset_managed", "memcpy_h2m", "memcpy_d2m")

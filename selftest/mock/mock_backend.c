@@ -92,6 +92,9 @@
  *              unfreed, without the flag
  *   child_reference  (graphinst) a child graph node keeps a reference to the child graph instead of
  *              a clone: nodes added to the child graph later run in the parent's launches
+ *   query_stale_managed  (um) a memset's or copy's writes to managed memory reach the host only at the next
+ *              synchronize (stream, event or context), not when a query answers success
+ *   memop_managed  (um) cuStreamWaitValue / cuStreamWriteValue accept a pointer to managed memory
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -301,6 +304,8 @@ static void wait_done(struct mstream *s, uint64_t target)
 
 static int context_error(void);
 static void release_at_sync(void); /* ctxalloc: the pools' release threshold */
+static void flush_managed(void);   /* um: the break query_stale_managed's deferred writes */
+static int is_managed(const void *p); /* um */
 static void run_callback(void *arg);
 static int early_done(const struct item *it);
 static void run_pdl_join(void *arg);
@@ -521,7 +526,29 @@ static int dev_free(void *p) { free(p); return 0; }
 static int host_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
 static int host_free(void *p) { free(p); return 0; }
 static int host_dev_ptr(void **d, void *h) { *d = h; return 0; }
-static int managed_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
+/* um: managed allocations are remembered, so that the stream memory operations can refuse them */
+static struct { const char *p; size_t n; } managed[512];
+static int nmanaged;
+static pthread_mutex_t managed_mu = PTHREAD_MUTEX_INITIALIZER;
+static int managed_alloc(void **p, size_t n)
+{
+    if (!(*p = calloc(1, n)))
+        return 2;
+    pthread_mutex_lock(&managed_mu);
+    if (nmanaged < 512)
+        managed[nmanaged].p = *p, managed[nmanaged++].n = n;
+    pthread_mutex_unlock(&managed_mu);
+    return 0;
+}
+static int is_managed(const void *p)
+{
+    int found = 0;
+    pthread_mutex_lock(&managed_mu);
+    for (int i = 0; i < nmanaged && !found; i++)
+        found = (const char *)p >= managed[i].p && (const char *)p < managed[i].p + managed[i].n;
+    pthread_mutex_unlock(&managed_mu);
+    return found;
+}
 
 struct gate_args {
     uint32_t *flag;
@@ -737,10 +764,41 @@ struct copy_args {
     size_t n;
     int value; /* memset: the byte; -1: a copy */
 };
+/* um: the break query_stale_managed keeps a memset's or copy's writes to managed memory from the host until
+ * a synchronize: the work completes (a query answers success), its bytes come later.  value -1: a copy,
+ * whose source was read when it ran (bytes) */
+struct stale { void *dst; size_t n; int value; void *bytes; struct stale *next; };
+static pthread_mutex_t stale_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct stale *stale_head, **stale_tail = &stale_head;
+static void flush_managed(void)
+{
+    pthread_mutex_lock(&stale_mu);
+    while (stale_head) {
+        struct stale *s = stale_head;
+        if (s->value >= 0)
+            memset(s->dst, s->value, s->n);
+        else
+            memcpy(s->dst, s->bytes, s->n);
+        stale_head = s->next;
+        free(s->bytes);
+        free(s);
+    }
+    stale_tail = &stale_head;
+    pthread_mutex_unlock(&stale_mu);
+}
 static void run_copy(void *a)
 {
     struct copy_args *c = a;
-    if (c->value >= 0)
+    if (breaks("query_stale_managed") && is_managed(c->dst)) {
+        struct stale *s = malloc(sizeof *s);
+        *s = (struct stale){ c->dst, c->n, c->value, c->value >= 0 ? NULL : malloc(c->n), NULL };
+        if (s->bytes)
+            memcpy(s->bytes, c->src, c->n);
+        pthread_mutex_lock(&stale_mu);
+        *stale_tail = s;
+        stale_tail = &s->next;
+        pthread_mutex_unlock(&stale_mu);
+    } else if (c->value >= 0)
         memset(c->dst, c->value, c->n);
     else
         memcpy(c->dst, c->src, c->n);
@@ -887,6 +945,7 @@ static int stream_sync(void *s)
     } else
         wait_done(st, enq_of(st));
     release_at_sync();
+    flush_managed();
     return context_error();
 }
 static int stream_query(void *s)
@@ -916,6 +975,7 @@ static int event_sync(void *e)
         while (__atomic_load_n(&ev->stream->done, __ATOMIC_ACQUIRE) < ev->target)
             ;
     release_at_sync();
+    flush_managed();
     return context_error();
 }
 static int event_query(void *e)
@@ -957,6 +1017,7 @@ static int ctx_sync(void)
     sync_streams(breaks("ctx_sync_primary") ? NULL : cur_ctx,
                  cur_ctx && (!(cur_ctx->flags & SC_CTX_BLOCKING_SYNC) || breaks("ctx_blocking_spins")));
     release_at_sync();
+    flush_managed();
     return context_error();
 }
 /* ctxalloc: the runtime API's work is the primary context's (the break primary_unshared: the driver API
@@ -1036,10 +1097,14 @@ static int memop(void *s, void (*fn)(void *), void *addr, uint64_t value, int co
 /* Not modelled: pools, graphs built by hand. */
 static int wait_value(void *s, void *a, uint64_t v, int cond, int bits)
 {
+    if (is_managed(a) && !breaks("memop_managed")) /* um: documented: no pointer to managed memory */
+        return refuse(1); /* invalid value */
     return memop(s, run_wait_value, a, v, cond, bits);
 }
 static int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
 {
+    if (is_managed(a) && !breaks("memop_managed")) /* um: documented: no pointer to managed memory */
+        return refuse(1); /* invalid value */
     if (flags & SC_WRITE_NO_BARRIER) /* as the v2 API NVIDIA's driver exports: the flag is refused */
         return refuse(1); /* invalid value */
     return memop(s, run_write_value, a, v, 0, bits);
@@ -1047,6 +1112,8 @@ static int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
 static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits)
 {
+    if ((is_managed(wait_dev) || is_managed(write_dev)) && !breaks("memop_managed")) /* um */
+        return refuse(1); /* invalid value */
     if (breaks("batch_unordered")) /* the write first */
         memop(s, run_write_value, write_dev, write_value, 0, bits);
     memop(s, run_wait_value, wait_dev, wait_value, SC_WAIT_GEQ, bits);
