@@ -207,6 +207,18 @@ typedef struct sc_backend {
      * programmatic-event launch attribute recording e (no trigger at block start); SC_UNSUPPORTED below
      * compute capability 9.0 */
     int (*launch_progevent)(void *s, void *e, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
+    /* green: ctx_create_flags that leaves the new context current to the calling thread (cuCtxCreate pushes
+     * it; no pop): the ctx_create op */
+    int (*ctx_create_current)(void **ctx, unsigned flags);
+    /* green: green contexts of device 0.  green_support: 0 where they can be made, else SC_UNSUPPORTED with
+     * why (an entry point libcuda.so.1 lacks, CUDA_ERROR_NOT_SUPPORTED); asked once per rule, before the plan
+     * (runtime/support.c).  green_create makes one (an SM partition of device 0, its kernels run once in
+     * it), green_stream_create a stream of it (CU_STREAM_NON_BLOCKING; prio as stream_create), green_destroy
+     * destroys it (its streams destroyed first).  The runtime API's backend answers SC_UNSUPPORTED. */
+    int (*green_support)(char *why, size_t n);
+    int (*green_create)(void **green);
+    int (*green_stream_create)(void **s, void *green, int prio_set, int prio);
+    int (*green_destroy)(void *green);
 } sc_backend;
 /* capmisc: the flag of stream_wait_event that makes it an external event wait node of a capture
  * (CU_EVENT_WAIT_EXTERNAL and cudaEventWaitExternal are both 0x1; each backend checks) */
@@ -254,6 +266,8 @@ typedef struct sc_backend {
         .event_record_external = event_record_external, .launch_progevent = launch_progevent, \
         .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
         .primary_release = primary_release, .alloc_imported = alloc_imported, \
+        .ctx_create_current = ctx_create_current, .green_support = green_support, .green_create = green_create, \
+        .green_stream_create = green_stream_create, .green_destroy = green_destroy, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -64,7 +64,10 @@
     X(cuGraphAddChildGraphNode) X(cuGraphAddDependencies) X(cuGraphExecUpdate)   \
     X(cuGraphInstantiateWithParams) X(cuEventRecordWithFlags)   \
     X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxGetState)                 \
-    X(cuMemPoolExportToShareableHandle) X(cuMemPoolImportFromShareableHandle)
+    X(cuMemPoolExportToShareableHandle) X(cuMemPoolImportFromShareableHandle)  \
+    X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                    \
+    X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)       \
+    X(cuGreenCtxStreamCreate)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

@@ -309,3 +309,9 @@ GATES += ("gate_progevent",)
 RECORDS += ("gate_progevent",)
 # an_error, the catch-all, last in the list of codes (messages name them in this order)
 CODES = tuple(c for c in CODES if c != "an_error") + ("an_error",)
+# green: cuCtxCreate made during the case in the issuing thread, which it stays current to (the context is
+# then not made before the case); a stream declared 'green' is a stream of the run's green context
+KINDS["ctx_create"] = host("sc_ctx_create", "context", driver_only=True)
+STREAM_FLAGS = ("green",)  # stream attributes without a value
+STREAM_SYNTAX = "blocking|nonblocking [priority=P] [device=D] [count=N] [green]"
+NEEDS = {"green": "SC_NEEDS_GREEN"}  # capabilities a device may lack: sc_rule.needs (one skip reason)
