@@ -60,6 +60,9 @@ imported_pool_allocates alloc.ipc.imported_pool_allocates_nothing X answered suc
 reuse_unordered alloc.reuse.single_policy_off_never_corrupts B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 reuse_unordered alloc.reuse.every_policy_off B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 release_unretained_succeeds ctx.primary.release_unretained_fails X answered success (0), not invalid_context
+green_unsynced ctx.green.primary_sync_waits_for_green_work X returned while A was still pending
+ctx_create_not_current ctx.create.supplants_the_current_context Q did not answer until the gates were released
+pop_keeps_created ctx.create.pop_restores_the_supplanted_context Q reported success while A was held
 EOF_CASES
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,
@@ -147,6 +150,13 @@ if [ $rc -eq 0 ] && grep -q '^not ok 1 - ctx.primary.last_release_resets.driver 
     grep -q 'message: "X gave the primary context still active after the releases, not reset"' <<<"$out"; then
     ok "break release_keeps_active: ctx.primary.last_release_resets reports the context left active (DE-FACTO)"
 else nok "break release_keeps_active: ctx.primary.last_release_resets did not report it (exit $rc)" "$out"; fi
+
+# a device without green contexts (green): the rule that needs them skips with one reason, never passes
+out=$(STREAMCTS_MOCK_BREAK=no_green "$dir/ctx.green.primary_sync_waits_for_green_work.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q '^1\.\.0 # SKIP no green contexts: making one on device 0 answered CUDA_ERROR_NOT_SUPPORTED$' <<<"$out" &&
+    ! grep -qE '^(not )?ok' <<<"$out"; then
+    ok "a device without green contexts skips the rule that needs them, with the reason"
+else nok "a device without green contexts did not skip the rule (exit $rc)" "$out"; fi
 
 # a DE-FACTO rule's control that cannot show its violation is a warning, not a failure
 out=$(STREAMCTS_MOCK_BREAK=legacy "$dir/default_stream.nonblocking.not_held_by_legacy.prog" --case '*.kernel.kernel' 2>&1); rc=$?
