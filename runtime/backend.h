@@ -214,6 +214,18 @@ typedef struct sc_backend {
     /* graphinst: cuGraphInstantiateWithParams of a graph built by hand with flags (SC_INSTANTIATE_*); *result:
      * the result_out it left (CUgraphInstantiateResult, whose numbers cudaGraphInstantiateResult shares) */
     int (*graph_instantiate_with)(void *graph, unsigned flags, int *result);
+    /* green: ctx_create_flags that leaves the new context current to the calling thread (cuCtxCreate pushes
+     * it; no pop): the ctx_create op */
+    int (*ctx_create_current)(void **ctx, unsigned flags);
+    /* green: green contexts of device 0.  green_support: 0 where they can be made, else SC_UNSUPPORTED with
+     * why (an entry point libcuda.so.1 lacks, CUDA_ERROR_NOT_SUPPORTED); asked once per rule, before the plan
+     * (runtime/support.c).  green_create makes one (an SM partition of device 0, its kernels run once in
+     * it), green_stream_create a stream of it (CU_STREAM_NON_BLOCKING; prio as stream_create), green_destroy
+     * destroys it (its streams destroyed first).  The runtime API's backend answers SC_UNSUPPORTED. */
+    int (*green_support)(char *why, size_t n);
+    int (*green_create)(void **green);
+    int (*green_stream_create)(void **s, void *green, int prio_set, int prio);
+    int (*green_destroy)(void *green);
 } sc_backend;
 /* graphinst: flags of graph_instantiate_with, and the result_out values the rules name */
 #define SC_INSTANTIATE_AUTO_FREE 0x1u      /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cudaGraphInstantiateFlagAutoFreeOnLaunch) */
@@ -267,6 +279,8 @@ typedef struct sc_backend {
         .primary_release = primary_release, .alloc_imported = alloc_imported, \
         .pool_set_access = pool_set_access, .pool_get_access = pool_get_access, \
         .graph_instantiate_with = graph_instantiate_with, \
+        .ctx_create_current = ctx_create_current, .green_support = green_support, .green_create = green_create, \
+        .green_stream_create = green_stream_create, .green_destroy = green_destroy, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -906,7 +906,8 @@ static int ctx_action(int action)
  * (cuCtxPopCurrent).
  */
 static int ctx_destroy(void *ctx);
-static int ctx_create_flags(void **ctx, unsigned flags)
+/* keep (green): the new context stays current to the calling thread, pushed over its previous one */
+static int make_context(void **ctx, unsigned flags, int keep)
 {
     CUctxCreateParams params;
     CUcontext c = NULL, popped = NULL;
@@ -936,7 +937,8 @@ static int ctx_create_flags(void **ctx, unsigned flags)
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     if (!rc)
         rc = warm_up(); /* lazy loading must not wait for other work inside a case */
-    SC_CALL(cuCtxPopCurrent, &popped);
+    if (rc || !keep)
+        SC_CALL(cuCtxPopCurrent, &popped);
     if (rc) {
         if (slot >= 0)
             ctx_destroy(c);
@@ -948,7 +950,104 @@ static int ctx_create_flags(void **ctx, unsigned flags)
     return 0;
 }
 
-static int ctx_create(void **ctx) { return ctx_create_flags(ctx, 0); }
+static int ctx_create_flags(void **ctx, unsigned flags) { return make_context(ctx, flags, 0); }
+static int ctx_create(void **ctx) { return make_context(ctx, 0, 0); }
+/* green: "If a context is already current to the thread, it is supplanted by the newly created context and
+ * may be restored by a subsequent call to cuCtxPopCurrent()" (cuCtxCreate): the ctx_create op's call */
+static int ctx_create_current(void **ctx, unsigned flags) { return make_context(ctx, flags, 1); }
+
+/*
+ * green: green contexts of device 0.  One partition of the device's SMs (cuDevSmResourceSplitByCount into
+ * one group of the smallest size the device allows), its descriptor, and the green context made of it
+ * (CU_GREEN_CTX_DEFAULT_STREAM, which cuGreenCtxCreate requires).  The suite's kernels, loaded into the
+ * primary context, run in its streams: a green context converted by cuCtxFromGreenCtx "is a normal primary
+ * context but with the resources of the specified green context" (cuda.h).
+ */
+static int green_stream_create(void **s, void *green, int prio_set, int prio)
+{
+    return SC_CALL(cuGreenCtxStreamCreate, (CUstream *)s, (CUgreenCtx)green, CU_STREAM_NON_BLOCKING,
+                   prio_set ? prio : 0);
+}
+static int green_destroy(void *green) { return SC_CALL(cuGreenCtxDestroy, (CUgreenCtx)green); }
+
+/* The kernels run once in a stream of the green context: lazy loading must not wait for other work in a case. */
+static int green_warm_up(CUgreenCtx g)
+{
+    CUstream s = NULL;
+    CUdeviceptr mem = 0;
+    int rc = green_stream_create((void **)&s, g, 0, 0);
+    if (rc)
+        return rc;
+    void *flag, *slot;
+    if (!(rc = SC_CALL(cuMemAlloc, &mem, 64))) {
+        flag = (void *)(uintptr_t)mem, slot = (void *)(uintptr_t)(mem + 32);
+        if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = launch_gate(s, flag, 1000000000u, slot, 1)) &&
+            !(rc = launch_mark(s, slot, 1)))
+            rc = SC_CALL(cuStreamSynchronize, s);
+        SC_CALL(cuMemFree, mem);
+    }
+    SC_CALL(cuStreamDestroy, s);
+    return rc;
+}
+
+static int green_create(void **green)
+{
+    CUdevResource all, part;
+    CUdevResourceDesc desc = NULL;
+    CUgreenCtx g = NULL;
+    unsigned groups = 1;
+    int rc;
+    memset(&all, 0, sizeof all);
+    memset(&part, 0, sizeof part);
+    if ((rc = SC_CALL(cuDeviceGetDevResource, gpus[0].dev, &all, CU_DEV_RESOURCE_TYPE_SM)) ||
+        (rc = SC_CALL(cuDevSmResourceSplitByCount, &part, &groups, &all, NULL, 0, all.sm.minSmPartitionSize)))
+        return rc;
+    if (groups < 1)
+        return CUDA_ERROR_NOT_SUPPORTED; /* no partition of the device's SMs can be made */
+    if ((rc = SC_CALL(cuDevResourceGenerateDesc, &desc, &part, 1)) ||
+        (rc = SC_CALL(cuGreenCtxCreate, &g, desc, gpus[0].dev, CU_GREEN_CTX_DEFAULT_STREAM)))
+        return rc;
+    if ((rc = green_warm_up(g))) {
+        SC_CALL(cuGreenCtxDestroy, g);
+        return rc;
+    }
+    *green = g;
+    return 0;
+}
+
+/* green: can green contexts be made here?  Asked once per process: the entry points (CUDA 12.4), then one
+ * made and destroyed.  CUDA_ERROR_NOT_SUPPORTED is the device's answer, a skip; any other failure is left
+ * to the cases, which fail with it. */
+static int green_support(char *why, size_t n)
+{
+    static int state = -1;
+    static char reason[256];
+    if (state < 0) {
+        static const char *const names[] = { "cuDeviceGetDevResource", "cuDevSmResourceSplitByCount",
+                                             "cuDevResourceGenerateDesc", "cuGreenCtxCreate", "cuGreenCtxDestroy",
+                                             "cuGreenCtxStreamCreate" };
+        const void *have[] = { (void *)drv.cuDeviceGetDevResource, (void *)drv.cuDevSmResourceSplitByCount,
+                         (void *)drv.cuDevResourceGenerateDesc, (void *)drv.cuGreenCtxCreate,
+                         (void *)drv.cuGreenCtxDestroy, (void *)drv.cuGreenCtxStreamCreate };
+        void *g = NULL;
+        int rc;
+        state = 0;
+        for (size_t i = 0; i < sizeof have / sizeof have[0] && !state; i++)
+            if (!have[i]) {
+                snprintf(reason, sizeof reason, "libcuda.so.1 lacks %s (green contexts: CUDA 12.4 and later)",
+                         names[i]);
+                state = SC_UNSUPPORTED;
+            }
+        if (!state && (rc = green_create(&g)) == CUDA_ERROR_NOT_SUPPORTED) {
+            snprintf(reason, sizeof reason, "making one on device 0 answered CUDA_ERROR_NOT_SUPPORTED");
+            state = SC_UNSUPPORTED;
+        } else if (!state && rc == CUDA_SUCCESS) {
+            green_destroy(g);
+        }
+    }
+    snprintf(why, n, "%s", reason);
+    return state;
+}
 
 static int ctx_destroy(void *ctx)
 {

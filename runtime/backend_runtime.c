@@ -632,6 +632,36 @@ static int ctx_create_flags(void **ctx, unsigned flags)
     return SC_UNSUPPORTED;
 }
 
+/* green: nor does it make a context current by creating it */
+static int ctx_create_current(void **ctx, unsigned flags)
+{
+    (void)ctx, (void)flags;
+    return SC_UNSUPPORTED;
+}
+
+/* green: the runtime API of CUDA 13.0 has no green contexts (cuda_runtime_api.h declares none): rules with a
+ * green stream run through the driver API only */
+static int green_support(char *why, size_t n)
+{
+    snprintf(why, n, "the runtime API of CUDA 13.0 has no green contexts");
+    return SC_UNSUPPORTED;
+}
+static int green_create(void **green)
+{
+    (void)green;
+    return SC_UNSUPPORTED;
+}
+static int green_stream_create(void **s, void *green, int prio_set, int prio)
+{
+    (void)s, (void)green, (void)prio_set, (void)prio;
+    return SC_UNSUPPORTED;
+}
+static int green_destroy(void *green)
+{
+    (void)green;
+    return SC_UNSUPPORTED;
+}
+
 /*
  * ctxalloc: "The primary context is unique per device and shared with the CUDA runtime API" (Driver API,
  * Primary Context Management).  The one op of a runtime-API rule that calls the driver API: it retains

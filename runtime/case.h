@@ -195,6 +195,7 @@ struct run {
     void *default_pool;
     void *graphs[SC_MAX_GRAPHS];
     void *contexts[SC_MAX_CONTEXTS]; /* created before the case, destroyed after it */
+    void *green;                     /* green: the green context of the green streams, destroyed after them */
     int replayed[SC_MAX_GRAPHS];     /* atomic: a launch of the captured graph succeeded */
     unsigned runs_nodes_of[SC_MAX_GRAPHS]; /* nodes: the graphs (bits) whose node ops a launch of g runs:
                                             * its own, its child graphs', an update's source graph's */

@@ -9,7 +9,8 @@
  * per-thread mode calls.
  *
  * Stand-ins for libcuda.so.1 (hooks, remoting and translation layers) are what
- * the suite certifies, so a missing entry point is never a skip:
+ * the suite certifies, so a missing entry point is never a skip, but for one
+ * capability:
  *  - REQUIRED entry points are what every program uses (initialisation, the
  *    kernels, streams, events, memory and the plain copies the runner itself
  *    makes).  A library without one of them fails every program, naming them.
@@ -17,6 +18,10 @@
  *    NULL; a call to it answers SC_LACKS_BASE - its index (backend.h), which
  *    the driver backend's error_name turns into "libcuda.so.1 lacks cuXxx",
  *    so the case that needed it fails, naming it.
+ *  - green: the green-context entry points (cuGreenCtxCreate, ...) came with
+ *    CUDA 12.4, and a legal older driver has none: like a device attribute, a
+ *    capability.  A rule that needs them skips, naming the one missing
+ *    (sc_rule.needs, runtime/support.c); other rules never call them.
  * Call sites read `SC_CALL(cuMemcpyHtoDAsync, ...)`, never drv.fn directly.
  */
 #ifndef SC_CU_LOADER_H
@@ -66,7 +71,10 @@
     X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxGetState)                 \
     X(cuMemPoolExportToShareableHandle) X(cuMemPoolImportFromShareableHandle)  \
     X(cuMemPoolSetAccess) X(cuMemPoolGetAccess) X(cuDeviceCanAccessPeer)        \
-    X(cuGraphAddMemAllocNode)
+    X(cuGraphAddMemAllocNode)                                                   \
+    X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                    \
+    X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)       \
+    X(cuGreenCtxStreamCreate)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

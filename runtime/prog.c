@@ -59,6 +59,15 @@ sc_stream sc_stream_create(sc_prog *p, const char *name, enum sc_stream_kind kin
     return sc_stream_create_ex(p, name, kind, SC_PRIO_NONE, 0, 1);
 }
 
+/* green: cuGreenCtxStreamCreate takes only CU_STREAM_NON_BLOCKING */
+sc_stream sc_stream_create_green(sc_prog *p, const char *name, enum sc_priority prio)
+{
+    sc_stream s = sc_stream_create_ex(p, name, SC_NONBLOCKING, prio, 0, 1);
+    if (s >= 0)
+        p->streams[s].green = 1;
+    return s;
+}
+
 sc_event sc_event_create_flags(sc_prog *p, const char *name, unsigned flags)
 {
     if (p->nevents == SC_MAX_EVENTS) {
@@ -497,6 +506,14 @@ sc_op sc_thread_exit(sc_prog *p, const char *n) { return simple(p, SC_OP_THREAD_
 sc_op sc_ctx_destroy(sc_prog *p, const char *n, sc_context c)
 {
     struct sc_op_def *op = add(p, SC_OP_CTX_DESTROY, n, SC_NULL_STREAM);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
+    return index_of(p, op);
+}
+/* green */
+sc_op sc_ctx_create(sc_prog *p, const char *n, sc_context c)
+{
+    struct sc_op_def *op = add(p, SC_OP_CTX_CREATE, n, SC_NULL_STREAM);
     check_index(p, n, "context", c, p->ncontexts);
     op->context = c;
     return index_of(p, op);

@@ -35,7 +35,7 @@ struct sc_op_def {
     int cond;           /* enum sc_wait_cond, enum sc_capture_mode, enum sc_ctx_action, device */
     unsigned flags;     /* write_value flags, event_create_try flags */
     int thread;         /* index into sc_prog.threads; 0 is "main" */
-    sc_context context; /* ctx_enter */
+    sc_context context; /* ctx_enter, ctx_destroy, ctx_create */
     sc_word word2;      /* batch_wait_write: the word it writes (word: the one it waits on) */
     sc_graph graph2;    /* nodes: node_child's child, exec_update's source graph */
     sc_op from, to;     /* nodes: the nodes an edge joins */
@@ -48,6 +48,7 @@ struct sc_prog {
         enum sc_priority prio;
         int device;     /* the GPU it belongs to                      */
         int count;      /* members: 1, or the size of an array        */
+        int green;      /* green: a stream of the run's green context  */
     } streams[SC_MAX_STREAMS];
     int nmembers;       /* streams in all                               */
     int nstreams;

@@ -427,6 +427,15 @@ static int exchange(struct run *r, char *why, size_t n)
     return 0;
 }
 
+/* green: is context c made by a ctx_create op of the program (and so not before the case)? */
+static int made_by_op(const struct sc_prog *p, int c)
+{
+    for (int i = 0; i < p->nops; i++)
+        if (p->ops[i].kind == SC_OP_CTX_CREATE && p->ops[i].context == c)
+            return 1;
+    return 0;
+}
+
 /* Buffers filled, destinations cleared, handles created; the GPU is idle after. */
 static int prepare(struct run *r, char *why, size_t n)
 {
@@ -456,9 +465,17 @@ static int prepare(struct run *r, char *why, size_t n)
     for (int s = 0, m = 0; s < p->nstreams; m += p->streams[s++].count) {
         r->first[s] = m;
         on_dev(r, p->streams[s].device);
+        if (p->streams[s].green && r->stream_proc[s] == r->proc && !r->green && (rc = b->green_create(&r->green))) {
+            snprintf(why, n, "creating a green context for stream %s failed: %s", p->streams[s].name,
+                     b->error_name(rc));
+            return rc == SC_UNSUPPORTED ? -2 : -1;
+        }
         for (int k = 0; k < p->streams[s].count && r->stream_proc[s] == r->proc; k++)
-            if ((rc = b->stream_create(&r->members[m + k], p->streams[s].kind == SC_NONBLOCKING,
-                                       p->streams[s].prio != SC_PRIO_NONE, stream_prio(r, p->streams[s].prio)))) {
+            if ((rc = p->streams[s].green
+                          ? b->green_stream_create(&r->members[m + k], r->green, p->streams[s].prio != SC_PRIO_NONE,
+                                                   stream_prio(r, p->streams[s].prio))
+                          : b->stream_create(&r->members[m + k], p->streams[s].kind == SC_NONBLOCKING,
+                                             p->streams[s].prio != SC_PRIO_NONE, stream_prio(r, p->streams[s].prio)))) {
                 snprintf(why, n, "creating stream %s (member %d of %d) failed: %s", p->streams[s].name, k,
                          p->streams[s].count, b->error_name(rc));
                 return -1;
@@ -484,7 +501,7 @@ static int prepare(struct run *r, char *why, size_t n)
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
     for (int c = 0; c < p->ncontexts && r->proc == 0; c++)
-        if ((rc = p->context_flags[c] ? b->ctx_create_flags(&r->contexts[c], p->context_flags[c])
+        if (!made_by_op(p, c) && (rc = p->context_flags[c] ? b->ctx_create_flags(&r->contexts[c], p->context_flags[c])
                                       : b->ctx_create(&r->contexts[c]))) {
             snprintf(why, n, "creating context %s failed: %s", p->contexts[c], b->error_name(rc));
             return rc == SC_UNSUPPORTED ? -2 : -1;
@@ -947,6 +964,9 @@ static int issue_one(struct run *r, int i)
             r->contexts[d->context] = NULL; /* destroyed: the cleanup must not destroy it again */
         break;
     case SC_OP_PRIMARY_CTX_SYNC: rc = b->primary_ctx_sync(); break;
+    case SC_OP_CTX_CREATE: /* green: the cleanup destroys it */
+        rc = b->ctx_create_current(&r->contexts[d->context], r->p->context_flags[d->context]);
+        break;
     case SC_OP_PRIMARY_RELEASE: {
         int reset = 0;
         rc = b->primary_release(d->cond, &reset);
@@ -1287,6 +1307,10 @@ static void destroy_objects(struct run *r)
         for (int m = 0; m < p->streams[s].count; m++)
             if (r->members[r->first[s] + m])
                 b->stream_destroy(r->members[r->first[s] + m]);
+    }
+    if (r->green) { /* green: after its streams ("Users must explicitly destroy all such streams before ...") */
+        b->green_destroy(r->green);
+        r->green = NULL;
     }
     for (int i = 0; i < p->nops; i++)
         free(r->op[i].more);

@@ -283,6 +283,11 @@ sc_word   sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_
 sc_context sc_context_create(sc_prog *p, const char *name);  /* cuCtxCreate on device 0, made before the case */
 /* ctxalloc: the same, created with flags (SC_CTX_*) */
 sc_context sc_context_create_flags(sc_prog *p, const char *name, unsigned flags);
+/* green: a stream of a green context (cuGreenCtxStreamCreate, CU_STREAM_NON_BLOCKING, at priority prio) of
+ * device 0.  The runtime makes one green context per run before the case (cuDeviceGetDevResource of the SMs,
+ * cuDevSmResourceSplitByCount, cuDevResourceGenerateDesc, cuGreenCtxCreate) and destroys it after the
+ * streams (cuGreenCtxDestroy); the rule needs SC_NEEDS_GREEN (driver API only). */
+sc_stream sc_stream_create_green(sc_prog *p, const char *name, enum sc_priority prio);
 
 /* -- operations, issued in the order they are added ----------------------- */
 /* Gates: held until the runtime releases them (always before a deadline).   */
@@ -386,6 +391,10 @@ sc_op sc_pool_trim_keep(sc_prog *p, const char *name, sc_pool pool);
 enum sc_access { SC_ACCESS_NONE, SC_ACCESS_READWRITE };
 sc_op sc_pool_set_access(sc_prog *p, const char *name, sc_pool pool, int device, enum sc_access access);
 sc_op sc_pool_access(sc_prog *p, const char *name, sc_pool pool, int device);
+/* green: cuCtxCreate of context c in the issuing thread, during the case (driver API only): c is current there
+ * after it, supplanting the thread's context, which a later ctx_pop makes current again; the runtime does not
+ * make c before the case, and destroys it after. */
+sc_op sc_ctx_create(sc_prog *p, const char *name, sc_context c);
 
 /* Several devices. */
 sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */
@@ -480,7 +489,10 @@ typedef struct sc_rule {
                             * generated C file, with this value written as @DIGEST@ */
     const sc_case *cases;
     int ncases;
+    unsigned needs;        /* green: SC_NEEDS_*, capabilities the device may lack (one skip reason) */
 } sc_rule;
+/* green: what sc_rule.needs may name; runtime/support.c skips the rule where the device lacks it */
+#define SC_NEEDS_GREEN 0x1u /* green contexts (cuGreenCtxCreate, CUDA 12.4) */
 
 /* Runs the rule's cases and prints TAP; returns the process exit status. */
 int sc_main(const sc_rule *rule, int argc, char **argv);

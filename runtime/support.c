@@ -89,6 +89,11 @@ enum sc_support sc_support_check(const sc_rule *rule, const struct sc_options *o
         snprintf(a->why, sizeof a->why, "needs %d GPUs; the driver cannot count them", rule->devices);
         return SC_SUPPORT_SKIP;
     }
+    /* green: a capability the device or its driver may lack is one skip reason, asked before the plan */
+    if ((rule->needs & SC_NEEDS_GREEN) && sc_driver_backend.green_support(why, sizeof why) != 0) {
+        snprintf(a->why, sizeof a->why, "no green contexts: %s", why);
+        return SC_SUPPORT_SKIP;
+    }
     if (sc_runtime_backend.init(why, sizeof why) != SC_READY) {
         /* the driver API works on this device but cudart cannot use it (a stand-in that cudart rejects, a
          * driver older than the runtime): its points fail, never a skip or a silent pass */

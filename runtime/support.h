@@ -9,7 +9,9 @@
  *                    API cannot use the device (its points fail with it)
  *   SC_SUPPORT_SKIP  a skip, `1..0 # SKIP why`: no driver library or no
  *                    device, an MPS server that is not usable here, fewer
- *                    GPUs than the rule needs
+ *                    GPUs than the rule needs, a capability the rule needs
+ *                    (sc_rule.needs: green contexts) that the device or its
+ *                    driver lacks
  *   SC_SUPPORT_FAIL  never a skip: one planned point named `point` fails
  *                    with why (a driver library without the entry points
  *                    every program needs, a device that failed to start)

@@ -15,7 +15,8 @@ from .expect import check_expect, parse_expect
 from .model import Bad, Case, Rule
 from .program import builtin, parse_program
 from .vocab import (
-    AXIS_VALUE, KINDS, LEVELS, LOWER_NAME, MAX_REPEAT, MODES, PLACEHOLDER, RULE_ID, SUBSTITUTED, UNSUBSTITUTED,
+    AXIS_VALUE, KINDS, LEVELS, LOWER_NAME, MAX_REPEAT, MODES, NEEDS, PLACEHOLDER, RULE_ID, SUBSTITUTED,
+    UNSUBSTITUTED,
 )
 
 
@@ -100,7 +101,9 @@ def compile_case(case_id, cell, level, modes):
         return None, errs
     kinds = frozenset(op.kind for op in prog.ops + ctl.ops)
     procs = max(len(prog.processes()), len(ctl.processes()))
-    return Case(case_id, c_body(prog, exp), c_body(ctl, exp), kinds, max(devices(prog), devices(ctl)), procs), []
+    needs = frozenset(k for k in NEEDS for pr in (prog, ctl) for st in pr.streams.values() if getattr(st, k))
+    return Case(case_id, c_body(prog, exp), c_body(ctl, exp), kinds, max(devices(prog), devices(ctl)), procs,
+                needs), []
 
 
 def compile_row(row):

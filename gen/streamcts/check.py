@@ -187,6 +187,35 @@ def check_nodes(prog, types):
     return errs
 
 
+def check_green(prog, runtime):
+    """green: a green stream is one nonblocking stream of device 0, in a driver-API program."""
+    errs = []
+    for s, st in prog.streams.items():
+        if st.green and (st.kind != "nonblocking" or st.device or st.count > 1):
+            errs.append(f"stream '{s}': a green stream is one nonblocking stream of device 0 "
+                        "(cuGreenCtxStreamCreate takes CU_STREAM_NON_BLOCKING only)")
+        if st.green and runtime:
+            errs.append(f"stream '{s}' is a green context's, which the driver API's only has; {runtime[0]} is the "
+                        "runtime API's only: no API has both")
+    return errs
+
+
+def check_ctx_creates(prog):
+    """green: a ctx_create makes its context once, before any other op names it."""
+    errs, created, named = [], {}, {}
+    for name, op in zip(prog.names(), prog.ops):
+        for c in (arg for t, arg in typed_args(name, op) if t == "context"):
+            if op.kind == "ctx_create" and c in created:
+                errs.append(f"op {name}: context '{c}' is created twice ({created[c]} made it)")
+            elif op.kind == "ctx_create" and c in named:
+                errs.append(f"op {name}: {named[c]} names context '{c}' before ctx_create makes it")
+            if op.kind == "ctx_create":
+                created.setdefault(c, name)
+            else:
+                named.setdefault(c, name)
+    return errs
+
+
 def check_program(prog):
     """Names in a parsed program resolve, are unique and fit the runtime."""
     errs = [f"op {name}: {e}" for name, _, s in prog.targets() for e in [stream_error(prog, s)] if e]
@@ -202,6 +231,7 @@ def check_program(prog):
     runtime = [op.kind for op in prog.ops if KINDS[op.kind].runtime_only]
     if driver and runtime:
         errs.append(f"{driver[0]} is the driver API's only, {runtime[0]} the runtime API's only: no API has both")
+    errs += check_green(prog, runtime) + check_ctx_creates(prog)
     destroyed = {}  # stream or event -> the op that destroyed it
     for name, op in zip(prog.names(), prog.ops):
         uses = [op.stream] + [arg for _, arg in typed_args(name, op)]

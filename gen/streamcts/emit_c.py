@@ -56,6 +56,8 @@ def c_arg(type_, arg):
 
 def c_create_stream(name, stream):
     n, kind = c_string(name), STREAM_KINDS[stream.kind]
+    if stream.green:  # green: one nonblocking stream of device 0 (checked)
+        return f"sc_stream_create_green(p, {n}, {PRIORITIES.get(stream.priority, 'SC_PRIO_NONE')})"
     if (stream.device, stream.count) != (0, 1):
         prio = PRIORITIES.get(stream.priority, "SC_PRIO_NONE")
         return f"sc_stream_create_ex(p, {n}, {kind}, {prio}, {stream.device}, {stream.count})"

@@ -41,6 +41,7 @@ class Stream:
     priority: str | None = None  # a key of PRIORITIES, None for cuStreamCreate
     device: int = 0              # the GPU it belongs to
     count: int = 1               # an array of count streams when 2 or more
+    green: bool = False          # green: a stream of the run's green context (cuGreenCtxStreamCreate)
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class Case:
     kinds: frozenset  # op kinds the case and its control use
     devices: int      # GPUs the case and its control need
     processes: int = 1  # processes the case or its control runs in, main included
+    needs: frozenset = frozenset()  # green: keys of NEEDS the case or its control needs
 
 
 @dataclass
@@ -133,7 +135,7 @@ class Rule:
     @property
     def apis(self):
         """The APIs the rule runs through: keys of APIS."""
-        if self.uses("driver_only"):
+        if self.uses("driver_only") or self.needs:  # green: the runtime API of CUDA 13.0 has no green contexts
             return ("driver",)
         return ("runtime",) if self.uses("runtime_only") else ("driver", "runtime")
 
@@ -148,6 +150,11 @@ class Rule:
     @property
     def processes(self):
         return max(case.processes for case in self.cases)
+
+    @property
+    def needs(self):
+        """green: the capabilities (keys of NEEDS) a case or control needs, sorted."""
+        return sorted(set().union(*(case.needs for case in self.cases)))
 
 
 def typed_args(name, op):

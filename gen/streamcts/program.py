@@ -10,7 +10,7 @@ import re
 from .model import Bad, Object, Op, Program, Stream, article, one_of
 from .vocab import (
     BUILTIN_REF, BUILTIN_STREAMS, BY_USE, DEFAULT_POOL, INTEGER, KINDS, LOWER_NAME, MAX_DEVICES, MAX_PROCS, NAME,
-    OBJECT_FLAGS, OBJECT_NAME, PREFIXES, PRIORITIES, STREAM_KINDS, STREAM_RANGES, STREAM_SYNTAX,
+    OBJECT_FLAGS, OBJECT_NAME, PREFIXES, PRIORITIES, STREAM_FLAGS, STREAM_KINDS, STREAM_RANGES, STREAM_SYNTAX,
 )
 
 
@@ -38,15 +38,18 @@ def parse_stream(text):
     if not words or words[0] not in STREAM_KINDS:
         raise Bad(
             f"a stream is blocking or nonblocking, optionally followed by priority=P (P: {one_of(PRIORITIES)}), "
-            "device=D or count=N"
+            "device=D, count=N or green"
         )
     attributes = {}
     for word in words[1:]:
         name, eq, value = word.partition("=")
-        if not eq or name not in ("priority", *STREAM_RANGES):
-            raise Bad(f"unknown stream attribute '{word}' (want priority=P, device=D or count=N)")
-        if name in attributes:
+        if not eq and name in STREAM_FLAGS and name not in attributes:  # green: an attribute without a value
+            attributes[name] = True
+            continue
+        if not eq and name in STREAM_FLAGS or eq and name in attributes:
             raise Bad(f"stream attribute '{name}' given twice")
+        if not eq or name not in ("priority", *STREAM_RANGES):
+            raise Bad(f"unknown stream attribute '{word}' (want priority=P, device=D, count=N or green)")
         attributes[name] = stream_attribute(name, value)
     return Stream(words[0], **attributes)
 

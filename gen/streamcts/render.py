@@ -10,7 +10,7 @@ import textwrap
 
 from .emit_c import c_comment, c_string
 from .paths import TEMPLATE_DIR
-from .vocab import APIS, LEVELS, LIBS
+from .vocab import APIS, LEVELS, LIBS, NEEDS
 
 try:
     import jinja2
@@ -35,6 +35,7 @@ def make_env():
         c_string=c_string,
         c_comment=c_comment,
         c_api=APIS.__getitem__,
+        c_need=NEEDS.__getitem__,  # green: sc_rule.needs
         ninja=ninja_path,
         wrap=lambda s, width=74: textwrap.wrap(s, width, break_long_words=False, break_on_hyphens=False),
     )

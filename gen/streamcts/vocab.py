@@ -335,3 +335,9 @@ UNARY_RELATIONS["never runs"] = "SC_NEVER_RUNS"
 NEVER_RUN_COUNTED = ("node_gate", "node_kernel", "node_host")  # the kinds 'never runs' may judge
 # um: the stream work that writes managed memory: the object of 'Q synchronizes X'
 MANAGED_WRITERS = ("memset_managed", "memcpy_h2m", "memcpy_d2m")
+# green: cuCtxCreate made during the case in the issuing thread, which it stays current to (the context is
+# then not made before the case); a stream declared 'green' is a stream of the run's green context
+KINDS["ctx_create"] = host("sc_ctx_create", "context", driver_only=True)
+STREAM_FLAGS = ("green",)  # stream attributes without a value
+STREAM_SYNTAX = "blocking|nonblocking [priority=P] [device=D] [count=N] [green]"
+NEEDS = {"green": "SC_NEEDS_GREEN"}  # capabilities a device may lack: sc_rule.needs (one skip reason)

@@ -5,7 +5,8 @@
 # (or the stub library) may skip; a library without an entry point every
 # program needs fails every program, naming the entry points by their ABI
 # names; one without an optional entry point runs, and a call to it fails,
-# naming it (driver_calls.c).
+# naming it (driver_calls.c); one without green contexts skips the rules that
+# need them (a capability, runtime/support.c).
 cd "$(dirname "$0")/../.." || exit 1
 dir=build/selftest/loader
 n=0
@@ -15,6 +16,7 @@ echo "TAP version 13"
 
 legacy=tap/stream/sync/waits_for_stream_work.t
 ptds=tap/stream/sync/waits_for_stream_work.ptds.t
+green=tap/ctx/green/primary_sync_waits_for_green_work.t  # green: a rule that needs green contexts
 
 # stand-in, cuInit's answer, program, exit status, what the output must hold
 while read -r lib init prog want text; do
@@ -30,6 +32,7 @@ lacks_optional 100 ptds 0 1..0 # SKIP no CUDA device (cuInit: CUDA_ERROR_NO_DEVI
 lacks_required 100 legacy 1 lacks cuModuleLoadData, cuMemcpyHtoDAsync_v2: entry points every program needs"
 lacks_required 100 ptds 1 lacks cuModuleLoadData, cuMemcpyHtoDAsync_v2_ptsz: entry points every program needs"
 lacks_required 0 legacy 1 not ok 1 - driver entry points
+lacks_green 0 green 0 1..0 # SKIP no green contexts: libcuda.so.1 lacks cuGreenCtxCreate (green contexts: CUDA 12.4 and later)
 EOF
 
 # a library without required entry points: one planned point, not ok, naming the library

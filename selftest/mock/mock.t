@@ -64,6 +64,9 @@ query_stale_managed stream.query.synchronizes_managed Q answered success, yet th
 query_stale_managed event.query.synchronizes_managed Q answered success, yet the managed memory X writes did not hold its data on the host
 memop_managed memop.write_value.managed_refused X answered success (0), not an error
 memop_managed memop.wait_value.managed_refused X answered success (0), not an error
+green_unsynced ctx.green.primary_sync_waits_for_green_work X returned while A was still pending
+ctx_create_not_current ctx.create.supplants_the_current_context Q did not answer until the gates were released
+pop_keeps_created ctx.create.pop_restores_the_supplanted_context Q reported success while A was held
 EOF_CASES
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,
@@ -160,6 +163,13 @@ if [ $rc -eq 0 ] && grep -q '^not ok 1 - ctx.primary.last_release_resets.driver 
     grep -q 'message: "X gave the primary context still active after the releases, not reset"' <<<"$out"; then
     ok "break release_keeps_active: ctx.primary.last_release_resets reports the context left active (DE-FACTO)"
 else nok "break release_keeps_active: ctx.primary.last_release_resets did not report it (exit $rc)" "$out"; fi
+
+# a device without green contexts (green): the rule that needs them skips with one reason, never passes
+out=$(STREAMCTS_MOCK_BREAK=no_green "$dir/ctx.green.primary_sync_waits_for_green_work.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q '^1\.\.0 # SKIP no green contexts: making one on device 0 answered CUDA_ERROR_NOT_SUPPORTED$' <<<"$out" &&
+    ! grep -qE '^(not )?ok' <<<"$out"; then
+    ok "a device without green contexts skips the rule that needs them, with the reason"
+else nok "a device without green contexts did not skip the rule (exit $rc)" "$out"; fi
 
 # a DE-FACTO rule's control that cannot show its violation is a warning, not a failure
 out=$(STREAMCTS_MOCK_BREAK=legacy "$dir/default_stream.nonblocking.not_held_by_legacy.prog" --case '*.kernel.kernel' 2>&1); rc=$?

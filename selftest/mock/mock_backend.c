@@ -95,6 +95,11 @@
  *   query_stale_managed  (um) a memset's or copy's writes to managed memory reach the host only at the next
  *              synchronize (stream, event or context), not when a query answers success
  *   memop_managed  (um) cuStreamWaitValue / cuStreamWriteValue accept a pointer to managed memory
+ *   green_unsynced  (green) cuCtxSynchronize of the primary context ignores its green contexts' streams
+ *   no_green   (green) the device has no green contexts (CUDA_ERROR_NOT_SUPPORTED): rules that need them skip
+ *   ctx_create_not_current  (green) cuCtxCreate leaves the calling thread's context current, not the new one
+ *   pop_keeps_created  (green) cuCtxPopCurrent after cuCtxCreate leaves the created context current: the
+ *              supplanted context is not restored
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -235,6 +240,9 @@ struct mctx {
     struct mstream *legacy;
     unsigned flags;  /* ctxalloc: SC_CTX_BLOCKING_SYNC: a thread synchronizing it sleeps, else it spins */
     int destroyed;   /* ctxalloc: cuCtxDestroy ran; a thread it stayed current to gets CONTEXT_IS_DESTROYED */
+    int green;       /* green: a green context of the primary (no legacy stream of its own, never current here):
+                      * the primary's synchronize waits for its streams, and the primary's kernels run in them */
+    int by_create;   /* green: made current by the ctx_create op's cuCtxCreate (the break pop_keeps_created) */
 };
 static __thread struct mctx *cur_ctx;
 
@@ -591,7 +599,11 @@ static void trigger_at(void *h, uint64_t pos)
 }
 
 /* A kernel of the current context's module, launched into a stream of another context, is refused. */
-static int foreign(void *s) { return resolve(s)->ctx != cur_ctx; }
+static int foreign(void *s)
+{
+    struct mctx *c = resolve(s)->ctx;
+    return (c && c->green ? NULL : c) != cur_ctx; /* green: a green context runs the primary's kernels */
+}
 /* nodes: a launch's own copies of a node's arguments */
 static void *gate_args_of(const struct sc_node_params *np)
 {
@@ -986,7 +998,9 @@ static int event_query(void *e)
         return captured_event(ev);
     return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
 }
-/* Waits for every stream of context c (NULL: the primary); spins: polls, as CUDA's spin-wait does. */
+/* Waits for every stream of context c (NULL: the primary, with its green contexts' streams, "If the current
+ * context is the primary context, green contexts that have been created will also be synchronized", unless
+ * the break green_unsynced); spins: polls, as CUDA's spin-wait does. */
 static void sync_streams(struct mctx *c, int spins)
 {
     struct mstream *all[256];
@@ -994,7 +1008,7 @@ static void sync_streams(struct mctx *c, int spins)
     int n = 0;
     pthread_mutex_lock(&registry);
     for (struct mstream *s = all_list; s && n < 256; s = s->next_all)
-        if (s->ctx == c) {
+        if (s->ctx == c || (!c && s->ctx && s->ctx->green && !breaks("green_unsynced"))) {
             all[n] = s;
             target[n++] = enq_of(s);
         }
@@ -1732,6 +1746,8 @@ static int ctx_action(int action)
 {
     if (action != SC_CTX_POP || !cur_ctx)
         return SC_UNSUPPORTED;
+    if (cur_ctx->by_create && breaks("pop_keeps_created"))
+        return 0; /* broken: the created context stays current */
     cur_ctx = NULL;
     return 0;
 }
@@ -1746,6 +1762,44 @@ static int ctx_create_flags(void **ctx, unsigned flags)
     return 0;
 }
 static int ctx_create(void **ctx) { return ctx_create_flags(ctx, 0); }
+/* green: cuCtxCreate during the case: the new context is current to the calling thread after it (the break
+ * ctx_create_not_current: the previous one stays current); a pop makes the primary current again. */
+static int ctx_create_current(void **ctx, unsigned flags)
+{
+    int rc = ctx_create_flags(ctx, flags);
+    struct mctx *c = *ctx;
+    c->by_create = 1;
+    if (!breaks("ctx_create_not_current"))
+        cur_ctx = c;
+    return rc;
+}
+/* green: green contexts (the break no_green: the device has none) and their streams, which are nonblocking */
+static int green_support(char *why, size_t n)
+{
+    snprintf(why, n, "%s", breaks("no_green") ? "making one on device 0 answered CUDA_ERROR_NOT_SUPPORTED" : "");
+    return breaks("no_green") ? SC_UNSUPPORTED : 0;
+}
+static int green_create(void **green)
+{
+    struct mctx *c = calloc(1, sizeof *c);
+    c->green = 1;
+    *green = c;
+    return 0;
+}
+static int green_stream_create(void **s, void *green, int prio_set, int prio)
+{
+    (void)prio_set, (void)prio; /* one priority, as stream_create */
+    struct mctx *was = cur_ctx;
+    cur_ctx = green; /* the stream belongs to it */
+    *s = new_stream(KIND_NONBLOCKING);
+    cur_ctx = was;
+    return 0;
+}
+static int green_destroy(void *green)
+{
+    (void)green; /* its streams' workers drain them; the memory is kept, as for contexts */
+    return 0;
+}
 /* ctxalloc: the primary context of a fresh process (the op's own, as the driver backend starts one): no
  * reference at first; the last release resets it (inactive until retained again).  The break
  * release_unretained_succeeds: a release with no reference succeeds; release_keeps_active: the last release
