@@ -207,6 +207,15 @@ typedef struct sc_backend {
      * programmatic-event launch attribute recording e (no trigger at block start); SC_UNSUPPORTED below
      * compute capability 9.0 */
     int (*launch_progevent)(void *s, void *e, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
+    /* ipcpool: an allocation of a pool made with SC_POOL_IPC shared with another process.  ipc_pool_export:
+     * the pool's file descriptor (cuMemPoolExportToShareableHandle, POSIX fd; the caller closes it) and the
+     * allocation's export data (cuMemPoolExportPointer, SC_IPC_HANDLE_BYTES); ipc_pool_import: the pool
+     * imported from the descriptor (cuMemPoolImportFromShareableHandle; the caller still closes fd) and the
+     * allocation from the data (cuMemPoolImportPointer); ipc_pool_close: the imported allocation freed
+     * (cuMemFree) and the imported pool destroyed.  SC_UNSUPPORTED where the pool cannot be exported. */
+    int (*ipc_pool_export)(void *pool, void *ptr, int *fd, void *data);
+    int (*ipc_pool_import)(void **pool, void **ptr, int fd, const void *data);
+    int (*ipc_pool_close)(void *pool, void *ptr);
 } sc_backend;
 /* capmisc: the flag of stream_wait_event that makes it an external event wait node of a capture
  * (CU_EVENT_WAIT_EXTERNAL and cudaEventWaitExternal are both 0x1; each backend checks) */
@@ -254,6 +263,7 @@ typedef struct sc_backend {
         .event_record_external = event_record_external, .launch_progevent = launch_progevent, \
         .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
         .primary_release = primary_release, .alloc_imported = alloc_imported, \
+        .ipc_pool_export = ipc_pool_export, .ipc_pool_import = ipc_pool_import, .ipc_pool_close = ipc_pool_close, \
     }
 
 extern const sc_backend sc_driver_backend;

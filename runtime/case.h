@@ -214,6 +214,7 @@ struct run {
     int stream_proc[SC_MAX_STREAMS]; /* the process that creates each stream       */
     int event_proc[SC_MAX_EVENTS];   /* ... each event; the others open its handle */
     int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
+    void *ipc_pool[SC_MAX_BUFFERS];  /* ipcpool: memory m's pool: created (main) or imported */
     int broken;                      /* main: another process failed or ended      */
     char blocker[160];            /* the call that forced an early release */
     int early;                    /* the gates were released early: blocker blocked for a window */

@@ -64,7 +64,8 @@
     X(cuGraphAddChildGraphNode) X(cuGraphAddDependencies) X(cuGraphExecUpdate)   \
     X(cuGraphInstantiateWithParams) X(cuEventRecordWithFlags)   \
     X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxGetState)                 \
-    X(cuMemPoolExportToShareableHandle) X(cuMemPoolImportFromShareableHandle)
+    X(cuMemPoolExportToShareableHandle) X(cuMemPoolImportFromShareableHandle) \
+    X(cuMemPoolExportPointer) X(cuMemPoolImportPointer)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

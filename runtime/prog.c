@@ -100,6 +100,13 @@ sc_buffer sc_ipc_memory_create(sc_prog *p, const char *name)
     return m;
 }
 
+sc_buffer sc_ipc_memory_create_flags(sc_prog *p, const char *name, unsigned flags)
+{
+    sc_buffer m = sc_buffer_create(p, name);
+    p->buffer_ipc[m] = flags & SC_IPC_FROM_POOL ? SC_IPC_FROM_POOL : 1;
+    return m;
+}
+
 sc_graph sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind)
 {
     if (p->ngraphs == SC_MAX_GRAPHS) {

@@ -67,7 +67,8 @@ struct sc_prog {
     } graphs[SC_MAX_GRAPHS];
     int ngraphs;
     char buffers[SC_MAX_BUFFERS][SC_NAME_LEN];
-    int buffer_ipc[SC_MAX_BUFFERS]; /* device memory main exports to the other processes */
+    int buffer_ipc[SC_MAX_BUFFERS]; /* device memory main exports to the other processes: 1 (cuIpcGetMemHandle)
+                                       or SC_IPC_FROM_POOL (an allocation of an exportable pool) */
     int nbuffers;
     struct {
         char name[SC_NAME_LEN];

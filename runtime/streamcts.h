@@ -262,6 +262,13 @@ sc_buffer sc_buffer_create(sc_prog *p, const char *name);
 /* 4 MiB of device memory that main allocates and exports (cuIpcGetMemHandle);
  * the other processes open it (cuIpcOpenMemHandle).  `fill` writes it. */
 sc_buffer sc_ipc_memory_create(sc_prog *p, const char *name);
+/* ipcpool: the same, allocated instead from a pool main creates exportable (SC_POOL_IPC) with
+ * cuMemAllocFromPoolAsync and shares through the pool (flags SC_IPC_FROM_POOL): its file descriptor
+ * (cuMemPoolExportToShareableHandle) passed to the other processes over a unix socket, which import
+ * the pool (cuMemPoolImportFromShareableHandle) and the allocation (cuMemPoolExportPointer,
+ * cuMemPoolImportPointer); the point skips where the device cannot export a pool. */
+#define SC_IPC_FROM_POOL 0x2u
+sc_buffer sc_ipc_memory_create_flags(sc_prog *p, const char *name, unsigned flags);
 sc_graph  sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind);
 sc_word   sc_word_create(sc_prog *p, const char *name, int bits);               /* 32 or 64      */
 sc_word   sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset);
