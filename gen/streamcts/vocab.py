@@ -65,6 +65,9 @@ OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
 OBJECT_FLAGS["context"] = {}  # ctxmem: a context cuCtxCreate makes on device 0 before the case
 OBJECT_FLAGS["context"]["blocking_sync"] = "SC_CTX_BLOCKING_SYNC"  # ctxalloc: CU_CTX_SCHED_BLOCKING_SYNC
 OBJECT_FLAGS["pool"]["ipc"] = "SC_POOL_IPC"  # ctxalloc: exportable (POSIX file descriptor)
+# ipcpool: ipc_memory allocated from a pool main creates exportable and shares with the other processes through
+# the pool (its file descriptor passed over a unix socket, cuMemPoolImportFromShareableHandle, cuMemPoolImportPointer)
+OBJECT_FLAGS["ipc_memory"]["pool"] = "SC_IPC_FROM_POOL"
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
 PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
 PREFIXES["context"] = "cx_"  # ctxmem

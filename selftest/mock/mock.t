@@ -60,7 +60,19 @@ imported_pool_allocates alloc.ipc.imported_pool_allocates_nothing X answered suc
 reuse_unordered alloc.reuse.single_policy_off_never_corrupts B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 reuse_unordered alloc.reuse.every_policy_off B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 release_unretained_succeeds ctx.primary.release_unretained_fails X answered success (0), not invalid_context
+ipc_pool_private process.ipc_pool.event_orders_writes B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
+wait process.ipc_pool.event_orders_writes B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
+wait process.ipc_pool.event_orders_writes_into_main B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
+wait process.ipc_event.wait_orders_work completed while A was still pending
+wait process.ipc_event.wait_in_main_orders_after_child_work completed while A was still pending
 EOF_CASES
+
+# ipcpool: a device that cannot export a pool skips every point of a shared pool's rule, with the one reason
+out=$(STREAMCTS_MOCK_QUIRK=no_ipc_pools "$dir/process.ipc_pool.event_orders_writes.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^ok [0-9]* - .* # SKIP no IPC memory pools: the device or driver cannot share a memory pool' <<<"$out")" = 4 ] &&
+    ! grep -qE '^(not )?ok [0-9]* - [^#]*$' <<<"$out"; then
+    ok "a device without IPC memory pools skips the shared pool's points, never passes them"
+else nok "a device without IPC memory pools did not skip (exit $rc)" "$out"; fi
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,
 # so these get a 50 ms window, in which even a loaded machine runs the mock's stream threads.  Nothing
