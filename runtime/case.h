@@ -332,6 +332,8 @@ void check_data(struct run *r);
 void judge_runs(struct run *r);
 /* After the final synchronize: what a programmatic dependent launch read of its primary's result. */
 void judge_primary_read(struct run *r);
+/* ipcpool: 'reads its fill': what the read copied into its slot, against its writer's fill. */
+void judge_fill_read(struct run *r);
 
 /* ---- log.c ------------------------------------------------------------------ */
 

@@ -117,6 +117,9 @@ int sc_op_process(const struct sc_prog *p, int i);
  * else -1. */
 int sc_op_primary(const struct sc_prog *p, int i);
 
+/* ipcpool: the op whose data a read (op i) should find: the last fill of its buffer before it; else -1. */
+int sc_op_writer(const struct sc_prog *p, int i);
+
 /* Does the relation have an object? */
 int sc_relation_is_binary(enum sc_relation r);
 

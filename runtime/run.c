@@ -290,7 +290,7 @@ static int uses(struct run *r, int e, int m)
     for (int i = 0; i < r->p->nops; i++) {
         const struct sc_op_def *d = &r->p->ops[i];
         if (mine(r, i) && ((e >= 0 && uses_event(d->kind) && (d->event == e || (d->kind == SC_OP_ELAPSED && d->event2 == e))) ||
-                           (m >= 0 && d->kind == SC_OP_FILL && d->buffer == m)))
+                           (m >= 0 && (d->kind == SC_OP_FILL || d->kind == SC_OP_READ) && d->buffer == m)))
             return 1;
     }
     return 0;
@@ -858,6 +858,11 @@ static int issue_one(struct run *r, int i)
         break;
     case SC_OP_FILL:
         rc = r->buf_ptr[d->buffer] ? b->memset_async(o->stream, r->buf_ptr[d->buffer], o->fill, SC_COPY_BYTES) : -1;
+        break;
+    case SC_OP_READ: /* ipcpool: the first word, into the op's slot, which every process of the case sees */
+        rc = r->buf_ptr[d->buffer] ? b->memcpy_async(o->stream, &r->arena->slots[i].arg, r->buf_ptr[d->buffer],
+                                                     sizeof(uint32_t), SC_D2H_PINNED)
+                                   : -1;
         break;
     case SC_OP_POOL_RESERVED: {
         uint64_t bytes = 0;
@@ -1564,6 +1569,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         check_data(r);
     judge_runs(r);
     judge_primary_read(r);
+    judge_fill_read(r);
     sc_verdict_finish(&r->v, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "",
                       (unsigned)(cfg->window_ns / 1000000u));
     count_group(r);

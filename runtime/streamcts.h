@@ -165,6 +165,10 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  *                      subject kept in its slot).
  *   SC_RUNS_ONCE       the subject (a stream callback, kernel, gate or host
  *                      function, not captured) ran exactly once by the end.
+ *   SC_READS_FILL      (ipcpool) the subject (read) found, in the first word of
+ *                      its buffer, what the last fill of that buffer before it
+ *                      in program order wrote (judged after the drain, from what
+ *                      the subject copied into its slot).
  * An op on an array of streams is a group: one operation per member.  A group
  * subject of SC_AFTER is violated by any member completing early; a group
  * subject of SC_NOT_HELD passes only when every member completed while the
@@ -187,6 +191,7 @@ enum sc_relation {
     SC_RUNS_PER_LAUNCH, /* the subject ran once per launch of the program's captured graph */
     SC_SEES_PRIMARY,    /* a programmatic dependent launch read its primary's result */
     SC_RUNS_ONCE,       /* capmisc: the subject (a stream callback) ran exactly once, by the end */
+    SC_READS_FILL,      /* ipcpool: the subject (read) found what its buffer's last fill before it wrote */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */
@@ -308,6 +313,9 @@ sc_op sc_batch_wait_write(sc_prog *p, const char *name, sc_word wait, sc_word wr
 sc_op sc_alloc_async(sc_prog *p, const char *name, sc_buffer m, sc_pool pool, sc_stream s);
 sc_op sc_free_async(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
 sc_op sc_fill(sc_prog *p, const char *name, sc_buffer m, sc_stream s); /* memset of the allocation */
+/* ipcpool: cuMemcpyDtoHAsync of the allocation's first word into the op's own slot (its arg), where every
+ * process sees it: what the device had written there when the stream reached the copy. */
+sc_op sc_read(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
 sc_op sc_pool_reserved(sc_prog *p, const char *name, sc_pool pool);     /* getter                   */
 sc_op sc_pool_trim(sc_prog *p, const char *name, sc_pool pool);         /* cuMemPoolTrimTo(pool, 0) */
 

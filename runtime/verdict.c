@@ -193,6 +193,9 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
     case SC_SEES_PRIMARY:
         sc_verdict_error(v, "what %s read of its primary could not be checked", subject);
         break;
+    case SC_READS_FILL:
+        sc_verdict_error(v, "what %s read could not be checked", subject);
+        break;
     }
 }
 
@@ -225,6 +228,7 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
     case SC_RUNS_PER_LAUNCH: /* counted after everything completed: the release changes no count */
     case SC_SEES_PRIMARY:    /* an early release lets the primary write sooner: it cannot hide a result */
     case SC_RUNS_ONCE:
+    case SC_READS_FILL: /* an early release lets the fill land sooner: it cannot hide what the read found */
         return;
     case SC_ANSWERS:
     case SC_GIVES:

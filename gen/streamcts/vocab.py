@@ -312,3 +312,8 @@ GATES += ("gate_progevent",)
 RECORDS += ("gate_progevent",)
 # an_error, the catch-all, last in the list of codes (messages name them in this order)
 CODES = tuple(c for c in CODES if c != "an_error") + ("an_error",)
+# ipcpool: the first word of a buffer copied into the op's slot, which main reads: 'B reads its fill' (what the
+# last fill of the buffer before it wrote), also from another process (IPC memory, a shared pool's allocation)
+KINDS["read"] = Kind("sc_read", ("buffer",))
+PROCESS_KINDS += ("read",)
+UNARY_RELATIONS["reads its fill"] = "SC_READS_FILL"

@@ -60,6 +60,8 @@ imported_pool_allocates alloc.ipc.imported_pool_allocates_nothing X answered suc
 reuse_unordered alloc.reuse.single_policy_off_never_corrupts B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 reuse_unordered alloc.reuse.every_policy_off B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 release_unretained_succeeds ctx.primary.release_unretained_fails X answered success (0), not invalid_context
+ipc_pool_private process.ipc_pool.import_reads_exporters_write B read 0x00000000, not what A wrote (0x41414141)
+wait process.ipc_pool.import_reads_exporters_write B read 0x00000000, not what A wrote (0x41414141)
 ipc_pool_private process.ipc_pool.event_orders_writes B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 wait process.ipc_pool.event_orders_writes B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 wait process.ipc_pool.event_orders_writes_into_main B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
