@@ -226,6 +226,15 @@ typedef struct sc_backend {
     int (*green_create)(void **green);
     int (*green_stream_create)(void **s, void *green, int prio_set, int prio);
     int (*green_destroy)(void *green);
+    /* ipcpool: an allocation of a pool made with SC_POOL_IPC shared with another process.  ipc_pool_export:
+     * the pool's file descriptor (cuMemPoolExportToShareableHandle, POSIX fd; the caller closes it) and the
+     * allocation's export data (cuMemPoolExportPointer, SC_IPC_HANDLE_BYTES); ipc_pool_import: the pool
+     * imported from the descriptor (cuMemPoolImportFromShareableHandle; the caller still closes fd) and the
+     * allocation from the data (cuMemPoolImportPointer); ipc_pool_close: the imported allocation freed
+     * (cuMemFree) and the imported pool destroyed.  SC_UNSUPPORTED where the pool cannot be exported. */
+    int (*ipc_pool_export)(void *pool, void *ptr, int *fd, void *data);
+    int (*ipc_pool_import)(void **pool, void **ptr, int fd, const void *data);
+    int (*ipc_pool_close)(void *pool, void *ptr);
 } sc_backend;
 /* graphinst: flags of graph_instantiate_with, and the result_out values the rules name */
 #define SC_INSTANTIATE_AUTO_FREE 0x1u      /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cudaGraphInstantiateFlagAutoFreeOnLaunch) */
@@ -281,6 +290,7 @@ typedef struct sc_backend {
         .graph_instantiate_with = graph_instantiate_with, \
         .ctx_create_current = ctx_create_current, .green_support = green_support, .green_create = green_create, \
         .green_stream_create = green_stream_create, .green_destroy = green_destroy, \
+        .ipc_pool_export = ipc_pool_export, .ipc_pool_import = ipc_pool_import, .ipc_pool_close = ipc_pool_close, \
     }
 
 extern const sc_backend sc_driver_backend;

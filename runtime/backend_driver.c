@@ -633,6 +633,44 @@ static int pool_get_access(void *pool, int dev, int *readwrite)
     return rc;
 }
 
+/*
+ * ipcpool: a pool's allocation shared with another process.  An export or import the driver refuses skips
+ * the point (SC_UNSUPPORTED: IPC is documented as restricted), an entry point the library lacks fails it.
+ */
+static int ipc_pool_export(void *pool, void *ptr, int *fd, void *data)
+{
+    CUmemPoolPtrExportData d;
+    int rc;
+    *fd = -1;
+    if ((rc = SC_CALL(cuMemPoolExportToShareableHandle, fd, (CUmemoryPool)pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+                      0)))
+        return SC_LACKS(rc) ? rc : SC_UNSUPPORTED;
+    memset(&d, 0, sizeof d);
+    rc = SC_CALL(cuMemPoolExportPointer, &d, DPTR(ptr));
+    memcpy(data, &d, sizeof d);
+    return rc;
+}
+static int ipc_pool_import(void **pool, void **ptr, int fd, const void *data)
+{
+    CUmemPoolPtrExportData d;
+    CUdeviceptr dp = 0;
+    int rc;
+    *ptr = NULL;
+    if ((rc = SC_CALL(cuMemPoolImportFromShareableHandle, (CUmemoryPool *)pool, (void *)(uintptr_t)fd,
+                      CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0)))
+        return SC_LACKS(rc) ? rc : SC_UNSUPPORTED;
+    memcpy(&d, data, sizeof d);
+    rc = SC_CALL(cuMemPoolImportPointer, &dp, (CUmemoryPool)*pool, &d);
+    *ptr = (void *)(uintptr_t)dp;
+    return rc;
+}
+static int ipc_pool_close(void *pool, void *ptr)
+{
+    int rc = ptr ? SC_CALL(cuMemFree, DPTR(ptr)) : 0, rc2 = pool ? SC_CALL(cuMemPoolDestroy, (CUmemoryPool)pool) : 0;
+    return rc ? rc : rc2;
+}
+_Static_assert(sizeof(CUmemPoolPtrExportData) == SC_IPC_HANDLE_BYTES, "pool export data is 64 bytes");
+
 /* -- graphs of one kernel node ------------------------------------------- */
 
 struct graph {

@@ -733,6 +733,34 @@ static int pool_get_access(void *pool, int dev, int *readwrite)
     *readwrite = flags == cudaMemAccessFlagsProtReadWrite;
     return rc;
 }
+/* ipcpool: a pool's allocation shared with another process (see backend_driver.c) */
+static int ipc_pool_export(void *pool, void *ptr, int *fd, void *data)
+{
+    struct cudaMemPoolPtrExportData d;
+    *fd = -1;
+    if (cudaMemPoolExportToShareableHandle(fd, (cudaMemPool_t)pool, cudaMemHandleTypePosixFileDescriptor, 0))
+        return SC_UNSUPPORTED;
+    memset(&d, 0, sizeof d);
+    int rc = cudaMemPoolExportPointer(&d, ptr);
+    memcpy(data, &d, sizeof d);
+    return rc;
+}
+static int ipc_pool_import(void **pool, void **ptr, int fd, const void *data)
+{
+    struct cudaMemPoolPtrExportData d;
+    *ptr = NULL;
+    if (cudaMemPoolImportFromShareableHandle((cudaMemPool_t *)pool, (void *)(uintptr_t)fd,
+                                             cudaMemHandleTypePosixFileDescriptor, 0))
+        return SC_UNSUPPORTED;
+    memcpy(&d, data, sizeof d);
+    return cudaMemPoolImportPointer(ptr, (cudaMemPool_t)*pool, &d);
+}
+static int ipc_pool_close(void *pool, void *ptr)
+{
+    int rc = ptr ? cudaFree(ptr) : 0, rc2 = pool ? cudaMemPoolDestroy((cudaMemPool_t)pool) : 0;
+    return rc ? rc : rc2;
+}
+_Static_assert(sizeof(struct cudaMemPoolPtrExportData) == SC_IPC_HANDLE_BYTES, "pool export data is 64 bytes");
 
 /* ctxalloc: releases of the primary context are the driver API's */
 static int primary_release(int action, int *reset)

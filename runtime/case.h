@@ -219,6 +219,7 @@ struct run {
     int stream_proc[SC_MAX_STREAMS]; /* the process that creates each stream       */
     int event_proc[SC_MAX_EVENTS];   /* ... each event; the others open its handle */
     int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
+    void *ipc_pool[SC_MAX_BUFFERS];  /* ipcpool: memory m's pool: created (main) or imported */
     int broken;                      /* main: another process failed or ended      */
     char blocker[160];            /* the call that forced an early release */
     int early;                    /* the gates were released early: blocker blocked for a window */
@@ -346,6 +347,8 @@ void check_data(struct run *r);
 void judge_runs(struct run *r);
 /* After the final synchronize: what a programmatic dependent launch read of its primary's result. */
 void judge_primary_read(struct run *r);
+/* ipcpool: 'reads its fill': what the read copied into its slot, against its writer's fill. */
+void judge_fill_read(struct run *r);
 
 /* ---- log.c ------------------------------------------------------------------ */
 

@@ -74,7 +74,7 @@
     X(cuGraphAddMemAllocNode)                                                   \
     X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                    \
     X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)       \
-    X(cuGreenCtxStreamCreate)
+    X(cuGreenCtxStreamCreate) X(cuMemPoolExportPointer) X(cuMemPoolImportPointer)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

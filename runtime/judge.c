@@ -522,3 +522,31 @@ void judge_host_answer(struct run *r)
         judge_answer(r, (int)sl->arg, what);
     }
 }
+
+/*
+ * ipcpool: 'B reads its fill'.  A read copies the first word of its buffer into its slot's arg (zeroed before
+ * the run); its writer (the last fill of the buffer before it) sets every byte to its fill byte.  Judged after
+ * the drain: finding anything else means the read ran before the fill's data reached the memory it read.
+ */
+void judge_fill_read(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    int writer;
+    uint32_t seen, want;
+    if (p->rel != SC_READS_FILL || r->v.outcome != SC_OPEN)
+        return;
+    writer = sc_op_writer(p, p->subject);
+    if (writer < 0 || load(&r->op[p->subject].state) != ST_RETURNED || r->op[p->subject].rc) {
+        sc_verdict_error(&r->v, "%s did not run: what it read cannot be judged", opname(r, p->subject));
+        return;
+    }
+    seen = __atomic_load_n(&r->arena->slots[p->subject].arg, __ATOMIC_ACQUIRE);
+    want = 0x01010101u * r->op[writer].fill;
+    log_note(r, "%s read 0x%08x where %s writes 0x%08x", opname(r, p->subject), seen, opname(r, writer), want);
+    if (seen == want)
+        sc_verdict_decide(&r->v, SC_PASS, "%s read what %s wrote (0x%08x)", opname(r, p->subject), opname(r, writer),
+                          seen);
+    else
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s read 0x%08x, not what %s wrote (0x%08x)%s", opname(r, p->subject),
+                          seen, opname(r, writer), want, seen == 0 ? ": the zeroes the memory was cleared with" : "");
+}

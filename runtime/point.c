@@ -26,7 +26,7 @@ struct sc_run_config sc_point_config(const struct sc_options *o, char *const *ar
 static int needs_independence(enum sc_relation rel, int control, enum sc_outcome o)
 {
     return (!control && rel == SC_NOT_HELD && o == SC_VIOLATED) || (control && rel == SC_AFTER && o == SC_PASS) ||
-           (control && rel == SC_KEEPS_DATA && o == SC_PASS) || o == SC_UNDECIDED;
+           (control && (rel == SC_KEEPS_DATA || rel == SC_READS_FILL) && o == SC_PASS) || o == SC_UNDECIDED;
 }
 
 /*

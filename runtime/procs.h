@@ -17,14 +17,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SC_PROCESS_ENV "STREAMCTS_PROCESS" /* "API PROC FD" */
+#define SC_PROCESS_ENV "STREAMCTS_PROCESS" /* "API PROC FD SOCK" */
 
 /* Parent: a zeroed shared region of bytes; its fd is inherited by children.  NULL on failure. */
 void *sc_procs_region_create(size_t bytes, int *fd, char *why, size_t whylen);
 /* Child: maps the region its parent made.  NULL on failure. */
 void *sc_procs_region_map(int fd, size_t bytes);
 
-/* Parent: starts this program again (argv) as process proc, for the API's runs; 0, or -1 with why. */
+/* Parent: starts this program again (argv) as process proc, for the API's runs, with a unix socket
+ * between the two (the one way a file descriptor passes to it); 0, or -1 with why. */
 int sc_procs_spawn(char *const argv[], int api, int proc, int fd, pid_t *pid, char *why, size_t whylen);
 /* Parent: 1 while the child runs; 0 once it ended, with why saying how. */
 int sc_procs_alive(pid_t pid, char *why, size_t whylen);
@@ -35,5 +36,12 @@ int sc_procs_reap(pid_t pid, uint64_t grace_ns);
 int sc_procs_child(int *api, int *proc, int *fd);
 /* Child: has the parent gone (the child was re-parented)? */
 int sc_procs_orphaned(void);
+
+/* Parent: passes a copy of fd (SCM_RIGHTS) to child pid, tagged (the run it belongs to); never waits.
+ * The caller keeps fd.  0, or -1 with why. */
+int sc_procs_send_fd(pid_t pid, int fd, uint32_t tag, char *why, size_t whylen);
+/* Child: the next file descriptor main passed with this tag (those of other tags are closed), waiting at
+ * most limit_ns (and not after main ended); the caller closes it.  0, or -1 with why. */
+int sc_procs_recv_fd(uint32_t tag, uint64_t limit_ns, int *fd, char *why, size_t whylen);
 
 #endif

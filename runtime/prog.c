@@ -109,6 +109,13 @@ sc_buffer sc_ipc_memory_create(sc_prog *p, const char *name)
     return m;
 }
 
+sc_buffer sc_ipc_memory_create_flags(sc_prog *p, const char *name, unsigned flags)
+{
+    sc_buffer m = sc_buffer_create(p, name);
+    p->buffer_ipc[m] = flags & SC_IPC_FROM_POOL ? SC_IPC_FROM_POOL : 1;
+    return m;
+}
+
 sc_graph sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind)
 {
     if (p->ngraphs == SC_MAX_GRAPHS) {
@@ -314,6 +321,15 @@ sc_op sc_free_async(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
     return buffer_op(p, SC_OP_FREE, n, m, SC_DEFAULT_POOL, s);
 }
 sc_op sc_fill(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_FILL, n, m, SC_DEFAULT_POOL, s); }
+sc_op sc_read(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_READ, n, m, SC_DEFAULT_POOL, s); }
+
+int sc_op_writer(const sc_prog *p, sc_op i)
+{
+    for (int j = i - 1; j >= 0; j--)
+        if (p->ops[j].kind == SC_OP_FILL && p->ops[j].buffer == p->ops[i].buffer)
+            return j;
+    return -1;
+}
 
 static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
 {
@@ -654,10 +670,12 @@ void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
     if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_SEES_PRIMARY &&
-        rel != SC_RUNS_ONCE && rel != SC_NEVER_RUNS)
+        rel != SC_RUNS_ONCE && rel != SC_NEVER_RUNS && rel != SC_READS_FILL)
         misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
     if (rel == SC_SEES_PRIMARY && (p->ops[subject].kind != SC_OP_KERNEL_PDL || sc_op_primary(p, subject) < 0))
         misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
+    if (rel == SC_READS_FILL && (p->ops[subject].kind != SC_OP_READ || sc_op_writer(p, subject) < 0))
+        misuse(p, "sc_expect_unary: 'reads its fill' needs a read after a fill of its buffer");
     expect(p, subject, rel, -1);
 }
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code)
@@ -727,6 +745,7 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_RUNS_ONCE: return "runs once";
     case SC_NEVER_RUNS: return "never runs"; /* graphinst */
     case SC_SYNCHRONIZES: return "synchronizes"; /* um */
+    case SC_READS_FILL: return "reads its fill";
     }
     return "?";
 }

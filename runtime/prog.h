@@ -68,7 +68,8 @@ struct sc_prog {
     } graphs[SC_MAX_GRAPHS];
     int ngraphs;
     char buffers[SC_MAX_BUFFERS][SC_NAME_LEN];
-    int buffer_ipc[SC_MAX_BUFFERS]; /* device memory main exports to the other processes */
+    int buffer_ipc[SC_MAX_BUFFERS]; /* device memory main exports to the other processes: 1 (cuIpcGetMemHandle)
+                                       or SC_IPC_FROM_POOL (an allocation of an exportable pool) */
     int nbuffers;
     struct {
         char name[SC_NAME_LEN];
@@ -116,6 +117,9 @@ int sc_op_process(const struct sc_prog *p, int i);
  * stream by its thread, when that is a kernel that writes its slot's token (gate, kernel, kernel_pdl);
  * else -1. */
 int sc_op_primary(const struct sc_prog *p, int i);
+
+/* ipcpool: the op whose data a read (op i) should find: the last fill of its buffer before it; else -1. */
+int sc_op_writer(const struct sc_prog *p, int i);
 
 /* Does the relation have an object? */
 int sc_relation_is_binary(enum sc_relation r);

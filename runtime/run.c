@@ -13,10 +13,12 @@
  */
 #define _GNU_SOURCE
 #include "case.h"
+#include "support.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct arena arenas[2];
 static uint32_t run_counter;
@@ -293,7 +295,7 @@ static int uses(struct run *r, int e, int m)
     for (int i = 0; i < r->p->nops; i++) {
         const struct sc_op_def *d = &r->p->ops[i];
         if (mine(r, i) && ((e >= 0 && uses_event(d->kind) && (d->event == e || (d->kind == SC_OP_ELAPSED && d->event2 == e))) ||
-                           (m >= 0 && d->kind == SC_OP_FILL && d->buffer == m)))
+                           (m >= 0 && (d->kind == SC_OP_FILL || d->kind == SC_OP_READ) && d->buffer == m)))
             return 1;
     }
     return 0;
@@ -381,6 +383,82 @@ static int start_peers(struct run *r, uint32_t case_id, char *why, size_t n)
 static int missing(int rc) { return rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED ? -2 : -1; }
 
 /*
+ * ipcpool: main allocates memory m from a pool it creates exportable (SC_POOL_IPC), zeroes it and waits for
+ * that (the allocation is complete before any process uses it, as cuMemPoolImportPointer asks), publishes
+ * its export data in the region and passes the pool's file descriptor to every other process over its
+ * socket, tagged with the run.  A device or driver that cannot export the pool skips the point.
+ */
+static int export_pool_memory(struct run *r, int m, char *why, size_t n)
+{
+    const sc_backend *b = r->b;
+    const struct sc_prog *p = r->p;
+    void *s = b->builtin_stream(SC_LEGACY_STREAM);
+    int rc, fd = -1;
+    if ((rc = b->pool_create(&r->ipc_pool[m], SC_POOL_IPC))) {
+        if (rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED) {
+            snprintf(why, n, "%s", sc_support_no_ipc_pool());
+            return -2;
+        }
+        snprintf(why, n, "creating the exportable pool of memory %s failed: %s", p->buffers[m], b->error_name(rc));
+        return -1;
+    }
+    if ((rc = b->alloc_async(&r->buf_ptr[m], SC_COPY_BYTES, r->ipc_pool[m], s)) ||
+        (rc = b->memset_async(s, r->buf_ptr[m], 0, SC_COPY_BYTES)) || (rc = b->stream_sync(s))) {
+        snprintf(why, n, "allocating memory %s from its exportable pool (cuMemAllocFromPoolAsync): %s", p->buffers[m],
+                 b->error_name(rc));
+        return -1;
+    }
+    if ((rc = b->ipc_pool_export(r->ipc_pool[m], r->buf_ptr[m], &fd, r->sh->mem_handle[m]))) {
+        if (fd >= 0)
+            close(fd);
+        if (rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED) {
+            snprintf(why, n, "%s", sc_support_no_ipc_pool());
+            return -2;
+        }
+        snprintf(why, n, "exporting memory %s (cuMemPoolExportToShareableHandle, cuMemPoolExportPointer): %s",
+                 p->buffers[m], b->error_name(rc));
+        return -1;
+    }
+    for (int k = 1; k < p->nprocs; k++)
+        if (sc_procs_send_fd(r->pid[k], fd, r->gen, why, n)) {
+            close(fd);
+            return -1;
+        }
+    close(fd);
+    return 0;
+}
+
+/* ipcpool: another process takes the pool's file descriptor main passed for this run and, when it uses memory
+ * m, imports the pool and the allocation. */
+static int import_pool_memory(struct run *r, int m, char *why, size_t n)
+{
+    const sc_backend *b = r->b;
+    char how[200];
+    int rc, fd = -1;
+    if (sc_procs_recv_fd(peer_gen, r->cfg.deadline_ns, &fd, how, sizeof how)) {
+        snprintf(why, n, "the file descriptor of memory %s's pool: %s", r->p->buffers[m], how);
+        return -1;
+    }
+    if (!uses(r, -1, m)) {
+        close(fd);
+        return 0;
+    }
+    rc = b->ipc_pool_import(&r->ipc_pool[m], &r->buf_ptr[m], fd, r->sh->mem_handle[m]);
+    close(fd);
+    r->buf_opened[m] = r->buf_ptr[m] != NULL;
+    if (rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED) {
+        snprintf(why, n, "%s", sc_support_no_ipc_pool());
+        return -2;
+    }
+    if (rc) {
+        snprintf(why, n, "importing memory %s (cuMemPoolImportFromShareableHandle, cuMemPoolImportPointer): %s",
+                 r->p->buffers[m], b->error_name(rc));
+        return -1;
+    }
+    return 0;
+}
+
+/*
  * Several processes: the owner of an interprocess event publishes its IPC
  * handle, main allocates and publishes IPC memory; once every process did,
  * each opens what it uses of the others'.
@@ -398,7 +476,10 @@ static int exchange(struct run *r, char *why, size_t n)
             return missing(rc);
         }
     for (int m = 0; m < p->nbuffers; m++)
-        if (k == 0 && p->buffer_ipc[m]) {
+        if (k == 0 && p->buffer_ipc[m] == SC_IPC_FROM_POOL) {
+            if ((rc = export_pool_memory(r, m, why, n)))
+                return rc;
+        } else if (k == 0 && p->buffer_ipc[m]) {
             if ((rc = b->dev_alloc(&r->buf_ptr[m], SC_COPY_BYTES)) || (rc = b->memset_sync(r->buf_ptr[m], 0, SC_COPY_BYTES)) ||
                 (rc = b->ipc_mem_handle(r->buf_ptr[m], sh->mem_handle[m]))) {
                 snprintf(why, n, "exporting memory %s (cuIpcGetMemHandle): %s", p->buffers[m], b->error_name(rc));
@@ -417,7 +498,10 @@ static int exchange(struct run *r, char *why, size_t n)
             return missing(rc);
         }
     for (int m = 0; m < p->nbuffers; m++)
-        if (k != 0 && p->buffer_ipc[m] && uses(r, -1, m)) {
+        if (k != 0 && p->buffer_ipc[m] == SC_IPC_FROM_POOL) {
+            if ((rc = import_pool_memory(r, m, why, n)))
+                return rc;
+        } else if (k != 0 && p->buffer_ipc[m] && uses(r, -1, m)) {
             if ((rc = b->ipc_mem_open(&r->buf_ptr[m], sh->mem_handle[m]))) {
                 snprintf(why, n, "cuIpcOpenMemHandle of memory %s: %s", p->buffers[m], b->error_name(rc));
                 return missing(rc);
@@ -805,6 +889,11 @@ static int issue_one(struct run *r, int i)
         break;
     case SC_OP_FILL:
         rc = r->buf_ptr[d->buffer] ? b->memset_async(o->stream, r->buf_ptr[d->buffer], o->fill, SC_COPY_BYTES) : -1;
+        break;
+    case SC_OP_READ: /* ipcpool: the first word, into the op's slot, which every process of the case sees */
+        rc = r->buf_ptr[d->buffer] ? b->memcpy_async(o->stream, &r->arena->slots[i].arg, r->buf_ptr[d->buffer],
+                                                     sizeof(uint32_t), SC_D2H_PINNED)
+                                   : -1;
         break;
     case SC_OP_POOL_RESERVED: {
         uint64_t bytes = 0;
@@ -1263,7 +1352,18 @@ static void destroy_objects(struct run *r)
     const sc_backend *b = r->b;
     const struct sc_prog *p = r->p;
     for (int m = 0; m < p->nbuffers; m++) /* IPC memory: closed by the importers before main frees it */
-        if (r->buf_ptr[m] && p->buffer_ipc[m]) {
+        if (p->buffer_ipc[m] == SC_IPC_FROM_POOL) {
+            /* ipcpool: "The imported memory must be freed from all importing processes before being freed in
+             * the exporting process" (cuMemPoolImportPointer): main frees after the others finished the run */
+            if (r->proc != 0 && (r->ipc_pool[m] || r->buf_ptr[m]))
+                b->ipc_pool_close(r->ipc_pool[m], r->buf_ptr[m]);
+            else if (r->proc == 0 && r->buf_ptr[m] &&
+                     b->free_async(r->buf_ptr[m], b->builtin_stream(SC_LEGACY_STREAM)) == 0)
+                b->stream_sync(b->builtin_stream(SC_LEGACY_STREAM));
+            if (r->proc == 0 && r->ipc_pool[m])
+                b->pool_destroy(r->ipc_pool[m]);
+            r->buf_ptr[m] = r->ipc_pool[m] = NULL;
+        } else if (r->buf_ptr[m] && p->buffer_ipc[m]) {
             if (r->buf_opened[m])
                 b->ipc_mem_close(r->buf_ptr[m]);
             else if (r->proc == 0)
@@ -1543,6 +1643,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         check_data(r);
     judge_runs(r);
     judge_primary_read(r);
+    judge_fill_read(r);
     sc_verdict_finish(&r->v, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "",
                       (unsigned)(cfg->window_ns / 1000000u));
     count_group(r);

@@ -173,6 +173,10 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  *   SC_NEVER_RUNS      the subject (a kernel, gate or host node that no launch
  *                      of the program may run: added to a graph after a child
  *                      graph node cloned it) never ran by the end.
+ *   SC_READS_FILL      (ipcpool) the subject (read) found, in the first word of
+ *                      its buffer, what the last fill of that buffer before it
+ *                      in program order wrote (judged after the drain, from what
+ *                      the subject copied into its slot).
  * An op on an array of streams is a group: one operation per member.  A group
  * subject of SC_AFTER is violated by any member completing early; a group
  * subject of SC_NOT_HELD passes only when every member completed while the
@@ -198,6 +202,7 @@ enum sc_relation {
     SC_NEVER_RUNS,      /* graphinst: the subject (a node no launch may run) never ran, by the end */
     SC_SYNCHRONIZES,    /* um: query subject, asked until it answers success, then acts as a synchronize for
                          * the object's managed memory: the host reads what the object wrote right then */
+    SC_READS_FILL,      /* ipcpool: the subject (read) found what its buffer's last fill before it wrote */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */
@@ -277,6 +282,13 @@ sc_buffer sc_buffer_create(sc_prog *p, const char *name);
 /* 4 MiB of device memory that main allocates and exports (cuIpcGetMemHandle);
  * the other processes open it (cuIpcOpenMemHandle).  `fill` writes it. */
 sc_buffer sc_ipc_memory_create(sc_prog *p, const char *name);
+/* ipcpool: the same, allocated instead from a pool main creates exportable (SC_POOL_IPC) with
+ * cuMemAllocFromPoolAsync and shares through the pool (flags SC_IPC_FROM_POOL): its file descriptor
+ * (cuMemPoolExportToShareableHandle) passed to the other processes over a unix socket, which import
+ * the pool (cuMemPoolImportFromShareableHandle) and the allocation (cuMemPoolExportPointer,
+ * cuMemPoolImportPointer); the point skips where the device cannot export a pool. */
+#define SC_IPC_FROM_POOL 0x2u
+sc_buffer sc_ipc_memory_create_flags(sc_prog *p, const char *name, unsigned flags);
 sc_graph  sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind);
 sc_word   sc_word_create(sc_prog *p, const char *name, int bits);               /* 32 or 64      */
 sc_word   sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset);
@@ -321,6 +333,9 @@ sc_op sc_batch_wait_write(sc_prog *p, const char *name, sc_word wait, sc_word wr
 sc_op sc_alloc_async(sc_prog *p, const char *name, sc_buffer m, sc_pool pool, sc_stream s);
 sc_op sc_free_async(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
 sc_op sc_fill(sc_prog *p, const char *name, sc_buffer m, sc_stream s); /* memset of the allocation */
+/* ipcpool: cuMemcpyDtoHAsync of the allocation's first word into the op's own slot (its arg), where every
+ * process sees it: what the device had written there when the stream reached the copy. */
+sc_op sc_read(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
 sc_op sc_pool_reserved(sc_prog *p, const char *name, sc_pool pool);     /* getter                   */
 sc_op sc_pool_trim(sc_prog *p, const char *name, sc_pool pool);         /* cuMemPoolTrimTo(pool, 0) */
 

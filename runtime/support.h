@@ -40,4 +40,8 @@ uint64_t sc_support_room_waited_ns(void);
 /* Does the rule run in API a (0 driver, 1 runtime) at all (stream memory operations: the driver API only)? */
 int sc_support_api(const sc_rule *rule, int a);
 
+/* ipcpool: the one reason a point skips where the device or the driver cannot share a memory pool with
+ * another process. */
+const char *sc_support_no_ipc_pool(void);
+
 #endif

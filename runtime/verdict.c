@@ -197,6 +197,9 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
     case SC_SYNCHRONIZES: /* um */
         sc_verdict_error(v, "%s never answered success", subject);
         break;
+    case SC_READS_FILL:
+        sc_verdict_error(v, "what %s read could not be checked", subject);
+        break;
     }
 }
 
@@ -231,6 +234,7 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
     case SC_RUNS_ONCE:
     case SC_NEVER_RUNS: /* graphinst: counted after everything completed, as runs once per launch */
     case SC_SYNCHRONIZES: /* um: success answered while the data was not on the host: seen directly */
+    case SC_READS_FILL: /* an early release lets the fill land sooner: it cannot hide what the read found */
         return;
     case SC_ANSWERS:
     case SC_GIVES:

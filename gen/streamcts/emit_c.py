@@ -81,7 +81,7 @@ def c_create_object(name, type_, obj, bits):
     if type_ == "context":
         return f"sc_context_create_flags(p, {n}, {flags})" if flags else f"sc_context_create(p, {n})"
     if type_ == "ipc_memory":
-        return f"sc_ipc_memory_create(p, {n})"
+        return f"sc_ipc_memory_create_flags(p, {n}, {flags})" if flags else f"sc_ipc_memory_create(p, {n})"
     if flags:
         return f"sc_word_create_preset(p, {n}, {bits}, {flags})"
     return f"sc_word_create(p, {n}, {bits})"

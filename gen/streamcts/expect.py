@@ -35,7 +35,7 @@ def parse_expect(text):
         "'X returns before A', 'Q not ready while A', 'Q ready while A', 'Q synchronizes X', 'X equals Y', "
         "'X differs from Y', "
         "'X answers CODE', 'X gives VALUE', 'X complete on return', 'X keeps its data', 'X runs once per launch', "
-        "'X runs once' or 'X sees its primary')"
+        "'X runs once', 'X never runs', 'X sees its primary' or 'X reads its fill')"
     )
 
 
@@ -171,6 +171,14 @@ def check_synchronizes(prog, exp, skind, okind):
             f"'{exp.subject} synchronizes {exp.object}' reads managed memory in main: both ops in main's process"
         )
     return errs
+def check_fill_read(prog, s):
+    """'B reads its fill' (ipcpool): B is a read, and a fill of its buffer comes before it (runtime: sc_op_writer)."""
+    op = prog.ops[s]
+    if op.kind != "read":
+        return [f"subject of 'reads its fill' must be a read; '{op.name}' is {op.kind}"]
+    if not any(o.kind == "fill" and o.args[0] == op.args[0] for o in prog.ops[:s]):
+        return [f"'{op.name} reads its fill' needs a fill of {op.args[0]} before {op.name}"]
+    return []
 
 
 def check_comparison(exp, skind, okind):
@@ -193,8 +201,9 @@ def check_expect_processes(prog, exp):
     subject = prog.ops[s]
     if exp.relation in UNARY_RELATIONS and not (
         subject.kind == "fill" and prog.objects.get(subject.args[0], Object("", ())).type == "ipc_memory"
-    ):
-        return [f"'{exp.relation}' of an op in process {sproc}: main reads back only ipc_memory (fill)"]
+    ) and not (subject.kind == "read" and exp.relation == "reads its fill"):
+        return [f"'{exp.relation}' of an op in process {sproc}: main reads back only ipc_memory (fill) and what a "
+                "read found ('reads its fill')"]
     if exp.object is None or exp.relation in ("after", "not held by") or exp.relation in COMPARISONS:
         return []
     obj = prog.ops[prog.named(exp.object)]
@@ -227,6 +236,8 @@ def check_expect(prog, exp, modes):
                 f"only 'never runs' may ask about it" for n in unlaunched]
     if exp.relation == "sees its primary":
         return check_primary(prog, s)
+    if exp.relation == "reads its fill":
+        return check_fill_read(prog, s)
     if exp.object is None:
         return check_unary(exp, skind)
     if exp.subject == exp.object:

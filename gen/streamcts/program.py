@@ -213,8 +213,8 @@ def object_types(prog):
         if type_ not in PREFIXES or (type_, arg) == ("pool", DEFAULT_POOL):
             continue
         if types.get(arg) == "ipc_memory" and type_ == "buffer":
-            if op.kind != "fill":
-                errs.append(f"op {name}: '{arg}' is ipc_memory, which only fill writes")
+            if op.kind not in ("fill", "read"):
+                errs.append(f"op {name}: '{arg}' is ipc_memory, which only fill writes and read reads")
         elif arg not in types and type_ in BY_USE:
             types[arg] = type_
         elif arg not in types and type_ == "context":

@@ -67,6 +67,9 @@ OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
 OBJECT_FLAGS["context"] = {}  # ctxmem: a context cuCtxCreate makes on device 0 before the case
 OBJECT_FLAGS["context"]["blocking_sync"] = "SC_CTX_BLOCKING_SYNC"  # ctxalloc: CU_CTX_SCHED_BLOCKING_SYNC
 OBJECT_FLAGS["pool"]["ipc"] = "SC_POOL_IPC"  # ctxalloc: exportable (POSIX file descriptor)
+# ipcpool: ipc_memory allocated from a pool main creates exportable and shares with the other processes through
+# the pool (its file descriptor passed over a unix socket, cuMemPoolImportFromShareableHandle, cuMemPoolImportPointer)
+OBJECT_FLAGS["ipc_memory"]["pool"] = "SC_IPC_FROM_POOL"
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
 PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
 PREFIXES["context"] = "cx_"  # ctxmem
@@ -341,3 +344,8 @@ KINDS["ctx_create"] = host("sc_ctx_create", "context", driver_only=True)
 STREAM_FLAGS = ("green",)  # stream attributes without a value
 STREAM_SYNTAX = "blocking|nonblocking [priority=P] [device=D] [count=N] [green]"
 NEEDS = {"green": "SC_NEEDS_GREEN"}  # capabilities a device may lack: sc_rule.needs (one skip reason)
+# ipcpool: the first word of a buffer copied into the op's slot, which main reads: 'B reads its fill' (what the
+# last fill of the buffer before it wrote), also from another process (IPC memory, a shared pool's allocation)
+KINDS["read"] = Kind("sc_read", ("buffer",))
+PROCESS_KINDS += ("read",)
+UNARY_RELATIONS["reads its fill"] = "SC_READS_FILL"

@@ -67,7 +67,21 @@ memop_managed memop.wait_value.managed_refused X answered success (0), not an er
 green_unsynced ctx.green.primary_sync_waits_for_green_work X returned while A was still pending
 ctx_create_not_current ctx.create.supplants_the_current_context Q did not answer until the gates were released
 pop_keeps_created ctx.create.pop_restores_the_supplanted_context Q reported success while A was held
+ipc_pool_private process.ipc_pool.import_reads_exporters_write B read 0x00000000, not what A wrote (0x41414141)
+wait process.ipc_pool.import_reads_exporters_write B read 0x00000000, not what A wrote (0x41414141)
+ipc_pool_private process.ipc_pool.event_orders_writes B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
+wait process.ipc_pool.event_orders_writes B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
+wait process.ipc_pool.event_orders_writes_into_main B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
+wait process.ipc_event.wait_orders_work completed while A was still pending
+wait process.ipc_event.wait_in_main_orders_after_child_work completed while A was still pending
 EOF_CASES
+
+# ipcpool: a device that cannot export a pool skips every point of a shared pool's rule, with the one reason
+out=$(STREAMCTS_MOCK_QUIRK=no_ipc_pools "$dir/process.ipc_pool.event_orders_writes.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^ok [0-9]* - .* # SKIP no IPC memory pools: the device or driver cannot share a memory pool' <<<"$out")" = 4 ] &&
+    ! grep -qE '^(not )?ok [0-9]* - [^#]*$' <<<"$out"; then
+    ok "a device without IPC memory pools skips the shared pool's points, never passes them"
+else nok "a device without IPC memory pools did not skip (exit $rc)" "$out"; fi
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,
 # so these get a 50 ms window, in which even a loaded machine runs the mock's stream threads.  Nothing

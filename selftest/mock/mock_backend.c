@@ -100,6 +100,8 @@
  *   ctx_create_not_current  (green) cuCtxCreate leaves the calling thread's context current, not the new one
  *   pop_keeps_created  (green) cuCtxPopCurrent after cuCtxCreate leaves the created context current: the
  *              supplanted context is not restored
+ *   ipc_pool_private  (ipcpool) an allocation imported from another process's pool
+ *              (cuMemPoolImportPointer) is fresh zeroed memory of the importer's own, not the exporter's
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -113,6 +115,8 @@
  *                  structure validated before instantiation: "not previously validated" allows it)
  *   slow_ctx_destroy  cuCtxDestroy takes 120 ms (on the H100 it took over a
  *                  50 ms window), before any gate of the case is issued
+ *   no_ipc_pools   (ipcpool) the device has no handle type to export a pool with: a pool
+ *                  made exportable (SC_POOL_IPC) cannot be created
  * A programmatic dependent launch (launch_pdl) that does not synchronize on its
  * dependencies may overlap a gate right before it in its stream (its primary,
  * which triggers its dependents at its start, as the suite's gate kernel does),
@@ -154,6 +158,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
@@ -255,6 +261,24 @@ struct mevent {
     unsigned flags;         /* SC_EV_*: a blocking-sync event's waiter sleeps, any other spins */
     uint32_t clock[MOCK_CAPTURE_STREAMS]; /* recorded in a capture: its stream's clock then, ... */
     int cap_index;                        /* ... and that stream's index */
+    struct mipc *ipc;       /* ipcpool: an interprocess event's state, shared by every process that opened it */
+    int ipc_fd;             /* ... the memory it lives in (a memfd), in the process that created it */
+};
+/*
+ * ipcpool: an interprocess event.  Its state lives in a page of shared memory (a memfd) that every process
+ * opening its handle maps (through /proc/PID/fd of the creator): records so far, and the last that completed.
+ * A record takes the next number and completes it in stream order; a wait, query or synchronize looks at the
+ * records made before it, in whichever process.  The break wait: a wait waits for nothing, as for any event.
+ */
+struct mipc {
+    uint64_t recorded;  /* records issued, every process counted */
+    uint64_t completed; /* the highest record that ran */
+};
+#define MOCK_IPC_MAGIC 0x6d6f636bu
+#define MOCK_IPC_WAIT_NS 30000000000ull /* a wait on another process's record gives up after this (its deadline) */
+struct mipc_handle { /* a CUipcEventHandle's 64 bytes, as the mock fills them */
+    uint32_t magic;
+    int32_t pid, fd;
 };
 
 static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: whole enqueue is atomic */
@@ -516,17 +540,44 @@ static int stream_destroy(void *s)
     (void)s; /* its worker drains it; the memory is kept, as handles may linger in events */
     return 0;
 }
+/* ipcpool: memory a memfd holds, mapped shared; NULL on failure */
+static void *shared_map(int fd, size_t n)
+{
+    void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return m == MAP_FAILED ? NULL : m;
+}
+/* ipcpool: opens a memfd of process pid through /proc (the mock's stand-in for a handle the driver resolves) */
+static int open_foreign(int pid, int fd)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, fd);
+    return open(path, O_RDWR | O_CLOEXEC);
+}
 static int event_create(void **e, unsigned flags)
 {
     struct mevent *ev = calloc(1, sizeof *ev);
     ev->flags = flags;
     ev->ctx = cur_ctx;
+    ev->ipc_fd = -1;
+    if (flags & SC_EV_INTERPROCESS) { /* ipcpool: its state in shared memory */
+        if ((ev->ipc_fd = memfd_create("streamcts-mock-ipc-event", MFD_CLOEXEC)) < 0 ||
+            ftruncate(ev->ipc_fd, 4096) || !(ev->ipc = shared_map(ev->ipc_fd, 4096))) {
+            if (ev->ipc_fd >= 0)
+                close(ev->ipc_fd);
+            free(ev);
+            return 2; /* out of memory */
+        }
+    }
     *e = ev;
     return 0;
 }
 static int event_destroy(void *e)
 {
-    (void)e; /* waits keep their own snapshot; the event memory is kept */
+    struct mevent *ev = e; /* waits keep their own snapshot; the event memory is kept */
+    if (ev->ipc_fd >= 0) { /* ipcpool: the processes that opened it mapped it already */
+        close(ev->ipc_fd);
+        ev->ipc_fd = -1;
+    }
     return 0;
 }
 static int dev_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
@@ -881,11 +932,40 @@ static int callback(void *s, const struct sc_callback *cb)
     return host_func(s, run_callback, (void *)cb);
 }
 static void run_record(void *e) { ((struct mevent *)e)->ns = sc_now_ns(); }
+/* ipcpool: record number seq of an interprocess event completes */
+struct mipc_step {
+    struct mipc *ipc;
+    uint64_t seq;
+};
+static void run_record_ipc(void *a)
+{
+    struct mipc_step *st = a;
+    uint64_t was = __atomic_load_n(&st->ipc->completed, __ATOMIC_ACQUIRE);
+    while (was < st->seq && !__atomic_compare_exchange_n(&st->ipc->completed, &was, st->seq, 0, __ATOMIC_ACQ_REL,
+                                                          __ATOMIC_ACQUIRE))
+        ;
+}
+/* ipcpool: a stream waits until record seq completed, in whichever process (for at most MOCK_IPC_WAIT_NS) */
+static void run_wait_ipc(void *a)
+{
+    struct mipc_step *st = a;
+    uint64_t end = sc_now_ns() + MOCK_IPC_WAIT_NS;
+    while (__atomic_load_n(&st->ipc->completed, __ATOMIC_ACQUIRE) < st->seq && sc_now_ns() < end)
+        sc_pause_ns(10000);
+}
 static int event_record(void *e, void *s)
 {
     struct mevent *ev = e;
     if (resolve(s)->ctx != ev->ctx) /* documented: hEvent and hStream must be from the same context */
         return refuse(MOCK_INVALID_HANDLE);
+    if (ev->ipc) { /* ipcpool: the next record of every process's */
+        struct mipc_step *st = malloc(sizeof *st);
+        st->ipc = ev->ipc;
+        st->seq = __atomic_add_fetch(&ev->ipc->recorded, 1, __ATOMIC_ACQ_REL);
+        ev->target = enqueue(s, ITEM_FN, run_record_ipc, st, NULL, 0, 1);
+        ev->stream = resolve(s);
+        return 0;
+    }
     struct mgraph *cap = resolve(s)->capture;
     uint64_t pos = enqueue(s, ITEM_FN, run_record, ev, NULL, 0, 0);
     if (cap) { /* what a wait on it will follow: its stream's clock, this record's node included */
@@ -930,6 +1010,15 @@ static int stream_wait_event(void *s, void *e, unsigned flags)
         return external_node(s, ITEM_WAIT_EXTERNAL, ev);
     if (flags)
         return refuse(1); /* invalid value */
+    if (ev->ipc) { /* ipcpool: the records made so far, whichever process made them */
+        uint64_t seq = __atomic_load_n(&ev->ipc->recorded, __ATOMIC_ACQUIRE);
+        if (seq && !breaks("wait")) {
+            struct mipc_step *w = malloc(sizeof *w);
+            *w = (struct mipc_step){ ev->ipc, seq };
+            enqueue(s, ITEM_FN, run_wait_ipc, w, NULL, 0, 1);
+        }
+        return 0;
+    }
     struct mstream *st = resolve(s); /* before the lock: a per-thread stream may be made here */
     pthread_mutex_lock(&registry);
     if (ev->capture && ev->capture->origin && !st->capture)
@@ -979,6 +1068,13 @@ static int captured_event(const struct mevent *ev)
 static int event_sync(void *e)
 {
     struct mevent *ev = e;
+    if (ev->ipc) { /* ipcpool: spins until the records made so far completed (at most MOCK_IPC_WAIT_NS) */
+        uint64_t seq = __atomic_load_n(&ev->ipc->recorded, __ATOMIC_ACQUIRE), end = sc_now_ns() + MOCK_IPC_WAIT_NS;
+        while (__atomic_load_n(&ev->ipc->completed, __ATOMIC_ACQUIRE) < seq && sc_now_ns() < end)
+            ;
+        release_at_sync();
+        return context_error();
+    }
     if (ev->capture)
         return captured_event(ev);
     if (ev->stream && (ev->flags & SC_EV_BLOCKING_SYNC))
@@ -994,6 +1090,9 @@ static int event_query(void *e)
 {
     struct mevent *ev = e;
     int err = context_error();
+    if (!err && ev->ipc) /* ipcpool */
+        return __atomic_load_n(&ev->ipc->completed, __ATOMIC_ACQUIRE) >=
+                       __atomic_load_n(&ev->ipc->recorded, __ATOMIC_ACQUIRE) ? 0 : SC_NOT_READY;
     if (!err && ev->capture)
         return captured_event(ev);
     return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
@@ -1151,6 +1250,7 @@ struct mblock {
     unsigned handed;        /* times handed out: a free enqueued for an earlier owner does not free it */
     struct mpool *pool;
     struct mblock *next;
+    int shared;             /* ipcpool: mem is part of its pool's shared memory, not malloc'd */
 };
 struct mpool {
     unsigned flags;         /* SC_POOL_* */
@@ -1158,6 +1258,17 @@ struct mpool {
     uint64_t reserved;      /* bytes of its blocks */
     struct mblock *blocks;
     struct mpool *next;     /* every pool alive */
+    /* ipcpool: an exportable pool's memory is a memfd, handed out in order and never reused; an imported
+     * pool maps the exporter's (the file descriptor it was given) */
+    int ipc_fd;
+    char *ipc_base;
+    size_t ipc_size, ipc_used;
+    void *private_copy;     /* the break ipc_pool_private: the importer's own memory */
+};
+#define MOCK_IPC_POOL_BYTES (64u << 20) /* an exportable pool's memory (sparse) */
+struct mpool_export { /* a CUmemPoolPtrExportData's 64 bytes, as the mock fills them */
+    uint32_t magic;
+    uint64_t offset, n;
 };
 static pthread_mutex_t pools_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct mpool *pools;
@@ -1167,6 +1278,21 @@ static int pool_create(void **pool, unsigned flags)
 {
     struct mpool *pl = calloc(1, sizeof *pl);
     pl->flags = flags;
+    pl->ipc_fd = -1;
+    if ((flags & SC_POOL_IPC) && quirks("no_ipc_pools")) { /* legal: CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES 0 */
+        free(pl);
+        return SC_UNSUPPORTED;
+    }
+    if (flags & SC_POOL_IPC) { /* ipcpool */
+        if ((pl->ipc_fd = memfd_create("streamcts-mock-pool", MFD_CLOEXEC)) < 0 ||
+            ftruncate(pl->ipc_fd, MOCK_IPC_POOL_BYTES) || !(pl->ipc_base = shared_map(pl->ipc_fd, MOCK_IPC_POOL_BYTES))) {
+            if (pl->ipc_fd >= 0)
+                close(pl->ipc_fd);
+            free(pl);
+            return 2; /* out of memory */
+        }
+        pl->ipc_size = MOCK_IPC_POOL_BYTES;
+    }
     pthread_mutex_lock(&pools_mu);
     pl->next = pools;
     pools = pl;
@@ -1186,8 +1312,13 @@ static int pool_destroy(void *pool)
     pthread_mutex_unlock(&pools_mu);
     for (struct mblock *b = pl->blocks, *next; b; b = next) {
         next = b->next;
-        free(b->mem);
+        if (!b->shared)
+            free(b->mem);
         free(b);
+    }
+    if (pl->ipc_base) { /* ipcpool */
+        munmap(pl->ipc_base, pl->ipc_size);
+        close(pl->ipc_fd);
     }
     free(pl);
     return 0;
@@ -1224,7 +1355,8 @@ static void release_blocks(struct mpool *pl, uint64_t keep)
         if (b->freed && (breaks("trim_below_min") || pl->reserved - b->n >= keep)) {
             *at = b->next;
             pl->reserved -= b->n;
-            free(b->mem);
+            if (!b->shared)
+                free(b->mem);
             free(b);
         } else
             at = &b->next;
@@ -1277,7 +1409,19 @@ static int alloc_async(void **p, size_t n, void *pool, void *s)
         }
     }
     b = calloc(1, sizeof *b);
-    b->mem = calloc(1, n + MOCK_BLOCK_HEADER), b->n = n, b->pool = pl;
+    if (pl->ipc_base) { /* ipcpool: the pool's shared memory, in order */
+        pthread_mutex_lock(&pools_mu);
+        size_t at = pl->ipc_used;
+        pl->ipc_used += (n + MOCK_BLOCK_HEADER + 4095u) & ~(size_t)4095u;
+        pthread_mutex_unlock(&pools_mu);
+        if (at + n + MOCK_BLOCK_HEADER > pl->ipc_size) {
+            free(b);
+            return refuse(2); /* out of memory */
+        }
+        b->mem = pl->ipc_base + at, b->shared = 1;
+    } else
+        b->mem = calloc(1, n + MOCK_BLOCK_HEADER);
+    b->n = n, b->pool = pl;
     *(struct mblock **)b->mem = b; /* free_async finds the block in front of the memory */
     pthread_mutex_lock(&pools_mu);
     b->next = pl->blocks;
@@ -1311,6 +1455,62 @@ static int free_async(void *p, void *s)
     f->handed = f->block->handed;
     pthread_mutex_unlock(&pools_mu);
     enqueue(s, ITEM_FN, run_free, f, NULL, 0, 1); /* the item owns f */
+    return 0;
+}
+/*
+ * ipcpool: an exportable pool shared with another process.  The export is a duplicate of the pool's memfd and
+ * the allocation's offset in it; the importer maps the memfd and finds the allocation there, so both processes
+ * see one memory.  The break ipc_pool_private: the importer gets fresh zeroed memory of its own instead.
+ */
+static int ipc_pool_export(void *pool, void *ptr, int *fd, void *data)
+{
+    struct mpool *pl = pool;
+    *fd = -1;
+    if (!pl || !pl->ipc_base)
+        return SC_UNSUPPORTED; /* not exportable */
+    char *p = ptr;
+    if (p < pl->ipc_base + MOCK_BLOCK_HEADER || p >= pl->ipc_base + pl->ipc_size)
+        return refuse(1); /* invalid value: not an allocation of this pool */
+    struct mpool_export ex = { MOCK_IPC_MAGIC, (uint64_t)(p - pl->ipc_base),
+                               (*(struct mblock **)(p - MOCK_BLOCK_HEADER))->n };
+    memset(data, 0, SC_IPC_HANDLE_BYTES);
+    memcpy(data, &ex, sizeof ex);
+    return (*fd = fcntl(pl->ipc_fd, F_DUPFD_CLOEXEC, 0)) < 0 ? refuse(2) : 0;
+}
+static int ipc_pool_import(void **pool, void **ptr, int fd, const void *data)
+{
+    struct mpool_export ex;
+    struct stat st;
+    *pool = *ptr = NULL;
+    memcpy(&ex, data, sizeof ex);
+    if (fstat(fd, &st) || ex.magic != MOCK_IPC_MAGIC || ex.offset + ex.n > (uint64_t)st.st_size)
+        return refuse(1); /* invalid value */
+    struct mpool *pl = calloc(1, sizeof *pl);
+    pl->ipc_fd = -1;
+    pl->ipc_size = (size_t)st.st_size;
+    if (!(pl->ipc_base = shared_map(fd, pl->ipc_size))) {
+        free(pl);
+        return refuse(2);
+    }
+    *pool = pl;
+    if (breaks("ipc_pool_private")) /* broken: memory of its own, not the exporter's */
+        *ptr = pl->private_copy = calloc(1, ex.n);
+    else
+        *ptr = pl->ipc_base + ex.offset;
+    /* its pages mapped now, not at the first write (a GPU's imported memory is mapped by the import) */
+    for (size_t at = 0; at < ex.n; at += 4096)
+        ((volatile char *)*ptr)[at] = ((volatile char *)*ptr)[at];
+    return 0;
+}
+static int ipc_pool_close(void *pool, void *ptr)
+{
+    struct mpool *pl = pool;
+    (void)ptr;
+    if (!pl)
+        return 0;
+    munmap(pl->ipc_base, pl->ipc_size);
+    free(pl->private_copy);
+    free(pl);
     return 0;
 }
 static int graph_create(void **g, int gate) { (void)g, (void)gate; return SC_UNSUPPORTED; }
@@ -1849,11 +2049,38 @@ static int last_error(int reset)
     return rc;
 }
 /* Host memory is the mock's device memory: registering it changes nothing.
- * Events and device memory live in one process, so IPC is not modelled. */
+ * Device memory lives in one process, so IPC memory handles are not modelled; interprocess events and
+ * exportable pools are (ipcpool). */
 static int host_register(void *h, size_t n) { (void)h, (void)n; return 0; }
 static int host_unregister(void *h) { (void)h; return 0; }
-static int ipc_event_handle(void *e, void *h) { (void)e, (void)h; return SC_UNSUPPORTED; }
-static int ipc_event_open(void **e, const void *h) { (void)e, (void)h; return SC_UNSUPPORTED; }
+static int ipc_event_handle(void *e, void *h)
+{
+    struct mevent *ev = e;
+    if (!ev->ipc)
+        return refuse(1); /* invalid value: not an interprocess event */
+    struct mipc_handle mh = { MOCK_IPC_MAGIC, (int32_t)getpid(), ev->ipc_fd };
+    memset(h, 0, SC_IPC_HANDLE_BYTES);
+    memcpy(h, &mh, sizeof mh);
+    return 0;
+}
+static int ipc_event_open(void **e, const void *h)
+{
+    struct mipc_handle mh;
+    memcpy(&mh, h, sizeof mh);
+    int fd = mh.magic == MOCK_IPC_MAGIC ? open_foreign(mh.pid, mh.fd) : -1;
+    struct mipc *ipc = fd >= 0 ? shared_map(fd, 4096) : NULL;
+    if (fd >= 0)
+        close(fd);
+    if (!ipc)
+        return refuse(1); /* invalid value */
+    struct mevent *ev = calloc(1, sizeof *ev);
+    ev->flags = SC_EV_INTERPROCESS | SC_EV_DISABLE_TIMING;
+    ev->ctx = cur_ctx;
+    ev->ipc = ipc;
+    ev->ipc_fd = -1;
+    *e = ev;
+    return 0;
+}
 static int ipc_mem_handle(void *d, void *h) { (void)d, (void)h; return SC_UNSUPPORTED; }
 static int ipc_mem_open(void **d, const void *h) { (void)d, (void)h; return SC_UNSUPPORTED; }
 static int ipc_mem_close(void *d) { (void)d; return SC_UNSUPPORTED; }
