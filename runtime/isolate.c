@@ -13,8 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 static int child_fd = -1;
 
 int sc_isolate_child(int *case_index, int *api, int *control)
@@ -42,22 +40,19 @@ int sc_isolate_run(char *const argv[], int case_index, int api, int control, uin
 {
     int fds[2], status = 0;
     char var[96], exe[4096];
-    size_t got = 0, nenv = 0;
+    size_t got = 0;
     if (sc_self_exe(exe, sizeof exe) || pipe2(fds, O_CLOEXEC) != 0) { /* close-on-exec: children run side by side (point.c) */
         snprintf(why, whylen, "cannot start a child process: %s", strerror(errno));
         return -1;
     }
     /* everything the child gets is built before fork: only exec follows it */
     snprintf(var, sizeof var, "%s=%d %d %d %d", SC_CHILD_ENV, case_index, api, control, fds[1]);
-    while (environ[nenv])
-        nenv++;
-    char **env = calloc(nenv + 2, sizeof *env);
+    const char *add[] = { var, NULL };
+    char **env = sc_self_environ(add);
     if (!env) {
         snprintf(why, whylen, "out of memory");
         return -1;
     }
-    memcpy(env, environ, nenv * sizeof *env);
-    env[nenv] = var;
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {

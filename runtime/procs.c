@@ -13,8 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 static pid_t parent_pid;
 
 void *sc_procs_region_create(size_t bytes, int *fd, char *why, size_t whylen)
@@ -38,25 +36,22 @@ void *sc_procs_region_map(int fd, size_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
-int sc_procs_spawn(char *const argv[], int api, int proc, int fd, pid_t *pid, char *why, size_t whylen)
+int sc_procs_spawn(char *const argv[], int api, int proc, int fd, const char *setting, pid_t *pid, char *why,
+                   size_t whylen)
 {
     char var[128], exe[4096];
-    size_t nenv = 0;
     if (sc_self_exe(exe, sizeof exe)) {
         snprintf(why, whylen, "cannot find this program to start process %d: %s", proc, strerror(errno));
         return -1;
     }
     /* everything the child gets is built before fork: only exec follows it */
     snprintf(var, sizeof var, "%s=%d %d %d", SC_PROCESS_ENV, api, proc, fd);
-    while (environ[nenv])
-        nenv++;
-    char **env = calloc(nenv + 2, sizeof *env);
+    const char *add[] = { var, setting && *setting ? setting : NULL, NULL };
+    char **env = sc_self_environ(add);
     if (!env) {
         snprintf(why, whylen, "out of memory");
         return -1;
     }
-    memcpy(env, environ, nenv * sizeof *env);
-    env[nenv] = var;
     pid_t me = getpid();
     fflush(NULL);
     *pid = fork();

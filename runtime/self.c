@@ -3,6 +3,7 @@
 #include "self.h"
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,6 +23,31 @@ int sc_self_exe(char *buf, size_t n)
         return -1;
     buf[len] = '\0';
     return 0;
+}
+
+char **sc_self_environ(const char *const add[])
+{
+    extern char **environ;
+    size_t n = 0, k = 0, nadd = 0;
+    while (environ[n])
+        n++;
+    while (add[nadd])
+        nadd++;
+    char **env = calloc(n + nadd + 1, sizeof *env);
+    if (!env)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        int replaced = 0;
+        for (size_t a = 0; a < nadd && !replaced; a++) {
+            size_t len = strcspn(add[a], "=");
+            replaced = strncmp(environ[i], add[a], len) == 0 && environ[i][len] == '=';
+        }
+        if (!replaced)
+            env[k++] = environ[i];
+    }
+    for (size_t a = 0; a < nadd; a++)
+        env[k++] = (char *)add[a];
+    return env;
 }
 
 void sc_self_set(const char *path) { snprintf(program, sizeof program, "%s", path ? path : ""); }

@@ -415,6 +415,9 @@ void sc_in_thread(sc_prog *p, sc_op op, const char *thread);
  * runtime starts for the case, with its own context and default streams);
  * declared before any op uses the thread. */
 void sc_thread_process(sc_prog *p, const char *thread, const char *process);
+/* blocking: that process is started with the environment variable var set to value (CUDA_LAUNCH_BLOCKING:
+ * read when the process initialises CUDA, so only a process of its own can have it); after sc_thread_process. */
+void sc_process_env(sc_prog *p, const char *process, const char *var, const char *value);
 
 /* -- the expectation ------------------------------------------------------ */
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object);
@@ -449,6 +452,8 @@ typedef struct sc_rule {
                             * generated C file, with this value written as @DIGEST@ */
     const sc_case *cases;
     int ncases;
+    int mps;               /* blocking: 1: the cases run only as clients of an MPS server
+                            * (tap/<rule>.mps.t); elsewhere the program skips    */
 } sc_rule;
 
 /* Runs the rule's cases and prints TAP; returns the process exit status. */
