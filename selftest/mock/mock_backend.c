@@ -84,6 +84,9 @@
  *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
  *              holds succeeds
  *   release_keeps_active  (ctxalloc) the last release of the primary context leaves it active
+ *   launch_blocking_ignored  (blocking) CUDA_LAUNCH_BLOCKING=1 is ignored: kernel launches return at once
+ *   mps_serializes  (blocking) under MPS (STREAMCTS_MPS set) the device runs one piece of work at a time,
+ *              whichever process or stream it belongs to: an MPS server that serializes its clients
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -101,6 +104,8 @@
  * as PDL allows: it runs once everything before that gate has completed (after
  * any other item, once that item has); one that synchronizes runs in stream
  * order.
+ * A process started with CUDA_LAUNCH_BLOCKING=1 launches its kernels (gate and marking kernel) synchronously:
+ * the launch returns once the kernel completed.
  * A thread waiting in event_sync sleeps on a blocking-sync event and spins
  * on any other, as CUDA's default scheduling does with cores to spare.
  * Stream capture records work into a list of nodes; a graph kept from it runs
@@ -127,8 +132,10 @@
 #include "backend.h"
 #include "clock.h"
 #include "slot.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +260,7 @@ static __thread int in_callback; /* this thread runs a stream callback */
 #define MOCK_INVALID_CONTEXT 201      /* ctxalloc */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
+static int launch_blocking; /* blocking: CUDA_LAUNCH_BLOCKING=1 when the process initialised */
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
 /* A call refuses its arguments: the code is also the calling thread's last error. */
 static int refuse(int rc) { return last_err = rc; }
@@ -290,6 +298,24 @@ static void run_pdl_join(void *arg);
 static void join_capture(struct mgraph *cap, struct mstream *st);
 static void run_record(void *e);
 
+/*
+ * blocking: the break mps_serializes: under MPS every piece of work of every client process holds one lock
+ * (a file in the MPS server's directory) while it runs.  -1: not broken so.
+ */
+static int device_serial_lock(void)
+{
+    const char *dir = getenv("STREAMCTS_MPS");
+    char path[512];
+    if (!breaks("mps_serializes") || !dir || !*dir)
+        return -1;
+    snprintf(path, sizeof path, "%s/mock-device.lock", dir);
+    int fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+            ;
+    return fd;
+}
+
 static void *worker(void *arg)
 {
     struct mstream *s = arg;
@@ -303,8 +329,12 @@ static void *worker(void *arg)
             sc_pause_ns(20000000u);
         if (it->type == ITEM_WAIT)
             wait_done(it->on, it->target);
-        else if (it->fn && (!context_error() || it->fn == run_callback)) /* after a fault only callbacks run */
+        else if (it->fn && (!context_error() || it->fn == run_callback)) { /* after a fault only callbacks run */
+            int serial = device_serial_lock();
             it->fn(it->arg);
+            if (serial >= 0)
+                close(serial);
+        }
         if (it->owned)
             free(it->arg);
         pthread_mutex_lock(&s->mu);
@@ -435,6 +465,8 @@ static int init(char *why, size_t whylen)
     if (!legacy) {
         broken = getenv("STREAMCTS_MOCK_BREAK");
         quirk = getenv("STREAMCTS_MOCK_QUIRK");
+        const char *lb = getenv("CUDA_LAUNCH_BLOCKING");
+        launch_blocking = lb && !strcmp(lb, "1") && !breaks("launch_blocking_ignored");
         pthread_mutex_unlock(&registry);
         while (breaks("init_hang"))
             sc_pause_ns(1000000000u);
@@ -546,6 +578,13 @@ static void trigger_at(void *h, uint64_t pos)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* blocking: a kernel launched at pos (0: into a capture) returns once it completed under CUDA_LAUNCH_BLOCKING=1 */
+static void launched(void *s, uint64_t pos)
+{
+    if (launch_blocking && pos)
+        wait_done(resolve(s), pos);
+}
+
 /* A kernel of the current context's module, launched into a stream of another context, is refused. */
 static int foreign(void *s) { return resolve(s)->ctx != cur_ctx; }
 /* nodes: a launch's own copies of a node's arguments */
@@ -561,7 +600,9 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
         return refuse(MOCK_INVALID_HANDLE);
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ flag, max_ns, slot, token };
-    trigger_at(s, enqueue(s, ITEM_FN, run_gate, g, NULL, 0, 1));
+    uint64_t pos = enqueue(s, ITEM_FN, run_gate, g, NULL, 0, 1);
+    trigger_at(s, pos);
+    launched(s, pos);
     return 0;
 }
 /* Is this a process its parent program started (one of a case's others)? */
@@ -610,7 +651,7 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     }
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token };
-    enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1);
+    launched(s, enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1));
     return 0;
 }
 
