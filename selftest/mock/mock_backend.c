@@ -297,6 +297,7 @@ static int early_done(const struct item *it);
 static void run_pdl_join(void *arg);
 static void join_capture(struct mgraph *cap, struct mstream *st);
 static void run_record(void *e);
+static void run_gate(void *a);
 
 /*
  * blocking: the break mps_serializes: under MPS every piece of work of every client process holds one lock
@@ -330,7 +331,7 @@ static void *worker(void *arg)
         if (it->type == ITEM_WAIT)
             wait_done(it->on, it->target);
         else if (it->fn && (!context_error() || it->fn == run_callback)) { /* after a fault only callbacks run */
-            int serial = device_serial_lock();
+            int serial = it->fn == run_gate ? -1 : device_serial_lock(); /* a gate holds it from its launch */
             it->fn(it->arg);
             if (serial >= 0)
                 close(serial);
@@ -543,6 +544,7 @@ struct gate_args {
     uint64_t max_ns;
     struct sc_slot *slot;
     uint32_t token;
+    int serial_fd; /* blocking: mps_serializes: the device lock the gate holds from its launch on, or -1 */
 };
 static void run_gate(void *a)
 {
@@ -561,6 +563,8 @@ static void run_gate(void *a)
     g->slot->status = status;
     g->slot->runs++;
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
+    if (g->serial_fd >= 0)
+        close(g->serial_fd); /* mps_serializes: the device is free again */
 }
 static void run_mark(void *a)
 {
@@ -591,7 +595,7 @@ static int foreign(void *s) { return resolve(s)->ctx != cur_ctx; }
 static void *gate_args_of(const struct sc_node_params *np)
 {
     struct gate_args *g = malloc(sizeof *g);
-    *g = (struct gate_args){ np->flag, np->max_ns, np->slot, np->token };
+    *g = (struct gate_args){ np->flag, np->max_ns, np->slot, np->token, -1 };
     return g;
 }
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
@@ -599,7 +603,8 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
     if (foreign(s))
         return refuse(MOCK_INVALID_HANDLE);
     struct gate_args *g = malloc(sizeof *g);
-    *g = (struct gate_args){ flag, max_ns, slot, token };
+    /* a serializing MPS server gives the GPU to the gate from its launch on: nothing runs beside it */
+    *g = (struct gate_args){ flag, max_ns, slot, token, device_serial_lock() };
     uint64_t pos = enqueue(s, ITEM_FN, run_gate, g, NULL, 0, 1);
     trigger_at(s, pos);
     launched(s, pos);
@@ -650,7 +655,7 @@ static int launch_mark(void *s, void *slot, uint32_t token)
         return refuse(MOCK_CAPTURE_IMPLICIT);
     }
     struct gate_args *g = malloc(sizeof *g);
-    *g = (struct gate_args){ NULL, 0, slot, token };
+    *g = (struct gate_args){ NULL, 0, slot, token, -1 };
     launched(s, enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1));
     return 0;
 }
@@ -703,7 +708,7 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
 {
     struct pdl_args *d = malloc(sizeof *d);
     pthread_t thread;
-    *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0, primary_token };
+    *d = (struct pdl_args){ { NULL, 0, slot, token, -1 }, resolve(s), 0, 0, primary_token };
     if (sync && !breaks("pdl")) {
         if (foreign(s)) {
             free(d);
