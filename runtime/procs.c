@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,33 +38,12 @@ void *sc_procs_region_map(int fd, size_t bytes)
 int sc_procs_spawn(char *const argv[], int api, int proc, int fd, const char *setting, pid_t *pid, char *why,
                    size_t whylen)
 {
-    char var[128], exe[4096];
-    if (sc_self_exe(exe, sizeof exe)) {
-        snprintf(why, whylen, "cannot find this program to start process %d: %s", proc, strerror(errno));
-        return -1;
-    }
-    /* everything the child gets is built before fork: only exec follows it */
+    char var[128], how[200];
     snprintf(var, sizeof var, "%s=%d %d %d", SC_PROCESS_ENV, api, proc, fd);
     const char *add[] = { var, setting && *setting ? setting : NULL, NULL };
-    char **env = sc_self_environ(add);
-    if (!env) {
-        snprintf(why, whylen, "out of memory");
-        return -1;
-    }
-    pid_t me = getpid();
-    fflush(NULL);
-    *pid = fork();
-    if (*pid == 0) {
-        /* the child ends with its parent, whatever kills the parent */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != me)
-            _exit(126);
-        execve(exe, argv, env);
-        _exit(127);
-    }
-    free(env);
+    *pid = sc_self_spawn(argv, add, -1, SC_SPAWN_DIE_WITH_PARENT, how, sizeof how);
     if (*pid < 0) {
-        snprintf(why, whylen, "cannot fork process %d: %s", proc, strerror(errno));
+        snprintf(why, whylen, "cannot start process %d: %s", proc, how);
         return -1;
     }
     return 0;
