@@ -4,18 +4,16 @@
  * Compiled once per compile mode (see cu_loader.h), so in per-thread mode every
  * stream-taking call below resolves to its _ptsz/_ptds entry point.
  */
-#define _GNU_SOURCE /* posix_spawn, poll, kill: the primary context probe (ctxalloc) */
+#define _GNU_SOURCE /* pipe2: the primary context probe (ctxalloc) */
 #include "backend.h"
 #include "cu_loader.h"
 #include "fatbin.h"
-#include <poll.h>
+#include "self.h"
+#include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
@@ -1114,7 +1112,7 @@ static int primary_ctx_sync(void) { return SC_UNSUPPORTED; }
  * primary context (open_device retained it, and any library may have), and a release no retain matched
  * exists only where nothing retained it, while the last release resets the context under everything the
  * process made in it (the runtime's own host-mapped slots among them).  So the op starts this same program
- * again (/proc/self/exe) with STREAMCTS_PRIMARY_PROBE set: before main, primary_probe() below makes only
+ * again (sc_self_spawn) with STREAMCTS_PRIMARY_PROBE set: before main, primary_probe() below makes only
  * the calls of the action in the fresh process and prints the last call's code and the context's state
  * (cuDevicePrimaryCtxGetState), which the op answers and keeps.
  *   SC_PRIMARY_RELEASE_EXTRA  one release, nothing retained                 (answers its code)
@@ -1155,47 +1153,22 @@ __attribute__((constructor)) static void primary_probe(void)
 
 static int primary_release(int action, int *reset)
 {
-    extern char **environ;
-    char var[64], out[64] = "";
-    size_t n = 0, got = 0;
-    int fds[2], status, rc = -1, active = -1;
-    pid_t pid;
-    posix_spawn_file_actions_t fa;
-    while (environ[n])
-        n++;
-    char **env = calloc(n + 2, sizeof *env);
+    char var[64], out[64] = "", why[256];
+    int fds[2], status, timed_out, rc = -1, active = -1;
     char *argv[] = { "streamcts-primary-probe", NULL };
     *reset = 0;
-    if (!env || pipe(fds)) {
-        free(env);
+    if (pipe2(fds, O_CLOEXEC))
         return CUDA_ERROR_OPERATING_SYSTEM;
-    }
-    memcpy(env, environ, n * sizeof *env);
     snprintf(var, sizeof var, "%s=%d", SC_PRIMARY_PROBE_ENV, action);
-    env[n] = var;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
-    int spawned = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, env);
-    posix_spawn_file_actions_destroy(&fa);
-    free(env);
+    const char *add[] = { var, NULL };
+    pid_t pid = sc_self_spawn(argv, add, fds[1], SC_SPAWN_STDOUT, why, sizeof why); /* it prints its answer */
     close(fds[1]);
-    if (spawned) {
+    if (pid < 0) {
         close(fds[0]);
         return CUDA_ERROR_OPERATING_SYSTEM;
     }
-    for (struct pollfd pf = { fds[0], POLLIN, 0 }; got < sizeof out - 1;) {
-        if (poll(&pf, 1, SC_PRIMARY_PROBE_MS) <= 0) {
-            kill(pid, SIGKILL); /* it hung: the op answers an error */
-            break;
-        }
-        ssize_t k = read(fds[0], out + got, sizeof out - 1 - got);
-        if (k <= 0)
-            break;
-        got += (size_t)k;
-    }
-    close(fds[0]);
-    waitpid(pid, &status, 0);
+    /* a probe that hangs is killed: the op answers an error */
+    sc_self_collect(pid, fds[0], out, sizeof out - 1, SC_PRIMARY_PROBE_MS * 1000000ull, &timed_out, &status);
     if (sscanf(out, "%d %d", &rc, &active) != 2)
         return CUDA_ERROR_OPERATING_SYSTEM; /* it died or hung without an answer */
     *reset = active == 0;

@@ -2,18 +2,13 @@
 #define _GNU_SOURCE
 #include "isolate.h"
 #include "self.h"
-#include "clock.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 static int child_fd = -1;
 
@@ -40,64 +35,21 @@ int sc_isolate_reply(const void *blob, size_t size)
 int sc_isolate_run(char *const argv[], int case_index, int api, int control, uint64_t limit_ns, void *blob,
                    size_t size, char *why, size_t whylen)
 {
-    int fds[2], status = 0;
-    char var[96], exe[4096];
-    size_t got = 0, nenv = 0;
-    if (sc_self_exe(exe, sizeof exe) || pipe2(fds, O_CLOEXEC) != 0) { /* close-on-exec: children run side by side (point.c) */
+    int fds[2], status = 0, timed_out;
+    char var[96];
+    if (pipe2(fds, O_CLOEXEC) != 0) { /* close-on-exec: children run side by side (point.c) */
         snprintf(why, whylen, "cannot start a child process: %s", strerror(errno));
         return -1;
     }
-    /* everything the child gets is built before fork: only exec follows it */
     snprintf(var, sizeof var, "%s=%d %d %d %d", SC_CHILD_ENV, case_index, api, control, fds[1]);
-    while (environ[nenv])
-        nenv++;
-    char **env = calloc(nenv + 2, sizeof *env);
-    if (!env) {
-        snprintf(why, whylen, "out of memory");
-        return -1;
-    }
-    memcpy(env, environ, nenv * sizeof *env);
-    env[nenv] = var;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        fcntl(fds[1], F_SETFD, 0); /* this child's end alone stays open across exec */
-        execve(exe, argv, env);
-        _exit(127);
-    }
-    free(env);
+    const char *add[] = { var, NULL };
+    pid_t pid = sc_self_spawn(argv, add, fds[1], 0, why, whylen);
     close(fds[1]);
     if (pid < 0) {
         close(fds[0]);
-        snprintf(why, whylen, "cannot fork a child process: %s", strerror(errno));
         return -1;
     }
-    uint64_t end = sc_now_ns() + limit_ns;
-    int timed_out = 0;
-    while (got < size) {
-        uint64_t now = sc_now_ns();
-        if (now >= end) {
-            timed_out = 1;
-            break;
-        }
-        struct pollfd pf = { fds[0], POLLIN, 0 };
-        int left_ms = (int)((end - now) / 1000000u) + 1;
-        if (poll(&pf, 1, left_ms) < 0 && errno != EINTR)
-            break;
-        if (!(pf.revents & (POLLIN | POLLHUP)))
-            continue;
-        ssize_t n = read(fds[0], (char *)blob + got, size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fds[0]);
-    if (timed_out)
-        kill(pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    size_t got = sc_self_collect(pid, fds[0], blob, size, limit_ns, &timed_out, &status);
     if (got == size && !timed_out)
         return 0;
     if (timed_out)

@@ -11,12 +11,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 static pid_t parent_pid;
 static int child_sock = -1; /* a child: its end of the socket to main */
@@ -56,15 +53,12 @@ void *sc_procs_region_map(int fd, size_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
-int sc_procs_spawn(char *const argv[], int api, int proc, int fd, pid_t *pid, char *why, size_t whylen)
+int sc_procs_spawn(char *const argv[], int api, int proc, int fd, const char *setting, pid_t *pid, char *why,
+                   size_t whylen)
 {
-    char var[128], exe[4096];
-    size_t nenv = 0, slot = 0;
+    char var[128], how[200];
+    size_t slot = 0;
     int sv[2];
-    if (sc_self_exe(exe, sizeof exe)) {
-        snprintf(why, whylen, "cannot find this program to start process %d: %s", proc, strerror(errno));
-        return -1;
-    }
     while (slot < sizeof socks / sizeof socks[0] && socks[slot].pid > 0)
         slot++;
     /* the socket file descriptors pass through (SCM_RIGHTS); main's end is no other child's */
@@ -73,33 +67,12 @@ int sc_procs_spawn(char *const argv[], int api, int proc, int fd, pid_t *pid, ch
                  slot == sizeof socks / sizeof socks[0] ? "too many processes" : strerror(errno));
         return -1;
     }
-    /* everything the child gets is built before fork: only exec follows it */
     snprintf(var, sizeof var, "%s=%d %d %d %d", SC_PROCESS_ENV, api, proc, fd, sv[1]);
-    while (environ[nenv])
-        nenv++;
-    char **env = calloc(nenv + 2, sizeof *env);
-    if (!env) {
-        snprintf(why, whylen, "out of memory");
-        close(sv[0]), close(sv[1]);
-        return -1;
-    }
-    memcpy(env, environ, nenv * sizeof *env);
-    env[nenv] = var;
-    pid_t me = getpid();
-    fflush(NULL);
-    *pid = fork();
-    if (*pid == 0) {
-        /* the child ends with its parent, whatever kills the parent */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != me || fcntl(sv[1], F_SETFD, 0))
-            _exit(126);
-        execve(exe, argv, env);
-        _exit(127);
-    }
-    free(env);
+    const char *add[] = { var, setting && *setting ? setting : NULL, NULL };
+    *pid = sc_self_spawn(argv, add, sv[1], SC_SPAWN_DIE_WITH_PARENT, how, sizeof how); /* sv[1] stays open there */
     close(sv[1]);
     if (*pid < 0) {
-        snprintf(why, whylen, "cannot fork process %d: %s", proc, strerror(errno));
+        snprintf(why, whylen, "cannot start process %d: %s", proc, how);
         close(sv[0]);
         return -1;
     }

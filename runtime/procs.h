@@ -24,9 +24,11 @@ void *sc_procs_region_create(size_t bytes, int *fd, char *why, size_t whylen);
 /* Child: maps the region its parent made.  NULL on failure. */
 void *sc_procs_region_map(int fd, size_t bytes);
 
-/* Parent: starts this program again (argv) as process proc, for the API's runs, with a unix socket
- * between the two (the one way a file descriptor passes to it); 0, or -1 with why. */
-int sc_procs_spawn(char *const argv[], int api, int proc, int fd, pid_t *pid, char *why, size_t whylen);
+/* Parent: starts this program again (argv) as process proc, for the API's runs, with a unix socket between
+ * the two (the one way a file descriptor passes to it) and setting ("VAR=VALUE", in place of this process's
+ * VAR; NULL or "": none) in its environment; 0, or -1 with why. */
+int sc_procs_spawn(char *const argv[], int api, int proc, int fd, const char *setting, pid_t *pid, char *why,
+                   size_t whylen);
 /* Parent: 1 while the child runs; 0 once it ended, with why saying how. */
 int sc_procs_alive(pid_t pid, char *why, size_t whylen);
 /* Parent: waits up to grace_ns for the child to exit, then kills it; returns its wait status. */

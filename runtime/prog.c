@@ -622,6 +622,21 @@ void sc_thread_process(sc_prog *p, const char *thread, const char *process)
     p->thread_proc[t] = k;
 }
 
+void sc_process_env(sc_prog *p, const char *process, const char *var, const char *value)
+{
+    for (int k = 1; k < p->nprocs; k++)
+        if (strcmp(p->procs[k], process) == 0) {
+            if (p->proc_env[k][0]) {
+                misuse(p, "sc_process_env: process %s has a setting already", process);
+                return;
+            }
+            if ((size_t)snprintf(p->proc_env[k], SC_ENV_LEN, "%s=%s", var, value) >= SC_ENV_LEN)
+                misuse(p, "sc_process_env: '%s=%s' is too long", var, value);
+            return;
+        }
+    misuse(p, "sc_process_env: no process %s (declare its threads first)", process);
+}
+
 int sc_op_process(const struct sc_prog *p, int i) { return p->thread_proc[p->ops[i].thread]; }
 
 int sc_op_primary(const struct sc_prog *p, int i)

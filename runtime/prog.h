@@ -18,6 +18,7 @@
 #define SC_MAX_CONTEXTS 2
 #define SC_MAX_MEMBERS 4096 /* streams in all, counting every member of an array */
 #define SC_NAME_LEN 32
+#define SC_ENV_LEN 64 /* blocking: a process's setting, "VAR=VALUE" */
 #define SC_MAX_PROCS 8 /* processes of one program, main included */
 
 struct sc_op_def {
@@ -84,6 +85,7 @@ struct sc_prog {
     int thread_proc[SC_MAX_THREADS]; /* the process each thread runs in (0: main)  */
     int nthreads;
     char procs[SC_MAX_PROCS][SC_NAME_LEN]; /* procs[0] is "main", this program's own process */
+    char proc_env[SC_MAX_PROCS][SC_ENV_LEN]; /* blocking: "VAR=VALUE" a process is started with, or "" */
     int nprocs;
     struct sc_op_def ops[SC_MAX_OPS];
     int nops;

@@ -28,6 +28,7 @@ static struct shared *shared_mem[2];
 static int shared_fd[2] = { -1, -1 };
 /* main, per API: the other processes (0: none running), the runs started, processes started */
 static pid_t peer_pid[2][SC_MAX_PROCS];
+static char peer_setting[2][SC_MAX_PROCS][SC_ENV_LEN]; /* blocking: what each was started with (sc_process_env) */
 static uint32_t run_gen[2];
 static uint32_t runs_told[2]; /* run_gen when the last program's peers were told of (sc_run_end_peers) */
 static unsigned peers_started[2];
@@ -355,6 +356,10 @@ static int start_peers(struct run *r, uint32_t case_id, char *why, size_t n)
     for (int k = 1; k < p->nprocs; k++)
         if (r->pid[k] > 0 && !sc_procs_alive(r->pid[k], how, sizeof how))
             r->pid[k] = 0; /* it ended after its last run: a new one takes its place */
+        else if (r->pid[k] > 0 && strcmp(peer_setting[api][k], p->proc_env[k]) != 0) {
+            sc_procs_reap(r->pid[k], 0); /* idle, but started with another environment: replaced */
+            r->pid[k] = 0;
+        }
     memset(sh->created, 0, sizeof sh->created);
     memset(sh->ready, 0, sizeof sh->ready);
     memset(sh->mbox, 0, sizeof sh->mbox);
@@ -370,10 +375,11 @@ static int start_peers(struct run *r, uint32_t case_id, char *why, size_t n)
     __atomic_store_n(&sh->run_gen, r->gen, __ATOMIC_RELEASE); /* last: a process that sees it sees the rest */
     for (int k = 1; k < p->nprocs; k++)
         if (r->pid[k] <= 0) {
-            if (sc_procs_spawn(r->cfg.argv, api, k, shared_fd[api], &r->pid[k], why, n)) {
+            if (sc_procs_spawn(r->cfg.argv, api, k, shared_fd[api], p->proc_env[k], &r->pid[k], why, n)) {
                 r->pid[k] = 0;
                 return -1;
             }
+            snprintf(peer_setting[api][k], SC_ENV_LEN, "%s", p->proc_env[k]);
             peers_started[api]++;
         }
     return 0;
@@ -1164,7 +1170,8 @@ static void run_job(struct worker *w, int job, int i)
         o->t_return = sc_now_ns();
         if (i == p->subject) {
             /* the object first, then the release flag: see verdict.h */
-            o->ret.object_done = p->object >= 0 && op_done(r, p->object) == 1;
+            /* G blocks until G (blocking): the launch of a gate, whose slot tells before its call is marked returned */
+            o->ret.object_done = p->object >= 0 && (p->object == i ? member_done(r, i, 0) : op_done(r, p->object)) == 1;
             o->ret.released = is_released(r);
             o->ret.result = o->result;
             if (p->rel != SC_READY_WHILE)

@@ -470,6 +470,9 @@ void sc_in_thread(sc_prog *p, sc_op op, const char *thread);
  * runtime starts for the case, with its own context and default streams);
  * declared before any op uses the thread. */
 void sc_thread_process(sc_prog *p, const char *thread, const char *process);
+/* blocking: that process is started with the environment variable var set to value (CUDA_LAUNCH_BLOCKING:
+ * read when the process initialises CUDA, so only a process of its own can have it); after sc_thread_process. */
+void sc_process_env(sc_prog *p, const char *process, const char *var, const char *value);
 
 /* -- the expectation ------------------------------------------------------ */
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object);
@@ -505,6 +508,8 @@ typedef struct sc_rule {
     const sc_case *cases;
     int ncases;
     unsigned needs;        /* green: SC_NEEDS_*, capabilities the device may lack (one skip reason) */
+    int mps;               /* blocking: 1: the cases run only as clients of an MPS server
+                            * (tap/<rule>.mps.t); elsewhere the program skips    */
 } sc_rule;
 /* green: what sc_rule.needs may name; runtime/support.c skips the rule where the device lacks it */
 #define SC_NEEDS_GREEN 0x1u /* green contexts (cuGreenCtxCreate, CUDA 12.4) */

@@ -65,6 +65,15 @@ enum sc_support sc_support_check(const sc_rule *rule, const struct sc_options *o
     char why[512] = "";
     memset(a, 0, sizeof *a);
     /* the GPU count first: a rule that needs more GPUs than there are skips without paying for a context */
+    if (rule->mps && !sc_mps_dir()) { /* blocking: what it checks is what an MPS server does */
+        char path[256];
+        snprintf(path, sizeof path, "%s", rule->id);
+        for (char *c = path; *c; c++)
+            *c = *c == '.' ? '/' : *c;
+        snprintf(a->why, sizeof a->why, "needs MPS: its cases run only as clients of an MPS server (run "
+                 "tap/%s.mps.t, which starts one)", path);
+        return SC_SUPPORT_SKIP;
+    }
     int few = too_few_gpus(rule, a);
     if (few > 0)
         return SC_SUPPORT_SKIP;

@@ -115,7 +115,7 @@ def compile_row(row):
     if c["level"] not in LEVELS:
         errs.append(f"unknown level '{c['level']}' (want MUST, DE-FACTO or SHOULD)")
     if c["mode"] not in MODES:
-        errs.append(f"unknown mode '{c['mode']}' (want both, legacy or per-thread)")
+        errs.append(f"unknown mode '{c['mode']}' (want both, legacy, per-thread or mps)")
     errs += [f"missing {col}: '-' is not allowed in column '{col}'" for col in ("source", "rule") if c[col] == "-"]
     if not re.fullmatch(r"[1-9][0-9]*", c["repeat"]) or int(c["repeat"]) > MAX_REPEAT:
         errs.append(f"malformed repeat '{c['repeat']}' (want a count from 1 to {MAX_REPEAT})")
@@ -140,6 +140,9 @@ def compile_row(row):
     for m, ids in failing.items():
         more = f" (and {len(ids) - 1} more case{'s' if len(ids) > 2 else ''})" if len(ids) > 1 else ""
         errs.append(f"case {ids[0]}: {m}{more}" if axes else m)
+    if not errs and c["mode"] == "mps" and max(case.processes for case in cases) < 2:
+        errs.append("mode 'mps' runs the cases as clients of an MPS server: the program needs threads in other "
+                    "processes (t@p)")
     if errs:
         return None, errs
     return Rule(c["id"], c["level"], MODES[c["mode"]], c, axis_names, f"{row.path}:{row.line}", cases), []

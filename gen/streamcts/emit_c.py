@@ -118,6 +118,8 @@ def c_body(prog, exp):
             ctype = C_TYPES.get(type_, type_)
             decls.append(f"sc_{ctype} {prefix}{name} = {call}" if name in used_objects else call)
     ops = [f"sc_thread_process(p, {c_string(t)}, {c_string(proc)});" for t, proc in prog.procs.items()]
+    ops += [f"sc_process_env(p, {c_string(proc)}, {c_string(var)}, {c_string(value)});"
+            for proc, env in prog.envs.items() for var, value in env]
     for name, op in zip(names, prog.ops):
         kind = KINDS[op.kind]
         args = ["p", c_string(name)] + [c_arg(t, arg) for t, arg in typed_args(name, op)] + list(kind.consts)

@@ -10,7 +10,7 @@ from .model import Bad, Expect, Object, article, one_of
 from .program import builtin
 from .vocab import (
     CODES, COMPARISONS, GATES, GETTERS, KINDS, MANAGED_WRITERS, NAME, NEVER_RUN_COUNTED, PDL_KINDS, PRIMARY_KINDS,
-    RELATIONS, RUN_COUNTED, RUN_ONCE_COUNTED, SLOT_KINDS, UNARY_RELATIONS,
+    RELATIONS, RUN_COUNTED, RUN_ONCE_COUNTED, SELF_BLOCKING, SLOT_KINDS, UNARY_RELATIONS,
 )
 
 EXPECT_BINARY = re.compile(rf"({NAME}) ({'|'.join(RELATIONS)}) ({NAME})")
@@ -240,8 +240,9 @@ def check_expect(prog, exp, modes):
         return check_fill_read(prog, s)
     if exp.object is None:
         return check_unary(exp, skind)
-    if exp.subject == exp.object:
-        return [f"expectation relates op '{exp.subject}' to itself"]
+    if exp.subject == exp.object and not (exp.relation == "blocks until" and skind in SELF_BLOCKING):
+        return [f"expectation relates op '{exp.subject}' to itself (only 'G blocks until G' of "
+                f"{one_of(SELF_BLOCKING)} G: its launch returns only after it ran)"]
     o = prog.named(exp.object)
     okind = prog.ops[o].kind
     if exp.relation in COMPARISONS:

@@ -57,6 +57,7 @@ class Program:
     threads: list  # declared threads besides main
     ops: list      # Op, in issue order
     procs: dict = field(default_factory=dict)  # thread -> the other process it runs in (t1@p1)
+    envs: dict = field(default_factory=dict)   # blocking: process -> ((VAR, VALUE), ...) it is started with
 
     def process(self, thread):
         """The process a thread runs in: main unless declared thread@process."""
@@ -86,7 +87,8 @@ class Program:
         ]
 
     def copy(self):
-        return Program(dict(self.streams), dict(self.objects), list(self.threads), list(self.ops), dict(self.procs))
+        return Program(dict(self.streams), dict(self.objects), list(self.threads), list(self.ops), dict(self.procs),
+                       dict(self.envs))
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,11 @@ class Rule:
     def needs(self):
         """green: the capabilities (keys of NEEDS) a case or control needs, sorted."""
         return sorted(set().union(*(case.needs for case in self.cases)))
+
+    @property
+    def mps_only(self):
+        """blocking: mode 'mps': the cases run only as clients of an MPS server (tap/<rule>.mps.t)."""
+        return self.cells.get("mode") == "mps"
 
 
 def typed_args(name, op):

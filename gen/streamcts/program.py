@@ -10,7 +10,8 @@ import re
 from .model import Bad, Object, Op, Program, Stream, article, one_of
 from .vocab import (
     BUILTIN_REF, BUILTIN_STREAMS, BY_USE, DEFAULT_POOL, INTEGER, KINDS, LOWER_NAME, MAX_DEVICES, MAX_PROCS, NAME,
-    OBJECT_FLAGS, OBJECT_NAME, PREFIXES, PRIORITIES, STREAM_FLAGS, STREAM_KINDS, STREAM_RANGES, STREAM_SYNTAX,
+    OBJECT_FLAGS, OBJECT_NAME, PREFIXES, PRIORITIES, PROCESS_ENV, STREAM_FLAGS, STREAM_KINDS, STREAM_RANGES,
+    STREAM_SYNTAX,
 )
 
 
@@ -106,9 +107,11 @@ def parse_objects(text):
 
 
 def parse_threads(text):
-    """'t1, t2, u1@p1' -> (["t1", "t2", "u1"], {"u1": "p1"}): main is implicit; t@p runs in process p."""
-    threads, procs = [], {}
-    for t in [] if text == "-" else (t.strip() for t in text.split(",")):
+    """'t1, t2, u1@p1' -> (["t1", "t2", "u1"], {"u1": "p1"}, {}): main is implicit; t@p runs in process p.
+    't@p VAR=VALUE' also starts process p with VAR set to VALUE (PROCESS_ENV): -> {"p": (("VAR", "VALUE"),)}."""
+    threads, procs, envs = [], {}, {}
+    for entry in [] if text == "-" else (t.strip() for t in text.split(",")):
+        t, *assignments = entry.split() or [""]
         if "@" in t:
             t, proc = t.split("@", 1)
             if not LOWER_NAME.fullmatch(proc):
@@ -123,9 +126,23 @@ def parse_threads(text):
         if t in threads:
             raise Bad(f"thread '{t}' declared twice")
         threads.append(t)
+        for a in assignments:
+            var, _, value = a.partition("=")
+            if t not in procs:
+                raise Bad(f"thread '{t}': '{a}' sets the environment of a process of its own (write {t}@PROCESS {a})")
+            if var not in PROCESS_ENV or value not in PROCESS_ENV[var]:
+                raise Bad(f"thread '{t}@{procs[t]}': unknown setting '{a}' (want "
+                          f"{one_of(f'{v}={x}' for v, xs in PROCESS_ENV.items() for x in xs)})")
+            had = dict(envs.get(procs[t], ()))
+            if had.get(var, value) != value:
+                raise Bad(f"process '{procs[t]}' sets {var} twice: {had[var]} and {value}")
+            if had and var not in had:
+                raise Bad(f"process '{procs[t]}' takes one setting (runtime/prog.h): {next(iter(had))} and {var}")
+            had[var] = value
+            envs[procs[t]] = tuple(had.items())
     if len(set(procs.values())) + 1 > MAX_PROCS:
         raise Bad(f"{len(set(procs.values())) + 1} processes, the runtime takes at most {MAX_PROCS}")
-    return threads, procs
+    return threads, procs, envs
 
 
 def check_arg(type_, arg, text):
@@ -186,8 +203,8 @@ def parse_op(text):
 
 def parse_program(cell):
     """The substituted cells of one case -> Program; raises Bad with every op problem."""
-    threads, procs = parse_threads(cell["threads"])
-    prog = Program(parse_streams(cell["streams"]), parse_objects(cell["objects"]), threads, [], procs)
+    threads, procs, envs = parse_threads(cell["threads"])
+    prog = Program(parse_streams(cell["streams"]), parse_objects(cell["objects"]), threads, [], procs, envs)
     errs = []
     for text in cell["program"].split(";"):
         try:

@@ -349,3 +349,12 @@ NEEDS = {"green": "SC_NEEDS_GREEN"}  # capabilities a device may lack: sc_rule.n
 KINDS["read"] = Kind("sc_read", ("buffer",))
 PROCESS_KINDS += ("read",)
 UNARY_RELATIONS["reads its fill"] = "SC_READS_FILL"
+# blocking: a process of a case started with an environment variable set (threads column: 't1@p1
+# CUDA_LAUNCH_BLOCKING=1'); variable -> the values it may take.  The runtime sets it in the process's
+# environment before the process initialises CUDA (runtime/procs.c).
+PROCESS_ENV = {"CUDA_LAUNCH_BLOCKING": ("0", "1")}
+# blocking: the one expectation that relates an op to itself: 'G blocks until G', the launch of a gate
+# returns only after the gate ran (CUDA_LAUNCH_BLOCKING=1)
+SELF_BLOCKING = ("gate",)
+# blocking: mode 'mps': the rule's cases run only under MPS (tap/<rule>.mps.t; its plain program skips)
+MODES["mps"] = ("legacy",)

@@ -46,6 +46,8 @@ NINJA_STUB = """rule cc
   command = true
 rule link
   command = true
+rule copy
+  command = true
 include generated/rules.ninja
 """
 

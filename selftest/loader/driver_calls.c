@@ -5,7 +5,8 @@
  * initialisation succeeds, the TAP header's facts name the missing entry
  * point, a call to it answers a code that error_name turns into
  * "libcuda.so.1 lacks <ABI name>", and the entry points that are there still
- * answer.  Prints its own TAP.
+ * answer; the primary context probe runs in a child and answers through its
+ * pipe.  Prints its own TAP.
  *
  *   driver_calls.prog ABI-NAME-OF-cuStreamGetId
  */
@@ -57,6 +58,13 @@ int main(int argc, char **argv)
     check(rc == 0, "an optional entry point that is there is called", detail);
     text = b->error_name(1);
     check(text && !strcmp(text, "FAKE_ERROR_1"), "other codes are still named by cuGetErrorName", text);
+
+    /* the primary context probe (ctxalloc): this program again, in a process of its own (sc_self_spawn),
+     * answers through a pipe; the stand-in's calls succeed and say nothing of the context's state */
+    int reset = -1;
+    rc = b->primary_release(SC_PRIMARY_RELEASE_ALL, &reset);
+    snprintf(detail, sizeof detail, "rc %d, reset %d", rc, reset);
+    check(rc == 0 && reset == 0, "the primary context probe answers from a process of its own", detail);
 
     printf("1..%d\n", n);
     return failed ? 1 : 0;

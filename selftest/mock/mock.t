@@ -74,6 +74,7 @@ wait process.ipc_pool.event_orders_writes B's data was overwritten: word 0 of it
 wait process.ipc_pool.event_orders_writes_into_main B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 wait process.ipc_event.wait_orders_work completed while A was still pending
 wait process.ipc_event.wait_in_main_orders_after_child_work completed while A was still pending
+launch_blocking_ignored process.launch_blocking.launch_returns_after_kernel G returned while G was still pending
 EOF_CASES
 
 # ipcpool: a device that cannot export a pool skips every point of a shared pool's rule, with the one reason
@@ -274,6 +275,32 @@ if [ $rc -eq 1 ] && grep -q '^not ok 1 - MPS lock$' <<<"$out" &&
     grep -q 'message: "another program held the MPS lock /tmp/streamcts-mps.lock for 0.3 s' <<<"$out"; then
     ok "an MPS lock held past its deadline fails the program with the reason, never hangs it"
 else nok "a held MPS lock was not reported (exit $rc)" "$out"; fi
+# blocking: a rule of mode mps (process.mps.*) runs only as an MPS client: its plain program skips with
+# the reason; under the (stand-in) daemon its cases pass, and an MPS server that runs one piece of work at
+# a time (break mps_serializes) fails them, as the SHOULD rule's TODO
+mps=$dir/mps/process.mps.other_process_work_overlaps.prog
+out=$("$mps" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q '^1\.\.0 # SKIP needs MPS: its cases run only as clients of an MPS server' <<<"$out"; then
+    ok "a rule of mode mps skips outside MPS, never passes"
+else nok "a rule of mode mps did not skip outside MPS (exit $rc)" "$out"; fi
+ln -s "$PWD/$mps" "$fake/overlap.mps.t"
+out=$(PATH="$fake:$PATH" "$fake/overlap.mps.t" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 8 ] && ! grep -q '^not ok' <<<"$out"; then
+    ok "under MPS another process's work overlaps a held kernel, and each control shows it held"
+else nok "the MPS overlap rule failed on a conforming mock (exit $rc)" "$out"; fi
+out=$(STREAMCTS_MOCK_BREAK=mps_serializes PATH="$fake:$PATH" "$fake/overlap.mps.t" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^not ok [0-9]* - process\.mps\..*[a-z] # TODO SHOULD rule not kept$' <<<"$out")" = 4 ] &&
+    [ "$(grep -c '^ok [0-9]* - .*\.control$' <<<"$out")" = 4 ] &&
+    grep -q 'message: "B stayed pending for the whole 5 ms window while A was held: it waited for A"' <<<"$out"; then
+    ok "break mps_serializes: process.mps.other_process_work_overlaps reports its 4 cases held (SHOULD)"
+else nok "break mps_serializes: the serializing MPS server was not reported (exit $rc)" "$out"; fi
 rm -rf "$fake"
+
+# blocking: the process a rule starts with CUDA_LAUNCH_BLOCKING=0 launches asynchronously whatever the
+# suite runs under, so the control still shows its violation under CUDA_LAUNCH_BLOCKING=1
+out=$(CUDA_LAUNCH_BLOCKING=1 "$dir/process.launch_blocking.launch_returns_after_kernel.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^ok [0-9]* - .*\.control$' <<<"$out")" = 2 ] && ! grep -q '^not ok' <<<"$out"; then
+    ok "a process's own CUDA_LAUNCH_BLOCKING replaces the one the program runs under"
+else nok "a process's own CUDA_LAUNCH_BLOCKING did not replace the program's (exit $rc)" "$out"; fi
 
 echo "1..$n"

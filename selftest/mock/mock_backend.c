@@ -102,6 +102,9 @@
  *              supplanted context is not restored
  *   ipc_pool_private  (ipcpool) an allocation imported from another process's pool
  *              (cuMemPoolImportPointer) is fresh zeroed memory of the importer's own, not the exporter's
+ *   launch_blocking_ignored  (blocking) CUDA_LAUNCH_BLOCKING=1 is ignored: kernel launches return at once
+ *   mps_serializes  (blocking) under MPS (STREAMCTS_MPS set) the device runs one piece of work at a time,
+ *              whichever process or stream it belongs to: an MPS server that serializes its clients
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -123,6 +126,8 @@
  * as PDL allows: it runs once everything before that gate has completed (after
  * any other item, once that item has); one that synchronizes runs in stream
  * order.
+ * A process started with CUDA_LAUNCH_BLOCKING=1 launches its kernels (gate and marking kernel) synchronously:
+ * the launch returns once the kernel completed.
  * A thread waiting in event_sync sleeps on a blocking-sync event and spins
  * on any other, as CUDA's default scheduling does with cores to spare.
  * Stream capture records work into a list of nodes; a graph kept from it runs
@@ -153,8 +158,10 @@
 #include "backend.h"
 #include "clock.h"
 #include "slot.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +312,7 @@ static __thread int in_callback; /* this thread runs a stream callback */
 #define MOCK_INVALID_CONTEXT 201      /* ctxalloc */
 
 static int breaks(const char *what) { return broken && !strcmp(broken, what); }
+static int launch_blocking; /* blocking: CUDA_LAUNCH_BLOCKING=1 when the process initialised */
 static int quirks(const char *what) { return quirk && !strcmp(quirk, what); }
 /* A call refuses its arguments: the code is also the calling thread's last error. */
 static int refuse(int rc) { return last_err = rc; }
@@ -343,6 +351,25 @@ static int early_done(const struct item *it);
 static void run_pdl_join(void *arg);
 static void join_capture(struct mgraph *cap, struct mstream *st);
 static void run_record(void *e);
+static void run_gate(void *a);
+
+/*
+ * blocking: the break mps_serializes: under MPS every piece of work of every client process holds one lock
+ * (a file in the MPS server's directory) while it runs.  -1: not broken so.
+ */
+static int device_serial_lock(void)
+{
+    const char *dir = getenv("STREAMCTS_MPS");
+    char path[512];
+    if (!breaks("mps_serializes") || !dir || !*dir)
+        return -1;
+    snprintf(path, sizeof path, "%s/mock-device.lock", dir);
+    int fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+            ;
+    return fd;
+}
 
 static void *worker(void *arg)
 {
@@ -357,8 +384,12 @@ static void *worker(void *arg)
             sc_pause_ns(20000000u);
         if (it->type == ITEM_WAIT)
             wait_done(it->on, it->target);
-        else if (it->fn && (!context_error() || it->fn == run_callback)) /* after a fault only callbacks run */
+        else if (it->fn && (!context_error() || it->fn == run_callback)) { /* after a fault only callbacks run */
+            int serial = it->fn == run_gate ? -1 : device_serial_lock(); /* a gate holds it from its launch */
             it->fn(it->arg);
+            if (serial >= 0)
+                close(serial);
+        }
         if (it->owned)
             free(it->arg);
         pthread_mutex_lock(&s->mu);
@@ -489,6 +520,8 @@ static int init(char *why, size_t whylen)
     if (!legacy) {
         broken = getenv("STREAMCTS_MOCK_BREAK");
         quirk = getenv("STREAMCTS_MOCK_QUIRK");
+        const char *lb = getenv("CUDA_LAUNCH_BLOCKING");
+        launch_blocking = lb && !strcmp(lb, "1") && !breaks("launch_blocking_ignored");
         pthread_mutex_unlock(&registry);
         while (breaks("init_hang"))
             sc_pause_ns(1000000000u);
@@ -614,6 +647,7 @@ struct gate_args {
     uint64_t max_ns;
     struct sc_slot *slot;
     uint32_t token;
+    int serial_fd; /* blocking: mps_serializes: the device lock the gate holds from its launch on, or -1 */
 };
 static void run_gate(void *a)
 {
@@ -632,6 +666,8 @@ static void run_gate(void *a)
     g->slot->status = status;
     g->slot->runs++;
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
+    if (g->serial_fd >= 0)
+        close(g->serial_fd); /* mps_serializes: the device is free again */
 }
 static void run_mark(void *a)
 {
@@ -649,6 +685,13 @@ static void trigger_at(void *h, uint64_t pos)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* blocking: a kernel launched at pos (0: into a capture) returns once it completed under CUDA_LAUNCH_BLOCKING=1 */
+static void launched(void *s, uint64_t pos)
+{
+    if (launch_blocking && pos)
+        wait_done(resolve(s), pos);
+}
+
 /* A kernel of the current context's module, launched into a stream of another context, is refused. */
 static int foreign(void *s)
 {
@@ -659,7 +702,7 @@ static int foreign(void *s)
 static void *gate_args_of(const struct sc_node_params *np)
 {
     struct gate_args *g = malloc(sizeof *g);
-    *g = (struct gate_args){ np->flag, np->max_ns, np->slot, np->token };
+    *g = (struct gate_args){ np->flag, np->max_ns, np->slot, np->token, -1 };
     return g;
 }
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
@@ -667,8 +710,11 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
     if (foreign(s))
         return refuse(MOCK_INVALID_HANDLE);
     struct gate_args *g = malloc(sizeof *g);
-    *g = (struct gate_args){ flag, max_ns, slot, token };
-    trigger_at(s, enqueue(s, ITEM_FN, run_gate, g, NULL, 0, 1));
+    /* a serializing MPS server gives the GPU to the gate from its launch on: nothing runs beside it */
+    *g = (struct gate_args){ flag, max_ns, slot, token, device_serial_lock() };
+    uint64_t pos = enqueue(s, ITEM_FN, run_gate, g, NULL, 0, 1);
+    trigger_at(s, pos);
+    launched(s, pos);
     return 0;
 }
 /* Is this a process its parent program started (one of a case's others)? */
@@ -716,8 +762,8 @@ static int launch_mark(void *s, void *slot, uint32_t token)
         return refuse(MOCK_CAPTURE_IMPLICIT);
     }
     struct gate_args *g = malloc(sizeof *g);
-    *g = (struct gate_args){ NULL, 0, slot, token };
-    enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1);
+    *g = (struct gate_args){ NULL, 0, slot, token, -1 };
+    launched(s, enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1));
     return 0;
 }
 
@@ -769,7 +815,7 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
 {
     struct pdl_args *d = malloc(sizeof *d);
     pthread_t thread;
-    *d = (struct pdl_args){ { NULL, 0, slot, token }, resolve(s), 0, 0, primary_token };
+    *d = (struct pdl_args){ { NULL, 0, slot, token, -1 }, resolve(s), 0, 0, primary_token };
     if (sync && !breaks("pdl")) {
         if (foreign(s)) {
             free(d);

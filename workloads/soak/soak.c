@@ -54,7 +54,7 @@ static const sc_rule rule = {
     "a seeded random legal stream program keeps the ordering the documented semantics guarantee",
     "CUDA Driver API: Stream Management, Event Management; CUDA Runtime API: API synchronization behavior, "
     "stream synchronization behavior (the legacy default stream)",
-    "", "", "", "workloads/soak/plan.c", 1, SC_API_DRIVER | SC_API_RUNTIME, 1, 0, 0, "", NULL, 0, 0,
+    "", "", "", "workloads/soak/plan.c", 1, SC_API_DRIVER | SC_API_RUNTIME, 1, 0, 0, "", NULL, 0, 0, 0,
 };
 
 static const sc_backend *const backends[2] = { &sc_driver_backend, &sc_runtime_backend };
