@@ -60,6 +60,8 @@ imported_pool_allocates alloc.ipc.imported_pool_allocates_nothing X answered suc
 reuse_unordered alloc.reuse.single_policy_off_never_corrupts B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 reuse_unordered alloc.reuse.every_policy_off B's data was overwritten: word 0 of its destination is 0x[0-9a-f]*, written by A
 release_unretained_succeeds ctx.primary.release_unretained_fails X answered success (0), not invalid_context
+not_ready_recorded error.last_error.stream_query_not_ready_not_recorded P answered MOCK_NOT_READY (600), not success
+not_ready_recorded error.last_error.event_query_not_ready_not_recorded P answered MOCK_NOT_READY (600), not success
 EOF_CASES
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,

@@ -84,6 +84,8 @@
  *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
  *              holds succeeds
  *   release_keeps_active  (ctxalloc) the last release of the primary context leaves it active
+ *   not_ready_recorded  (pginv) a stream or event query that answers not-ready records it as the calling
+ *              thread's last error (the runtime API's error state), as if it were an error
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -702,7 +704,15 @@ static void run_fault(void *code)
 {
     __atomic_store_n(&sticky, *(const int *)code, __ATOMIC_RELEASE);
 }
-static int context_error(void) { return __atomic_load_n(&sticky, __ATOMIC_ACQUIRE); }
+/* The context's sticky error, recorded as the calling thread's last error too (pginv: an asynchronous error
+ * overwrites the runtime API's error state, as the Programming Guide's Error Checking says). */
+static int context_error(void)
+{
+    int err = __atomic_load_n(&sticky, __ATOMIC_ACQUIRE);
+    return err ? refuse(err) : 0;
+}
+/* pginv: what a query answers while its work is pending; not an error, so not the thread's last error */
+static int not_ready(void) { return breaks("not_ready_recorded") ? refuse(SC_NOT_READY) : SC_NOT_READY; }
 static int launch_fault(void *s, int how)
 {
     if (how < 0 || how > 2)
@@ -881,7 +891,7 @@ static int stream_query(void *s)
     struct mstream *st = resolve(s);
     uint64_t enq = enq_of(st);
     int err = context_error();
-    return err ? err : done_of(st) >= enq ? 0 : SC_NOT_READY;
+    return err ? err : done_of(st) >= enq ? 0 : not_ready();
 }
 /* An event last recorded in a capture: its query and synchronize are refused (capmisc). */
 static int captured_event(const struct mevent *ev)
@@ -907,7 +917,7 @@ static int event_query(void *e)
     int err = context_error();
     if (!err && ev->capture)
         return captured_event(ev);
-    return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
+    return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : not_ready();
 }
 /* Waits for every stream of context c (NULL: the primary); spins: polls, as CUDA's spin-wait does. */
 static void sync_streams(struct mctx *c, int spins)
