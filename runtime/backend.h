@@ -200,6 +200,8 @@ typedef struct sc_backend {
     /* ctxalloc: an allocation from pool (made with SC_POOL_IPC) exported and imported again in this process;
      * SC_UNSUPPORTED where the export or the import is refused */
     int (*alloc_imported)(void *pool, size_t n, void *s);
+    /* pginv: pool exported to a POSIX file descriptor (closed again); the export's code */
+    int (*pool_export)(void *pool);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
     /* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
     int (*event_record_external)(void *e, void *s);
@@ -253,7 +255,7 @@ typedef struct sc_backend {
         .graph_instantiate = graph_instantiate, .exec_update = exec_update, .exec_destroy = exec_destroy, \
         .event_record_external = event_record_external, .launch_progevent = launch_progevent, \
         .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
-        .primary_release = primary_release, .alloc_imported = alloc_imported, \
+        .primary_release = primary_release, .alloc_imported = alloc_imported, .pool_export = pool_export, \
     }
 
 extern const sc_backend sc_driver_backend;

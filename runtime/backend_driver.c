@@ -596,6 +596,18 @@ static int alloc_imported(void *pool, size_t n, void *s)
     return rc;
 }
 
+/* pginv: the export alone, its code the answer (the default pool, or one made without the handle type, must be
+ * refused); a descriptor made is closed again */
+static int pool_export(void *pool)
+{
+    int fd = -1;
+    int rc = SC_CALL(cuMemPoolExportToShareableHandle, &fd, (CUmemoryPool)pool,
+                     CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+    if (rc == CUDA_SUCCESS && fd >= 0)
+        close(fd);
+    return rc;
+}
+
 /* -- graphs of one kernel node ------------------------------------------- */
 
 struct graph {

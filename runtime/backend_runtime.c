@@ -632,6 +632,16 @@ static int alloc_imported(void *pool, size_t n, void *s)
     return rc;
 }
 
+/* pginv: the export alone, its code the answer (see backend_driver.c) */
+static int pool_export(void *pool)
+{
+    int fd = -1;
+    int rc = cudaMemPoolExportToShareableHandle(&fd, (cudaMemPool_t)pool, cudaMemHandleTypePosixFileDescriptor, 0);
+    if (rc == cudaSuccess && fd >= 0)
+        close(fd);
+    return rc;
+}
+
 /* ctxalloc: releases of the primary context are the driver API's */
 static int primary_release(int action, int *reset)
 {

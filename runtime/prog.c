@@ -317,6 +317,7 @@ static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
 sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_RESERVED, n, pool); }
 sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
 sc_op sc_pool_trim_keep(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM_KEEP, n, pool); }
+sc_op sc_pool_export(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_EXPORT, n, pool); }
 sc_op sc_alloc_imported(sc_prog *p, const char *n, sc_pool pool, sc_stream s)
 {
     struct sc_op_def *op = add(p, SC_OP_ALLOC_IMPORTED, n, s);

@@ -358,6 +358,9 @@ sc_op sc_primary_release(sc_prog *p, const char *name, enum sc_primary_action a)
 sc_op sc_alloc_imported(sc_prog *p, const char *name, sc_pool pool, sc_stream s);
 /* ctxalloc: cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) */
 sc_op sc_pool_trim_keep(sc_prog *p, const char *name, sc_pool pool);
+/* pginv: cuMemPoolExportToShareableHandle(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) of pool (SC_DEFAULT_POOL:
+ * the device's current pool), the descriptor closed again; the op answers the export's code */
+sc_op sc_pool_export(sc_prog *p, const char *name, sc_pool pool);
 
 /* Several devices. */
 sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */

@@ -308,5 +308,7 @@ CODES += ("not_permitted",)
 KINDS["gate_progevent"] = Kind("sc_gate_progevent", ("event",))
 GATES += ("gate_progevent",)
 RECORDS += ("gate_progevent",)
+# pginv: a pool exported to a shareable handle (POSIX file descriptor), which it answers
+KINDS["pool_export"] = host("sc_pool_export", "pool")
 # an_error, the catch-all, last in the list of codes (messages name them in this order)
 CODES = tuple(c for c in CODES if c != "an_error") + ("an_error",)

@@ -84,6 +84,7 @@
  *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
  *              holds succeeds
  *   release_keeps_active  (ctxalloc) the last release of the primary context leaves it active
+ *   export_any_pool  (pginv) a pool created without a shareable handle type exports one anyway
  *   not_ready_recorded  (pginv) a stream or event query that answers not-ready records it as the calling
  *              thread's last error (the runtime API's error state), as if it were an error
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
@@ -1149,6 +1150,15 @@ static int alloc_imported(void *pool, size_t n, void *s)
     if (!pool)
         return SC_UNSUPPORTED;
     return breaks("imported_pool_allocates") ? 0 : refuse(1);
+}
+/* pginv: only a pool made exportable (SC_POOL_IPC) exports; the break export_any_pool: any created pool does.
+ * The mock has no default pool, so the default pool's export is never asked of it. */
+static int pool_export(void *pool)
+{
+    struct mpool *pl = pool;
+    if (!pl)
+        return SC_UNSUPPORTED;
+    return (pl->flags & SC_POOL_IPC) || breaks("export_any_pool") ? 0 : refuse(1);
 }
 static int alloc_async(void **p, size_t n, void *pool, void *s)
 {
