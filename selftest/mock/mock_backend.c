@@ -84,6 +84,7 @@
  *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
  *              holds succeeds
  *   release_keeps_active  (ctxalloc) the last release of the primary context leaves it active
+ *   ipc_pool_releases  (pginv) an exportable pool releases freed memory at a synchronize or a trim
  *   export_any_pool  (pginv) a pool created without a shareable handle type exports one anyway
  *   not_ready_recorded  (pginv) a stream or event query that answers not-ready records it as the calling
  *              thread's last error (the runtime API's error state), as if it were an error
@@ -1129,9 +1130,12 @@ static void release_at_sync(void)
             release_blocks(pl, 0);
     pthread_mutex_unlock(&pools_mu);
 }
-/* The caller holds pools_mu. */
+/* The caller holds pools_mu.  pginv: an exportable (ipc) pool releases nothing, as NVIDIA's driver does today
+ * (the Programming Guide, IPC Export Pool Limitations); the break ipc_pool_releases: it releases as any other. */
 static void release_blocks(struct mpool *pl, uint64_t keep)
 {
+    if ((pl->flags & SC_POOL_IPC) && !breaks("ipc_pool_releases"))
+        return;
     for (struct mblock **at = &pl->blocks, *b; (b = *at);)
         if (b->freed && (breaks("trim_below_min") || pl->reserved - b->n >= keep)) {
             *at = b->next;
