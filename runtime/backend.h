@@ -202,6 +202,8 @@ typedef struct sc_backend {
     int (*alloc_imported)(void *pool, size_t n, void *s);
     /* pginv: pool exported to a POSIX file descriptor (closed again); the export's code */
     int (*pool_export)(void *pool);
+    /* pginv: launch_mark with 2048 threads per block, which every device refuses before the kernel runs */
+    int (*launch_invalid)(void *s, void *slot_dev, uint32_t token);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
     /* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
     int (*event_record_external)(void *e, void *s);
@@ -256,6 +258,7 @@ typedef struct sc_backend {
         .event_record_external = event_record_external, .launch_progevent = launch_progevent, \
         .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
         .primary_release = primary_release, .alloc_imported = alloc_imported, .pool_export = pool_export, \
+        .launch_invalid = launch_invalid, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -280,6 +280,13 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     void *args[] = { &slot, &token };
     return SC_CALL(cuLaunchKernel, kernels()->mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
+/* pginv: 2048 threads per block, over every device's 1024: refused before it runs (were it run, it would only
+ * mark its slot) */
+static int launch_invalid(void *s, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    return SC_CALL(cuLaunchKernel, kernels()->mark, 1, 1, 1, 2048, 1, 1, 0, (CUstream)s, args, NULL);
+}
 
 /* sc_pdl through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION */
 static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token)

@@ -150,6 +150,12 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     void *args[] = { &slot, &token };
     return cudaLaunchKernel((const void *)k_mark, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, args, 0, (cudaStream_t)s);
 }
+/* pginv: 2048 threads per block (see backend_driver.c) */
+static int launch_invalid(void *s, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    return cudaLaunchKernel((const void *)k_mark, (dim3){ 1, 1, 1 }, (dim3){ 2048, 1, 1 }, args, 0, (cudaStream_t)s);
+}
 
 /* sc_pdl through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticStreamSerialization */
 static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token)

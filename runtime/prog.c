@@ -252,6 +252,7 @@ sc_op sc_record_external(sc_prog *p, const char *n, sc_event e, sc_stream s)
 }
 sc_op sc_wait_external(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT_EXTERNAL, n, e, s); }
 sc_op sc_callback_api(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK_API, n, s); }
+sc_op sc_kernel_invalid(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL_INVALID, n, s); }
 sc_op sc_gate_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_GATE_PROGEVENT, n, e, s); }
 sc_op sc_kernel_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s)
 {

@@ -750,6 +750,7 @@ static int issue_one(struct run *r, int i)
     case SC_OP_RECORD: rc = b->event_record(o->event, o->stream); break;
     case SC_OP_WAIT: rc = b->stream_wait_event(o->stream, o->event, 0); break;
     case SC_OP_WAIT_INVALID: rc = b->stream_wait_event(o->stream, o->event, 0x100u); break;
+    case SC_OP_KERNEL_INVALID: rc = b->launch_invalid(o->stream, slot_dev, o->token); break; /* pginv */
     case SC_OP_RECORD_EXTERNAL: rc = b->event_record_external(o->event, o->stream); break;
     case SC_OP_WAIT_EXTERNAL: rc = b->stream_wait_event(o->stream, o->event, SC_WAIT_EXTERNAL); break;
     case SC_OP_KERNEL_PROGEVENT: rc = b->launch_progevent(o->stream, o->event, NULL, 0, slot_dev, o->token); break;

@@ -63,6 +63,7 @@ release_unretained_succeeds ctx.primary.release_unretained_fails X answered succ
 not_ready_recorded error.last_error.stream_query_not_ready_not_recorded P answered MOCK_NOT_READY (600), not success
 not_ready_recorded error.last_error.event_query_not_ready_not_recorded P answered MOCK_NOT_READY (600), not success
 export_any_pool alloc.ipc.export_needs_handle_type X answered success (0), not an error
+launch_unchecked error.last_error.set_by_a_refused_launch G answered success (0), not an error
 EOF_CASES
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,

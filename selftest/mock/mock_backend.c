@@ -84,6 +84,7 @@
  *   release_unretained_succeeds  (ctxalloc) cuDevicePrimaryCtxRelease of a primary context no retain
  *              holds succeeds
  *   release_keeps_active  (ctxalloc) the last release of the primary context leaves it active
+ *   launch_unchecked  (pginv) a kernel launch with more threads per block than a device allows runs
  *   ipc_pool_releases  (pginv) an exportable pool releases freed memory at a synchronize or a trim
  *   export_any_pool  (pginv) a pool created without a shareable handle type exports one anyway
  *   not_ready_recorded  (pginv) a stream or event query that answers not-ready records it as the calling
@@ -1154,6 +1155,12 @@ static int alloc_imported(void *pool, size_t n, void *s)
     if (!pool)
         return SC_UNSUPPORTED;
     return breaks("imported_pool_allocates") ? 0 : refuse(1);
+}
+/* pginv: a launch with more threads per block than a device allows is refused (invalid value); the break
+ * launch_unchecked runs it as any launch */
+static int launch_invalid(void *s, void *slot, uint32_t token)
+{
+    return breaks("launch_unchecked") ? launch_mark(s, slot, token) : refuse(1);
 }
 /* pginv: only a pool made exportable (SC_POOL_IPC) exports; the break export_any_pool: any created pool does.
  * The mock has no default pool, so the default pool's export is never asked of it. */
