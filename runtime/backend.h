@@ -204,6 +204,10 @@ typedef struct sc_backend {
      * cannot access the pool's device as a peer), and cuMemPoolGetAccess (*readwrite: 1 read-write, 0 none) */
     int (*pool_set_access)(void *pool, int dev, int access);
     int (*pool_get_access)(void *pool, int dev, int *readwrite);
+    /* pginv: pool exported to a POSIX file descriptor (closed again); the export's code */
+    int (*pool_export)(void *pool);
+    /* pginv: launch_mark with 2048 threads per block, which every device refuses before the kernel runs */
+    int (*launch_invalid)(void *s, void *slot_dev, uint32_t token);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
     /* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
     int (*event_record_external)(void *e, void *s);
@@ -291,6 +295,8 @@ typedef struct sc_backend {
         .ctx_create_current = ctx_create_current, .green_support = green_support, .green_create = green_create, \
         .green_stream_create = green_stream_create, .green_destroy = green_destroy, \
         .ipc_pool_export = ipc_pool_export, .ipc_pool_import = ipc_pool_import, .ipc_pool_close = ipc_pool_close, \
+        .pool_export = pool_export, \
+        .launch_invalid = launch_invalid, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -278,6 +278,13 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     void *args[] = { &slot, &token };
     return SC_CALL(cuLaunchKernel, kernels()->mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
+/* pginv: 2048 threads per block, over every device's 1024: refused before it runs (were it run, it would only
+ * mark its slot) */
+static int launch_invalid(void *s, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    return SC_CALL(cuLaunchKernel, kernels()->mark, 1, 1, 1, 2048, 1, 1, 0, (CUstream)s, args, NULL);
+}
 
 /* sc_pdl through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION */
 static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token)
@@ -668,6 +675,18 @@ static int ipc_pool_close(void *pool, void *ptr)
     return rc ? rc : rc2;
 }
 _Static_assert(sizeof(CUmemPoolPtrExportData) == SC_IPC_HANDLE_BYTES, "pool export data is 64 bytes");
+
+/* pginv: the export alone, its code the answer (the default pool, or one made without the handle type, must be
+ * refused); a descriptor made is closed again */
+static int pool_export(void *pool)
+{
+    int fd = -1;
+    int rc = SC_CALL(cuMemPoolExportToShareableHandle, &fd, (CUmemoryPool)pool,
+                     CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+    if (rc == CUDA_SUCCESS && fd >= 0)
+        close(fd);
+    return rc;
+}
 
 /* -- graphs of one kernel node ------------------------------------------- */
 

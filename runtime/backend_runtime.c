@@ -150,6 +150,12 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     void *args[] = { &slot, &token };
     return cudaLaunchKernel((const void *)k_mark, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, args, 0, (cudaStream_t)s);
 }
+/* pginv: 2048 threads per block (see backend_driver.c) */
+static int launch_invalid(void *s, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    return cudaLaunchKernel((const void *)k_mark, (dim3){ 1, 1, 1 }, (dim3){ 2048, 1, 1 }, args, 0, (cudaStream_t)s);
+}
 
 /* sc_pdl through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticStreamSerialization */
 static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token)
@@ -761,6 +767,15 @@ static int ipc_pool_close(void *pool, void *ptr)
     return rc ? rc : rc2;
 }
 _Static_assert(sizeof(struct cudaMemPoolPtrExportData) == SC_IPC_HANDLE_BYTES, "pool export data is 64 bytes");
+/* pginv: the export alone, its code the answer (see backend_driver.c) */
+static int pool_export(void *pool)
+{
+    int fd = -1;
+    int rc = cudaMemPoolExportToShareableHandle(&fd, (cudaMemPool_t)pool, cudaMemHandleTypePosixFileDescriptor, 0);
+    if (rc == cudaSuccess && fd >= 0)
+        close(fd);
+    return rc;
+}
 
 /* ctxalloc: releases of the primary context are the driver API's */
 static int primary_release(int action, int *reset)

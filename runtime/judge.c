@@ -346,6 +346,31 @@ static void judge_value(struct run *r)
         sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %s, not %s", opname(r, p->subject), got, sc_value_name(p->value));
 }
 
+/*
+ * pginv: a stream or event query a program issues before an error-state getter (get_last_error,
+ * peek_last_error) is there to answer not-ready, which the getter must not report.  One that answered
+ * success (the gates had to open early, as under CUDA_LAUNCH_BLOCKING=1) did not test that: the point is
+ * undecidable.  Returns 1 when it decided so.
+ */
+static int query_premise_failed(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    enum sc_op_kind k = p->ops[p->subject].kind;
+    if (k != SC_OP_GET_LAST_ERROR && k != SC_OP_PEEK_LAST_ERROR)
+        return 0;
+    for (int i = 0; i < p->subject; i++) {
+        enum sc_op_kind q = p->ops[i].kind;
+        if ((q == SC_OP_STREAM_QUERY || q == SC_OP_EVENT_QUERY) && p->ops[i].thread == p->ops[p->subject].thread &&
+            r->op[i].result == 0) {
+            sc_verdict_decide(&r->v, SC_UNDECIDED, "cannot decide: %s answered success, not not-ready (the work it "
+                              "asks about was no longer held), so %s had no not-ready to leave out",
+                              opname(r, i), opname(r, p->subject));
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The subject's call returned: decide what can be decided now. */
 void judge_return(struct run *r)
 {
@@ -364,6 +389,8 @@ void judge_return(struct run *r)
             judge_answer(r, -1, what);
             break;
         }
+        if (query_premise_failed(r))
+            break;
         snprintf(what, sizeof what, "%s (%d)", o->result ? r->b->error_name(o->result) : "success", o->result);
         if (k == SC_OP_ELAPSED && o->result == 0)
             log_note(r, "%s: %.3f ms between the events", opname(r, p->subject), (double)o->ms);

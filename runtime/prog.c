@@ -268,6 +268,7 @@ sc_op sc_record_external(sc_prog *p, const char *n, sc_event e, sc_stream s)
 }
 sc_op sc_wait_external(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT_EXTERNAL, n, e, s); }
 sc_op sc_callback_api(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK_API, n, s); }
+sc_op sc_kernel_invalid(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL_INVALID, n, s); }
 sc_op sc_gate_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_GATE_PROGEVENT, n, e, s); }
 sc_op sc_kernel_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s)
 {
@@ -357,6 +358,7 @@ sc_op sc_pool_set_access(sc_prog *p, const char *n, sc_pool pool, int device, en
     p->ops[op].flags = access;
     return op;
 }
+sc_op sc_pool_export(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_EXPORT, n, pool); }
 sc_op sc_alloc_imported(sc_prog *p, const char *n, sc_pool pool, sc_stream s)
 {
     struct sc_op_def *op = add(p, SC_OP_ALLOC_IMPORTED, n, s);

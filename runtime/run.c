@@ -643,7 +643,8 @@ static int prepare(struct run *r, char *why, size_t n)
             return -1;
         if (d->kind == SC_OP_CAPTURE_BEGIN)
             r->has_capture = 1;
-        if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_POOL_RESERVED || d->kind == SC_OP_POOL_TRIM) {
+        if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_POOL_RESERVED || d->kind == SC_OP_POOL_TRIM ||
+            d->kind == SC_OP_POOL_EXPORT) {
             if (d->pool == SC_DEFAULT_POOL && !r->default_pool && (rc = b->default_pool(&r->default_pool))) {
                 snprintf(why, n, "the device's memory pool: %s", b->error_name(rc));
                 return rc == SC_UNSUPPORTED ? -2 : -1;
@@ -867,6 +868,7 @@ static int issue_one(struct run *r, int i)
     case SC_OP_RECORD: rc = b->event_record(o->event, o->stream); break;
     case SC_OP_WAIT: rc = b->stream_wait_event(o->stream, o->event, 0); break;
     case SC_OP_WAIT_INVALID: rc = b->stream_wait_event(o->stream, o->event, 0x100u); break;
+    case SC_OP_KERNEL_INVALID: rc = b->launch_invalid(o->stream, slot_dev, o->token); break; /* pginv */
     case SC_OP_RECORD_EXTERNAL: rc = b->event_record_external(o->event, o->stream); break;
     case SC_OP_WAIT_EXTERNAL: rc = b->stream_wait_event(o->stream, o->event, SC_WAIT_EXTERNAL); break;
     case SC_OP_KERNEL_PROGEVENT: rc = b->launch_progevent(o->stream, o->event, NULL, 0, slot_dev, o->token); break;
@@ -1070,6 +1072,7 @@ static int issue_one(struct run *r, int i)
     }
     case SC_OP_ALLOC_IMPORTED: rc = b->alloc_imported(pool_of(r, d->pool), SC_COPY_BYTES, o->stream); break;
     case SC_OP_POOL_TRIM_KEEP: rc = b->pool_trim_to(pool_of(r, d->pool), SC_TRIM_KEEP_BYTES); break;
+    case SC_OP_POOL_EXPORT: rc = b->pool_export(pool_of(r, d->pool)); break; /* pginv */
     case SC_OP_MEMCPY_PEER: rc = b->memcpy_peer(o->stream, dst, o->device, src, peer_of(o->device), SC_COPY_BYTES); break;
     case SC_OP_DEVICE_SYNC: rc = b->device_sync(d->cond); break;
     case SC_OP_DEVICE_ENTER:

@@ -410,6 +410,12 @@ sc_op sc_pool_access(sc_prog *p, const char *name, sc_pool pool, int device);
  * after it, supplanting the thread's context, which a later ctx_pop makes current again; the runtime does not
  * make c before the case, and destroys it after. */
 sc_op sc_ctx_create(sc_prog *p, const char *name, sc_context c);
+/* pginv: cuMemPoolExportToShareableHandle(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) of pool (SC_DEFAULT_POOL:
+ * the device's current pool), the descriptor closed again; the op answers the export's code */
+sc_op sc_pool_export(sc_prog *p, const char *name, sc_pool pool);
+/* pginv: the marking kernel launched on s with 2048 threads per block, more than any device allows: a launch
+ * refused before it runs, whose code the op answers */
+sc_op sc_kernel_invalid(sc_prog *p, const char *name, sc_stream s);
 
 /* Several devices. */
 sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */

@@ -319,6 +319,10 @@ CODES += ("not_permitted",)
 KINDS["gate_progevent"] = Kind("sc_gate_progevent", ("event",))
 GATES += ("gate_progevent",)
 RECORDS += ("gate_progevent",)
+# pginv: a pool exported to a shareable handle (POSIX file descriptor), which it answers
+KINDS["pool_export"] = host("sc_pool_export", "pool")
+# pginv: a kernel launch refused before it runs (too many threads per block), which it answers
+KINDS["kernel_invalid"] = Kind("sc_kernel_invalid", observable=False)
 # an_error, the catch-all, last in the list of codes (messages name them in this order)
 CODES = tuple(c for c in CODES if c != "an_error") + ("an_error",)
 # graphinst: a graph memory allocation node (cuGraphAddMemAllocNode, never freed in the graph);

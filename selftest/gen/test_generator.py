@@ -518,6 +518,23 @@ class Units(TempDirCase):
         self.assertEqual(errors, [])
         self.assertEqual([compile_row(r)[1] for r in rows], [[], [], []])
 
+    def test_a_call_judged_by_its_return_may_be_unobservable(self):
+        """pginv: the subject of "returns before" or "blocks until" is judged by when its call returned, so an op
+        whose completion cannot be observed (free_async) may be it; as the object or an "after" subject it is
+        refused (bad/unobservable_kinds)."""
+        rows, errors = self.read(
+            "id | level | streams | objects | program | expect | control | source | rule\n"
+            "x.a | DE-FACTO | s=nonblocking | P=pool"
+            " | alloc_from M P on s; gate on s; A: fill M on s; X: free_async M on s | X returns before A"
+            " | X: stream_sync s | S | R.\n"
+            "x.b | DE-FACTO | s=nonblocking | P=pool"
+            " | gate on s; A: kernel on s; X: alloc_from M P on s | X blocks until A | X: stream_sync s | S | R.\n"
+            "x.c | MUST | s=nonblocking, t=nonblocking | P=pool"
+            " | gate on s; A: kernel on s; X: alloc_from M P on s | X after A | X on t | S | R.\n")
+        self.assertEqual(errors, [])
+        self.assertEqual([compile_row(r)[1] for r in rows],
+                         [[], [], ["op 'X' is an alloc_from, whose completion cannot be observed"]])
+
     def test_unary_expectations_need_no_gate(self):
         rows, errors = self.read("id | level | program | expect | control | source | rule\n"
                                  "x.a | MUST | X: event_create_ipc_timed | X answers invalid_value"

@@ -105,6 +105,11 @@
  *   launch_blocking_ignored  (blocking) CUDA_LAUNCH_BLOCKING=1 is ignored: kernel launches return at once
  *   mps_serializes  (blocking) under MPS (STREAMCTS_MPS set) the device runs one piece of work at a time,
  *              whichever process or stream it belongs to: an MPS server that serializes its clients
+ *   launch_unchecked  (pginv) a kernel launch with more threads per block than a device allows runs
+ *   ipc_pool_releases  (pginv) an exportable pool releases freed memory at a synchronize or a trim
+ *   export_any_pool  (pginv) a pool created without a shareable handle type exports one anyway
+ *   not_ready_recorded  (pginv) a stream or event query that answers not-ready records it as the calling
+ *              thread's last error (the runtime API's error state), as if it were an error
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -855,7 +860,15 @@ static void run_fault(void *code)
 {
     __atomic_store_n(&sticky, *(const int *)code, __ATOMIC_RELEASE);
 }
-static int context_error(void) { return __atomic_load_n(&sticky, __ATOMIC_ACQUIRE); }
+/* The context's sticky error, recorded as the calling thread's last error too (pginv: an asynchronous error
+ * overwrites the runtime API's error state, as the Programming Guide's Error Checking says). */
+static int context_error(void)
+{
+    int err = __atomic_load_n(&sticky, __ATOMIC_ACQUIRE);
+    return err ? refuse(err) : 0;
+}
+/* pginv: what a query answers while its work is pending; not an error, so not the thread's last error */
+static int not_ready(void) { return breaks("not_ready_recorded") ? refuse(SC_NOT_READY) : SC_NOT_READY; }
 static int launch_fault(void *s, int how)
 {
     if (how < 0 || how > 2)
@@ -1104,7 +1117,7 @@ static int stream_query(void *s)
     struct mstream *st = resolve(s);
     uint64_t enq = enq_of(st);
     int err = context_error();
-    return err ? err : done_of(st) >= enq ? 0 : SC_NOT_READY;
+    return err ? err : done_of(st) >= enq ? 0 : not_ready();
 }
 /* An event last recorded in a capture: its query and synchronize are refused (capmisc). */
 static int captured_event(const struct mevent *ev)
@@ -1141,7 +1154,7 @@ static int event_query(void *e)
                        __atomic_load_n(&ev->ipc->recorded, __ATOMIC_ACQUIRE) ? 0 : SC_NOT_READY;
     if (!err && ev->capture)
         return captured_event(ev);
-    return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : SC_NOT_READY;
+    return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : not_ready();
 }
 /* Waits for every stream of context c (NULL: the primary, with its green contexts' streams, "If the current
  * context is the primary context, green contexts that have been created will also be synchronized", unless
@@ -1394,9 +1407,12 @@ static void release_at_sync(void)
             release_blocks(pl, 0);
     pthread_mutex_unlock(&pools_mu);
 }
-/* The caller holds pools_mu. */
+/* The caller holds pools_mu.  pginv: an exportable (ipc) pool releases nothing, as NVIDIA's driver does today
+ * (the Programming Guide, IPC Export Pool Limitations); the break ipc_pool_releases: it releases as any other. */
 static void release_blocks(struct mpool *pl, uint64_t keep)
 {
+    if ((pl->flags & SC_POOL_IPC) && !breaks("ipc_pool_releases"))
+        return;
     for (struct mblock **at = &pl->blocks, *b; (b = *at);)
         if (b->freed && (breaks("trim_below_min") || pl->reserved - b->n >= keep)) {
             *at = b->next;
@@ -1434,6 +1450,21 @@ static int alloc_imported(void *pool, size_t n, void *s)
     if (!pool)
         return SC_UNSUPPORTED;
     return breaks("imported_pool_allocates") ? 0 : refuse(1);
+}
+/* pginv: a launch with more threads per block than a device allows is refused (invalid value); the break
+ * launch_unchecked runs it as any launch */
+static int launch_invalid(void *s, void *slot, uint32_t token)
+{
+    return breaks("launch_unchecked") ? launch_mark(s, slot, token) : refuse(1);
+}
+/* pginv: only a pool made exportable (SC_POOL_IPC) exports; the break export_any_pool: any created pool does.
+ * The mock has no default pool, so the default pool's export is never asked of it. */
+static int pool_export(void *pool)
+{
+    struct mpool *pl = pool;
+    if (!pl)
+        return SC_UNSUPPORTED;
+    return (pl->flags & SC_POOL_IPC) || breaks("export_any_pool") ? 0 : refuse(1);
 }
 static int alloc_async(void **p, size_t n, void *pool, void *s)
 {

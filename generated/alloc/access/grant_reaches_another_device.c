@@ -6,7 +6,7 @@
  * that GPU has read-write access to it.
  *
  * level:   MUST
- * source:  CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support ("the memory pool API cudaMemPoolSetAccess modifies what devices can access allocations from a pool") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolSetAccess ("Controls visibility of pools between devices"), cuMemPoolGetAccess
+ * source:  CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support ("For memory pools, the API cudaMemPoolSetAccess modifies what devices can access allocations from a pool") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolSetAccess ("Controls visibility of pools between devices"), cuMemPoolGetAccess
  *
  * spec row:
  *   mode:    both
@@ -50,7 +50,7 @@ static const sc_rule rule = {
     .id = "alloc.access.grant_reaches_another_device",
     .level = SC_MUST,
     .text = "After cuMemPoolSetAccess grants another GPU read-write access to a pool, that GPU has read-write access to it.",
-    .source = "CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support (\"the memory pool API cudaMemPoolSetAccess modifies what devices can access allocations from a pool\") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolSetAccess (\"Controls visibility of pools between devices\"), cuMemPoolGetAccess",
+    .source = "CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support (\"For memory pools, the API cudaMemPoolSetAccess modifies what devices can access allocations from a pool\") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolSetAccess (\"Controls visibility of pools between devices\"), cuMemPoolGetAccess",
     .axes = "",
     .program = "A: pool_access_grant P 1; G: pool_access P 1",
     .expect = "G gives readwrite",
@@ -59,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "2bb75a6a4ddf5f6b",
+    .digest = "a7b6a6f69daac36d",
     .cases = cases,
     .ncases = 1,
 };

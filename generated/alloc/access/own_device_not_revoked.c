@@ -6,7 +6,7 @@
  * cuMemPoolSetAccess is asked to take it away.
  *
  * level:   MUST
- * source:  CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support ("By default, allocations are accessible from the device where the allocations are located. This access cannot be revoked") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolGetAccess
+ * source:  CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support ("By default, allocations are accessible only from the device where the allocations are located. This access cannot be revoked") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolGetAccess
  *
  * spec row:
  *   mode:    both
@@ -51,7 +51,7 @@ static const sc_rule rule = {
     .id = "alloc.access.own_device_not_revoked",
     .level = SC_MUST,
     .text = "A pool's own GPU keeps read-write access to it, even when cuMemPoolSetAccess is asked to take it away.",
-    .source = "CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support (\"By default, allocations are accessible from the device where the allocations are located. This access cannot be revoked\") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolGetAccess",
+    .source = "CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support (\"By default, allocations are accessible only from the device where the allocations are located. This access cannot be revoked\") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolGetAccess",
     .axes = "",
     .program = "R: pool_access_revoke P 0; G: pool_access P 0",
     .expect = "G gives readwrite",
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "09fd15f3cb450b52",
+    .digest = "1dd5825debbdbcd7",
     .cases = cases,
     .ncases = 1,
 };

@@ -6,7 +6,7 @@
  * that GPU has no access to it.
  *
  * level:   MUST
- * source:  CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support ("the memory pool API cudaMemPoolSetAccess modifies what devices can access allocations from a pool") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolSetAccess, cuMemPoolGetAccess
+ * source:  CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support ("For memory pools, the API cudaMemPoolSetAccess modifies what devices can access allocations from a pool") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolSetAccess, cuMemPoolGetAccess
  *
  * spec row:
  *   mode:    both
@@ -52,7 +52,7 @@ static const sc_rule rule = {
     .id = "alloc.access.revoke_removes_another_device",
     .level = SC_MUST,
     .text = "After cuMemPoolSetAccess takes another GPU's access to a pool away again, that GPU has no access to it.",
-    .source = "CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support (\"the memory pool API cudaMemPoolSetAccess modifies what devices can access allocations from a pool\") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolSetAccess, cuMemPoolGetAccess",
+    .source = "CUDA C++ Programming Guide, Stream-Ordered Memory Allocator, Device Accessibility for Multi-GPU Support (\"For memory pools, the API cudaMemPoolSetAccess modifies what devices can access allocations from a pool\") + CUDA Driver API, Stream Ordered Memory Allocator, cuMemPoolSetAccess, cuMemPoolGetAccess",
     .axes = "",
     .program = "pool_access_grant P 1; R: pool_access_revoke P 1; G: pool_access P 1",
     .expect = "G gives none",
@@ -61,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "7ae052d58361640c",
+    .digest = "33324fbbc4d8c5b6",
     .cases = cases,
     .ncases = 1,
 };
