@@ -4,7 +4,8 @@
  * Built by nvcc into a fatbin (SASS for every architecture the installed nvcc
  * supports from sm_75 up, plus PTX) that the runtime embeds and loads through
  * the driver API (cuModuleLoadData) or the runtime API (cudaLibraryLoadData).
- * The layout of sc_slot must match runtime/slot.h.  Kernels: sc_gate, sc_mark,
+ * The layout of sc_slot must match runtime/slot.h.  Kernels: sc_gate (or sc_gate_open and
+ * sc_gate_close around a stream wait), sc_mark,
  * sc_fault.
  */
 #undef NDEBUG /* sc_fault asserts */
@@ -56,6 +57,23 @@ extern "C" __global__ void sc_gate(const volatile uint32_t *flag, uint64_t max_n
     out->end_ns = globaltimer();
     out->status = status;
     out->runs = out->runs + 1u; /* runs of one op never overlap: one stream, or launches of one graph */
+    __threadfence_system();
+    out->token = token;
+    __threadfence_system();
+}
+
+/*
+ * A gate held by a stream wait instead of a spinning kernel (STREAMCTS_GATE=wait): sc_gate_open stamps
+ * the slot's start when the stream reaches the gate, cuStreamWaitValue32 holds the stream until the host
+ * writes the flag, and sc_gate_close publishes the end, the status, the run and the token, as sc_gate
+ * does.  A stream wait needs no SM and no time slice, so other contexts' work is not delayed by it.
+ */
+extern "C" __global__ void sc_gate_open(volatile struct sc_slot *out) { out->start_ns = globaltimer(); }
+extern "C" __global__ void sc_gate_close(volatile struct sc_slot *out, uint32_t token)
+{
+    out->end_ns = globaltimer();
+    out->status = SC_GATE_RELEASED;
+    out->runs = out->runs + 1u;
     __threadfence_system();
     out->token = token;
     __threadfence_system();

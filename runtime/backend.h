@@ -93,6 +93,9 @@ typedef struct sc_backend {
 
     int (*launch_gate)(void *s, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
     int (*launch_mark)(void *s, void *slot_dev, uint32_t token);
+    /* the gate held by a stream wait on flag_dev (>= 1) between sc_gate_open and sc_gate_close, with
+     * launch_gate's slot; no device-side deadline (STREAMCTS_GATE=wait) */
+    int (*wait_gate)(void *s, void *flag_dev, void *slot_dev, uint32_t token);
     int (*launch_fault)(void *s, int how); /* enum sc_fault_kind */
     int (*memset_async)(void *s, void *dptr, unsigned char v, size_t n);
     int (*memset_sync)(void *dptr, unsigned char v, size_t n);
@@ -265,6 +268,7 @@ typedef struct sc_backend {
         .event_create = event_create, .event_destroy = event_destroy, .dev_alloc = dev_alloc, \
         .dev_free = dev_free, .host_alloc = host_alloc, .host_free = host_free, .host_dev_ptr = host_dev_ptr, \
         .managed_alloc = managed_alloc, .launch_gate = launch_gate, .launch_mark = launch_mark, \
+        .wait_gate = wait_gate, \
         .launch_fault = launch_fault, .memset_async = memset_async, .memset_sync = memset_sync, \
         .memcpy_async = memcpy_async, .memcpy_sync = memcpy_sync, .host_func = host_func, .callback = callback, \
         .event_record = event_record, .stream_wait_event = stream_wait_event, .stream_sync = stream_sync, \

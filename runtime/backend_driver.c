@@ -29,6 +29,7 @@ static struct gpu {
     CUdevice dev;
     CUcontext ctx;
     CUfunction gate, mark, fault, pdl;
+    CUfunction gate_open, gate_close; /* a gate held by a stream wait (STREAMCTS_GATE=wait) */
     int cc_major; /* its compute capability; 9 and up: programmatic dependent launch */
 } gpus[SC_MAX_DEVICES];
 static _Thread_local int cur; /* the device whose context this thread made current */
@@ -36,7 +37,7 @@ static _Thread_local int cur; /* the device whose context this thread made curre
 /* ctxmem: contexts made with cuCtxCreate on device 0, each with the suite's kernels loaded in it. */
 static struct made {
     CUcontext ctx;
-    CUfunction gate, mark, fault, pdl;
+    CUfunction gate, mark, fault, pdl, gate_open, gate_close;
 } made[SC_MAX_CONTEXTS_MADE];
 static pthread_mutex_t made_mu = PTHREAD_MUTEX_INITIALIZER;
 static int nmade; /* contexts alive: while 0, launches need not ask which context is current */
@@ -50,12 +51,14 @@ static const struct made *kernels(void)
         for (int i = 0; i < SC_MAX_CONTEXTS_MADE; i++)
             if (made[i].ctx == c)
                 return &made[i];
-    dev = (struct made){ gpus[cur].ctx, gpus[cur].gate, gpus[cur].mark, gpus[cur].fault, gpus[cur].pdl };
+    dev = (struct made){ gpus[cur].ctx,  gpus[cur].gate,      gpus[cur].mark,      gpus[cur].fault,
+                         gpus[cur].pdl, gpus[cur].gate_open, gpus[cur].gate_close };
     return &dev;
 }
 
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 static int launch_mark(void *s, void *slot, uint32_t token);
+static int wait_gate(void *s, void *flag, void *slot, uint32_t token);
 
 /*
  * Runs each kernel once.  With lazy module loading (the default since CUDA
@@ -73,7 +76,7 @@ static CUresult warm_up(void)
     void *none = NULL, *pdl_args[] = { &slot, &token, &sync, &none };
     /* the launches take the current context's kernels: a created context's too */
     if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
-        !(rc = launch_mark(NULL, slot, 1)) &&
+        !(rc = launch_mark(NULL, slot, 1)) && !(rc = wait_gate(NULL, flag, slot, 1)) &&
         !(rc = SC_CALL(cuLaunchKernel, kernels()->pdl, 1, 1, 1, 1, 1, 1, 0, NULL, pdl_args, NULL)))
         rc = SC_CALL(cuCtxSynchronize);
     SC_CALL(cuMemFree, mem);
@@ -107,6 +110,8 @@ static int open_device(int d, char *why, size_t n)
                (rc = SC_CALL(cuModuleGetFunction, &g->mark, module, "sc_mark")) ||
                (rc = SC_CALL(cuModuleGetFunction, &g->fault, module, "sc_fault")) ||
                (rc = SC_CALL(cuModuleGetFunction, &g->pdl, module, "sc_pdl")) ||
+               (rc = SC_CALL(cuModuleGetFunction, &g->gate_open, module, "sc_gate_open")) ||
+               (rc = SC_CALL(cuModuleGetFunction, &g->gate_close, module, "sc_gate_close")) ||
                (rc = SC_CALL(cuDeviceGetAttribute, &g->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, g->dev))) {
         SC_CALL(cuGetErrorName, rc, &name);
         snprintf(why, n, "cannot load the suite's kernels on device %d: %s", d, name);
@@ -284,6 +289,18 @@ static int launch_invalid(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
     return SC_CALL(cuLaunchKernel, kernels()->mark, 1, 1, 1, 2048, 1, 1, 0, (CUstream)s, args, NULL);
+}
+/* The gate as a stream wait on the flag between two kernels (see sc_gate_open); it has no device-side
+ * deadline: the host releases it, at the latest at the deadline. */
+static int wait_gate(void *s, void *flag, void *slot, uint32_t token)
+{
+    const struct made *k = kernels();
+    void *open_args[] = { &slot }, *close_args[] = { &slot, &token };
+    int rc;
+    if ((rc = SC_CALL(cuLaunchKernel, k->gate_open, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, open_args, NULL)) ||
+        (rc = SC_CALL(cuStreamWaitValue32, (CUstream)s, (CUdeviceptr)(uintptr_t)flag, 1u, CU_STREAM_WAIT_VALUE_GEQ)))
+        return rc;
+    return SC_CALL(cuLaunchKernel, k->gate_close, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, close_args, NULL);
 }
 
 /* sc_pdl through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION */
@@ -977,7 +994,9 @@ static int make_context(void **ctx, unsigned flags, int keep)
     if (!(rc = SC_CALL(cuModuleLoadData, &module, sc_fatbin)) &&
         !(rc = SC_CALL(cuModuleGetFunction, &m.gate, module, "sc_gate")) &&
         !(rc = SC_CALL(cuModuleGetFunction, &m.mark, module, "sc_mark")) &&
-        !(rc = SC_CALL(cuModuleGetFunction, &m.fault, module, "sc_fault")))
+        !(rc = SC_CALL(cuModuleGetFunction, &m.fault, module, "sc_fault")) &&
+        !(rc = SC_CALL(cuModuleGetFunction, &m.gate_open, module, "sc_gate_open")) &&
+        !(rc = SC_CALL(cuModuleGetFunction, &m.gate_close, module, "sc_gate_close")))
         rc = SC_CALL(cuModuleGetFunction, &m.pdl, module, "sc_pdl");
     pthread_mutex_lock(&made_mu);
     for (int i = 0; i < SC_MAX_CONTEXTS_MADE && slot < 0 && !rc; i++)

@@ -15,10 +15,11 @@
 #include <string.h>
 #include <unistd.h> /* ctxalloc: close */
 
-static cudaKernel_t k_gate, k_mark, k_fault, k_pdl;
+static cudaKernel_t k_gate, k_mark, k_fault, k_pdl, k_gate_open, k_gate_close;
 
 static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 static int launch_mark(void *s, void *slot, uint32_t token);
+static int wait_gate(void *s, void *flag, void *slot, uint32_t token);
 
 /* Runs each kernel once, so lazy loading never happens inside a case (see backend_driver.c). */
 static cudaError_t warm_up(void)
@@ -31,7 +32,7 @@ static cudaError_t warm_up(void)
     uint32_t token = 1, sync = 0;
     void *none = NULL, *pdl_args[] = { &slot, &token, &sync, &none };
     if (!(rc = cudaMemset(mem, 1, 64)) && !(rc = (cudaError_t)launch_gate(NULL, mem, 1000000000u, mem + 32, 1)) &&
-        !(rc = (cudaError_t)launch_mark(NULL, mem + 32, 1)) &&
+        !(rc = (cudaError_t)launch_mark(NULL, mem + 32, 1)) && !(rc = (cudaError_t)wait_gate(NULL, mem, mem + 32, 1)) &&
         !(rc = cudaLaunchKernel((const void *)k_pdl, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, pdl_args, 0, NULL)))
         rc = cudaDeviceSynchronize();
     cudaFree(mem);
@@ -56,7 +57,9 @@ static int init(char *why, size_t whylen)
                    (rc = cudaLibraryGetKernel(&k_gate, lib, "sc_gate")) != cudaSuccess ||
                    (rc = cudaLibraryGetKernel(&k_mark, lib, "sc_mark")) != cudaSuccess ||
                    (rc = cudaLibraryGetKernel(&k_fault, lib, "sc_fault")) != cudaSuccess ||
-                   (rc = cudaLibraryGetKernel(&k_pdl, lib, "sc_pdl")) != cudaSuccess) {
+                   (rc = cudaLibraryGetKernel(&k_pdl, lib, "sc_pdl")) != cudaSuccess ||
+                   (rc = cudaLibraryGetKernel(&k_gate_open, lib, "sc_gate_open")) != cudaSuccess ||
+                   (rc = cudaLibraryGetKernel(&k_gate_close, lib, "sc_gate_close")) != cudaSuccess) {
             snprintf(reason, sizeof reason, "cannot load the suite's kernels: %s", cudaGetErrorName(rc));
         } else if ((rc = warm_up()) != cudaSuccess) {
             snprintf(reason, sizeof reason, "the suite's kernels do not run: %s", cudaGetErrorName(rc));
@@ -155,6 +158,29 @@ static int launch_invalid(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
     return cudaLaunchKernel((const void *)k_mark, (dim3){ 1, 1, 1 }, (dim3){ 2048, 1, 1 }, args, 0, (cudaStream_t)s);
+}
+
+/*
+ * The gate as a stream wait between two kernels (see backend_driver.c).  The runtime API has no stream
+ * memory operations: the wait is the driver's cuStreamWaitValue32 on the runtime's stream, whose handles
+ * the driver shares (cudaStreamLegacy is CU_STREAM_LEGACY, cudaStreamPerThread CU_STREAM_PER_THREAD); the
+ * null stream of a per-thread build is the per-thread stream.  The first kernel binds the runtime's
+ * context to the thread, so the driver call finds it current.
+ */
+static int wait_gate(void *s, void *flag, void *slot, uint32_t token)
+{
+    void *open_args[] = { &slot }, *close_args[] = { &slot, &token };
+    CUstream ds = (CUstream)s;
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+    if (!s)
+        ds = CU_STREAM_PER_THREAD;
+#endif
+    int rc = cudaLaunchKernel((const void *)k_gate_open, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, open_args, 0,
+                              (cudaStream_t)s);
+    if (rc || (rc = SC_CALL(cuStreamWaitValue32, ds, (CUdeviceptr)(uintptr_t)flag, 1u, CU_STREAM_WAIT_VALUE_GEQ)))
+        return rc;
+    return cudaLaunchKernel((const void *)k_gate_close, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, close_args, 0,
+                            (cudaStream_t)s);
 }
 
 /* sc_pdl through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticStreamSerialization */

@@ -31,6 +31,8 @@ static const struct number {
       "deadline of each phase", NULL },
     { "--no-control", "STREAMCTS_NO_CONTROL", 1, 0, 1, offsetof(struct sc_options, no_control),
       "1 skips the negative controls", NULL },
+    { "--wait-gates", "STREAMCTS_WAIT_GATES", 1, 0, 1, offsetof(struct sc_options, wait_gates),
+      "1 holds streams with stream waits (cuStreamWaitValue32) instead of spinning gate kernels", NULL },
     { NULL, "STREAMCTS_MPS_LOCK_MS", 0, 0, 86400000, offsetof(struct sc_options, mps_lock_ms),
       "how long a *.mps.t program waits for the MPS server", NULL },
 };

@@ -13,6 +13,8 @@
  *                                            the full window (0: none; default: calibrated, calibrate.h)
  *   --deadline-ms N   STREAMCTS_DEADLINE_MS  1..600000: per-phase deadline (default 10000)
  *   --no-control      STREAMCTS_NO_CONTROL   0..1: 1 skips the negative controls
+ *   --wait-gates      STREAMCTS_WAIT_GATES   0..1: 1 holds streams with stream waits, not spinning gate kernels
+ *                                            (where the program allows: see run.c, issue_gate)
  *   --list                                   print the case ids and exit
  *   --help                                   print the options and exit
  *                     STREAMCTS_MPS_LOCK_MS  0..86400000: a *.mps.t program's wait for the MPS server (mps.h)
@@ -26,7 +28,7 @@
 
 struct sc_options {
     const char *glob, *api; /* NULL or empty: every case, both APIs */
-    unsigned repeat, attempts, window_ms, first_look_ms, deadline_ms, no_control, mps_lock_ms;
+    unsigned repeat, attempts, window_ms, first_look_ms, deadline_ms, no_control, mps_lock_ms, wait_gates;
     int controls, list;
 };
 

@@ -771,6 +771,34 @@ static int add_node(struct run *r, int i)
 }
 
 /* Member m of group op i, for the kinds a group issues to every member. */
+/*
+ * A gate: the spinning kernel sc_gate, or with --wait-gates a stream wait between two stamping kernels
+ * (sc_gate_open, sc_gate_close), which needs no SM and no time slice, so that other contexts' legal work
+ * is not delayed while it holds its stream.  The kernel stays where the kernel is what a rule looks at: a
+ * programmatic launch is triggered by the gate kernel, and a gate captured into a graph would be a wait
+ * node there (wait_gates_allowed).
+ */
+static int wait_gates_allowed(const struct sc_prog *p)
+{
+    for (int i = 0; i < p->nops; i++)
+        switch (p->ops[i].kind) {
+        case SC_OP_KERNEL_PDL:
+        case SC_OP_KERNEL_PROGEVENT:
+        case SC_OP_GATE_PROGEVENT:
+        case SC_OP_CAPTURE_BEGIN:
+        case SC_OP_CAPTURE_KEEP:
+            return 0;
+        default: break;
+        }
+    return 1;
+}
+static int issue_gate(struct run *r, void *s, void *slot_dev, uint32_t token)
+{
+    if (r->cfg.wait_gates && wait_gates_allowed(r->p))
+        return r->b->wait_gate(s, r->arena->gate_dev, slot_dev, token);
+    return r->b->launch_gate(s, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, token);
+}
+
 static int issue_member(struct run *r, int i, int m)
 {
     const sc_backend *b = r->b;
@@ -779,7 +807,7 @@ static int issue_member(struct run *r, int i, int m)
     struct sc_slot *slot_dev = (struct sc_slot *)r->arena->slots_dev + mb->slot;
     int rc = 0;
     switch (o->def->kind) {
-    case SC_OP_GATE: rc = b->launch_gate(mb->stream, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, mb->token); break;
+    case SC_OP_GATE: rc = issue_gate(r, mb->stream, slot_dev, mb->token); break;
     case SC_OP_HOST_GATE: rc = b->host_func(mb->stream, host_gate, &mb->harg); break;
     case SC_OP_VALUE_GATE: rc = b->wait_value(mb->stream, r->arena->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL: rc = b->launch_mark(mb->stream, slot_dev, mb->token); break;
@@ -841,7 +869,7 @@ static int issue_one(struct run *r, int i)
         return rc;
 
     switch (d->kind) {
-    case SC_OP_GATE: rc = b->launch_gate(o->stream, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, o->token); break;
+    case SC_OP_GATE: rc = issue_gate(r, o->stream, slot_dev, o->token); break;
     case SC_OP_HOST_GATE: rc = b->host_func(o->stream, host_gate, &o->harg); break;
     case SC_OP_VALUE_GATE: rc = b->wait_value(o->stream, r->arena->gate_dev, 1, SC_WAIT_GEQ, 32); break;
     case SC_OP_KERNEL:

@@ -722,6 +722,8 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
     launched(s, pos);
     return 0;
 }
+/* The gate held by a stream wait: to the mock, a gate whose device-side deadline is a minute away. */
+static int wait_gate(void *s, void *flag, void *slot, uint32_t token) { return launch_gate(s, flag, 60000000000u, slot, token); }
 /* Is this a process its parent program started (one of a case's others)? */
 static int started_by_itself(void)
 {

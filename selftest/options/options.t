@@ -65,11 +65,13 @@ readme=$(tr '\n' ' ' <README.md)
 bad=""
 while read -r flag var range; do
     case "$flag" in --*) name="$flag";; *) name="$var";; esac
-    [ "$name" = "$flag" ] && [ "$flag" != --no-control ] && name="$flag N"
-    [ "$flag" = --no-control ] && name="$var"
+    case "$flag" in
+    --no-control | --wait-gates) name="$var";; # switches: the variable carries the range
+    --*) name="$flag N";;
+    esac
     grep -qF -- "\`$name\` ($range" <<<"$readme" || bad="$bad $name ($range)"
 done < <(sed -nE 's/^  (--[a-z-]+)( N)? +(STREAMCTS_[A-Z_]+) +([0-9]+\.\.[0-9]+):.*/\1 \3 \4/p; s/^  +(STREAMCTS_[A-Z_]+) +([0-9]+\.\.[0-9]+):.*/- \1 \2/p' "$tmp/out")
-if [ -z "$bad" ] && [ "$(grep -c '[0-9]\.\.[0-9]' "$tmp/out")" = 7 ]; then ok "README gives the ranges --help gives"
+if [ -z "$bad" ] && [ "$(grep -c '[0-9]\.\.[0-9]' "$tmp/out")" = 8 ]; then ok "README gives the ranges --help gives"
 else nok "README does not give these ranges as --help does:$bad"; fi
 
 # good values still run: an empty variable is unset, flags win, 0 and 1 for the switch
