@@ -526,6 +526,60 @@ static int made_by_op(const struct sc_prog *p, int c)
     return 0;
 }
 
+/*
+ * The contexts a program's cases make before they run (cuCtxCreate) are kept from one case to the next
+ * with the same flags and API, instead of being destroyed and made again each time: making and destroying
+ * one was most of a ctx rule's point (docs/performance.md).  A context is kept only when the case left it
+ * as it found it: not destroyed or made by an op of the case, not faulted, and never made current in
+ * main's thread (its workers, whose stacks held it, have ended).  A worker process runs one program at a
+ * time; sc_run_forget_contexts destroys what is kept when the program (or its API) ends.
+ */
+static struct kept_context {
+    const sc_backend *b;
+    unsigned flags;
+    void *ctx;
+} kept[SC_MAX_CONTEXTS];
+
+static void *take_context(const sc_backend *b, unsigned flags)
+{
+    for (int i = 0; i < SC_MAX_CONTEXTS; i++)
+        if (kept[i].ctx && kept[i].b == b && kept[i].flags == flags) {
+            void *c = kept[i].ctx;
+            kept[i].ctx = NULL;
+            return c;
+        }
+    return NULL;
+}
+static int context_keepable(const struct run *r)
+{
+    if (r->faulted_at >= 0)
+        return 0;
+    for (int i = 0; i < r->p->nops; i++) {
+        enum sc_op_kind k = r->p->ops[i].kind;
+        if (k == SC_OP_CTX_DESTROY || k == SC_OP_CTX_CREATE || k == SC_OP_FAULT ||
+            ((k == SC_OP_CTX_ENTER || k == SC_OP_CTX) && r->p->ops[i].thread == 0))
+            return 0;
+    }
+    return 1;
+}
+static void keep_context(const struct run *r, int c)
+{
+    for (int i = 0; i < SC_MAX_CONTEXTS; i++)
+        if (!kept[i].ctx) {
+            kept[i] = (struct kept_context){ r->b, r->p->context_flags[c], r->contexts[c] };
+            return;
+        }
+    r->b->ctx_destroy(r->contexts[c]);
+}
+void sc_run_forget_contexts(void)
+{
+    for (int i = 0; i < SC_MAX_CONTEXTS; i++)
+        if (kept[i].ctx) {
+            kept[i].b->ctx_destroy(kept[i].ctx);
+            kept[i].ctx = NULL;
+        }
+}
+
 /* Buffers filled, destinations cleared, handles created; the GPU is idle after. */
 static int prepare(struct run *r, char *why, size_t n)
 {
@@ -591,7 +645,8 @@ static int prepare(struct run *r, char *why, size_t n)
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
     for (int c = 0; c < p->ncontexts && r->proc == 0; c++)
-        if (!made_by_op(p, c) && (rc = p->context_flags[c] ? b->ctx_create_flags(&r->contexts[c], p->context_flags[c])
+        if (!made_by_op(p, c) && !(r->contexts[c] = take_context(b, p->context_flags[c])) &&
+            (rc = p->context_flags[c] ? b->ctx_create_flags(&r->contexts[c], p->context_flags[c])
                                       : b->ctx_create(&r->contexts[c]))) {
             snprintf(why, n, "creating context %s failed: %s", p->contexts[c], b->error_name(rc));
             return rc == SC_UNSUPPORTED ? -2 : -1;
@@ -1422,9 +1477,13 @@ static void destroy_objects(struct run *r)
     for (int k = 0; k < p->npools; k++)
         if (r->pools[k])
             b->pool_destroy(r->pools[k]);
+    int keepable = context_keepable(r);
     for (int c = 0; c < p->ncontexts; c++) /* the workers, whose stacks held them, have ended */
         if (r->contexts[c]) {
-            b->ctx_destroy(r->contexts[c]);
+            if (keepable && !made_by_op(p, c))
+                keep_context(r, c); /* for the program's next case */
+            else
+                b->ctx_destroy(r->contexts[c]);
             r->contexts[c] = NULL;
         }
     for (int i = 0; i < p->nops; i++) {

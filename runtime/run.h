@@ -51,6 +51,8 @@ int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_r
 void sc_peer_start_failed(int fd, int proc, const char *why);
 /* Main: ends an API's other processes once its runs are over, so a program holds one API's at a time. */
 void sc_run_retire_peers(int api);
+/* Destroys the contexts kept from one case of the program for the next (see run.c, keep_context). */
+void sc_run_forget_contexts(void);
 /* ... and, after a start that had to wait for room for its context, tells main how long (main adds them up). */
 void sc_peer_waited_for_room(const sc_backend *b, int fd, uint64_t ns);
 /* Main, at the end: ends the other processes; how many were started, for how many runs, and

@@ -216,8 +216,10 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
         const sc_backend *b = backends[a];
         if (!sc_options_api(o, b->name) || !sc_support_api(rule, a))
             continue;
-        if (a == 1)
+        if (a == 1) {
             sc_run_retire_peers(0); /* the driver API's processes are done: their contexts are freed first */
+            sc_run_forget_contexts();
+        }
         for (int i = 0; i < rule->ncases; i++) {
             const sc_case *c = &rule->cases[i];
             if (!sc_options_case(o, c->id))
@@ -239,6 +241,7 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
                 goto hung;
         }
     }
+    sc_run_forget_contexts();
     report_children(rule);
     return sc_tap_failures() ? 1 : 0;
 
