@@ -578,6 +578,13 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     return rc;
 }
 static int pool_trim(void *pool) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, 0); }
+static int pool_used(void *pool, uint64_t *bytes) /* poolreuse */
+{
+    cuuint64_t v = 0;
+    int rc = SC_CALL(cuMemPoolGetAttribute, (CUmemoryPool)pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &v);
+    *bytes = v;
+    return rc;
+}
 static int pool_trim_to(void *pool, uint64_t keep) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, (size_t)keep); }
 static int alloc_async(void **ptr, size_t n, void *pool, void *s)
 {
