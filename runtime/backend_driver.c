@@ -558,6 +558,12 @@ static int pool_create(void **pool, unsigned flags)
             return SC_UNSUPPORTED;
         props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     }
+    if (flags & SC_POOL_MAX_ONE) { /* poolreuse: maxSize, a field since CUDA 12.2 (reserved bytes before) */
+        int version = 0;
+        if (SC_CALL(cuDriverGetVersion, &version) || version < 12020)
+            return SC_UNSUPPORTED;
+        props.maxSize = SC_TRIM_KEEP_BYTES;
+    }
     if ((rc = SC_CALL(cuMemPoolCreate, (CUmemoryPool *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)

@@ -353,6 +353,12 @@ static int pool_create(void **pool, unsigned flags)
             return SC_UNSUPPORTED;
         props.handleTypes = cudaMemHandleTypePosixFileDescriptor;
     }
+    if (flags & SC_POOL_MAX_ONE) { /* poolreuse: maxSize, a field since CUDA 12.2 (reserved bytes before) */
+        int version = 0;
+        if (cudaDriverGetVersion(&version) || version < 12020)
+            return SC_UNSUPPORTED;
+        props.maxSize = SC_TRIM_KEEP_BYTES;
+    }
     if ((rc = cudaMemPoolCreate((cudaMemPool_t *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)

@@ -64,6 +64,9 @@ enum sc_priority {
 
 /* ctxalloc: a pool that can be exported (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR); skips where the device has none */
 #define SC_POOL_IPC              0x10u
+/* poolreuse: CUmemPoolProps.maxSize 4 MiB (one allocation; CUDA 12.2 drivers and later, else the point skips):
+ * a pool that cannot map more memory while its one allocation is live or its free pending */
+#define SC_POOL_MAX_ONE          0x20u
 
 /* ctxalloc: flags of a created context (cuCtxCreate). */
 #define SC_CTX_BLOCKING_SYNC 0x4u /* CU_CTX_SCHED_BLOCKING_SYNC: a synchronizing thread blocks (sleeps) */

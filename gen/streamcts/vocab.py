@@ -369,3 +369,5 @@ KINDS.update(
     address=getter("sc_address", "buffer"),
 )
 GETTERS += ["pool_used", "address"]
+# poolreuse: a pool whose maximum size (CUmemPoolProps.maxSize) is one allocation's 4 MiB
+OBJECT_FLAGS["pool"]["max_one"] = "SC_POOL_MAX_ONE"

@@ -210,6 +210,13 @@ for prog in alloc.reuse.after_stream_sync_in_another_stream alloc.reuse.after_st
         ok "break reuse_never: $prog reports the memory not reused (DE-FACTO)"
     else nok "break reuse_never: $prog did not report it (exit $rc)" "$out"; fi
 done
+# poolreuse: a full pool that reuses a pending free without the dependency (DE-FACTO): B runs while A is held
+prog=alloc.reuse.full_pool_inserts_dependency
+out=$(STREAMCTS_MOCK_BREAK=internal_deps_missing "$dir/$prog.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c "^not ok [0-9]* - $prog\.[a-z]* # TODO DE-FACTO rule not kept" <<<"$out")" = 2 ] &&
+    grep -q 'message: "B completed while A was still pending' <<<"$out"; then
+    ok "break internal_deps_missing: $prog reports the missing dependency (DE-FACTO)"
+else nok "break internal_deps_missing: $prog did not report it (exit $rc)" "$out"; fi
 
 # a DE-FACTO rule's control that cannot show its violation is a warning, not a failure
 out=$(STREAMCTS_MOCK_BREAK=legacy "$dir/default_stream.nonblocking.not_held_by_legacy.prog" --case '*.kernel.kernel' 2>&1); rc=$?

@@ -116,6 +116,8 @@
  *              pool still reserves (it reports the reserved bytes)
  *   used_uncounted  (poolreuse) CU_MEMPOOL_ATTR_USED_MEM_CURRENT counts nothing: it reports 0 with an
  *              allocation live
+ *   internal_deps_missing  (poolreuse) a pool at its maximum size (max_one) hands out the memory of a pending
+ *              free without making the allocating stream wait for the free
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -1311,7 +1313,10 @@ static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *
  * next synchronize (stream, event or context), and hands it to the next allocation of its size in any stream,
  * whatever its reuse policies (the Programming Guide, Synchronization API Actions); an exportable pool's
  * shared memory is never handed out again.  Its used bytes (CU_MEMPOOL_ATTR_USED_MEM_CURRENT) are those of its
- * allocations whose free has not run.
+ * allocations whose free has not run.  A pool at its maximum size (SC_POOL_MAX_ONE: 4 MiB) that has no memory
+ * a free made available hands out memory whose free is still pending, after making the allocating stream wait
+ * for the freeing stream's work so far (the Programming Guide, cudaMemPoolReuseAllowInternalDependencies;
+ * the break internal_deps_missing: without the wait); with internal dependencies off it is out of memory.
  */
 #define MOCK_BLOCK_HEADER 64 /* the block's address, in front of the memory it hands out */
 struct mblock {
@@ -1324,6 +1329,7 @@ struct mblock {
     struct mblock *next;
     int shared;             /* ipcpool: mem is part of its pool's shared memory, not malloc'd */
     int available;          /* poolreuse: its free ran and a synchronize came after: any allocation may take it */
+    void *free_stream;      /* poolreuse: the stream its last free was enqueued to */
 };
 struct mpool {
     unsigned flags;         /* SC_POOL_* */
@@ -1501,7 +1507,7 @@ static int alloc_async(void **p, size_t n, void *pool, void *s)
 {
     struct mpool *pl = pool;
     struct mblock *b;
-    (void)s; /* fresh memory: usable at once, so in any stream order */
+    /* fresh memory: usable at once, so in any stream order (poolreuse: s waits only for a reused pending free) */
     if (!pl)
         return SC_UNSUPPORTED;
     if (breaks("reuse_unordered")) { /* a block whose free is pending, in no stream order */
@@ -1526,6 +1532,28 @@ static int alloc_async(void **p, size_t n, void *pool, void *s)
     }
     pthread_mutex_unlock(&pools_mu);
     if (b) {
+        *p = (char *)b->mem + MOCK_BLOCK_HEADER;
+        return 0;
+    }
+    if ((pl->flags & SC_POOL_MAX_ONE) && pl->reserved + n > SC_TRIM_KEEP_BYTES) { /* poolreuse: a full pool */
+        void *from = NULL, *ev = NULL;
+        pthread_mutex_lock(&pools_mu);
+        for (b = pl->blocks; b && !(b->free_enqueued && b->n == n); b = b->next)
+            ;
+        if (b && !(pl->flags & SC_POOL_NO_INTERNAL_DEPS)) {
+            from = b->freed ? NULL : b->free_stream; /* a free that ran needs no dependency */
+            pl->used += b->freed ? n : 0;            /* a pending free's bytes pass to the new owner */
+            b->freed = b->free_enqueued = 0, b->handed++;
+        } else
+            b = NULL;
+        pthread_mutex_unlock(&pools_mu);
+        if (!b)
+            return refuse(2); /* out of memory */
+        if (from && !breaks("internal_deps_missing")) { /* the dependency: s waits for the free's stream so far */
+            event_create(&ev, SC_EV_DISABLE_TIMING);
+            event_record(ev, from);
+            stream_wait_event(s, ev, 0);
+        }
         *p = (char *)b->mem + MOCK_BLOCK_HEADER;
         return 0;
     }
@@ -1576,6 +1604,7 @@ static int free_async(void *p, void *s)
     f->block = *(struct mblock **)((char *)p - MOCK_BLOCK_HEADER);
     pthread_mutex_lock(&pools_mu);
     f->block->free_enqueued = 1;
+    f->block->free_stream = s; /* poolreuse */
     f->handed = f->block->handed;
     pthread_mutex_unlock(&pools_mu);
     enqueue(s, ITEM_FN, run_free, f, NULL, 0, 1); /* the item owns f */
