@@ -242,6 +242,9 @@ typedef struct sc_backend {
     int (*ipc_pool_export)(void *pool, void *ptr, int *fd, void *data);
     int (*ipc_pool_import)(void **pool, void **ptr, int fd, const void *data);
     int (*ipc_pool_close)(void *pool, void *ptr);
+    /* poolreuse: CU_MEMPOOL_ATTR_USED_MEM_CURRENT (cudaMemPoolAttrUsedMemCurrent) of pool (NULL: the device's
+     * current pool): the bytes allocated from it and not available for reuse */
+    int (*pool_used)(void *pool, uint64_t *bytes);
 } sc_backend;
 /* graphinst: flags of graph_instantiate_with, and the result_out values the rules name */
 #define SC_INSTANTIATE_AUTO_FREE 0x1u      /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cudaGraphInstantiateFlagAutoFreeOnLaunch) */
@@ -301,6 +304,7 @@ typedef struct sc_backend {
         .ipc_pool_export = ipc_pool_export, .ipc_pool_import = ipc_pool_import, .ipc_pool_close = ipc_pool_close, \
         .pool_export = pool_export, \
         .launch_invalid = launch_invalid, \
+        .pool_used = pool_used, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -558,6 +558,12 @@ static int pool_create(void **pool, unsigned flags)
             return SC_UNSUPPORTED;
         props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     }
+    if (flags & SC_POOL_MAX_ONE) { /* poolreuse: maxSize, a field since CUDA 12.2 (reserved bytes before) */
+        int version = 0;
+        if (SC_CALL(cuDriverGetVersion, &version) || version < 12020)
+            return SC_UNSUPPORTED;
+        props.maxSize = SC_TRIM_KEEP_BYTES;
+    }
     if ((rc = SC_CALL(cuMemPoolCreate, (CUmemoryPool *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
@@ -578,6 +584,13 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     return rc;
 }
 static int pool_trim(void *pool) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, 0); }
+static int pool_used(void *pool, uint64_t *bytes) /* poolreuse */
+{
+    cuuint64_t v = 0;
+    int rc = SC_CALL(cuMemPoolGetAttribute, (CUmemoryPool)pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &v);
+    *bytes = v;
+    return rc;
+}
 static int pool_trim_to(void *pool, uint64_t keep) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, (size_t)keep); }
 static int alloc_async(void **ptr, size_t n, void *pool, void *s)
 {

@@ -353,6 +353,12 @@ static int pool_create(void **pool, unsigned flags)
             return SC_UNSUPPORTED;
         props.handleTypes = cudaMemHandleTypePosixFileDescriptor;
     }
+    if (flags & SC_POOL_MAX_ONE) { /* poolreuse: maxSize, a field since CUDA 12.2 (reserved bytes before) */
+        int version = 0;
+        if (cudaDriverGetVersion(&version) || version < 12020)
+            return SC_UNSUPPORTED;
+        props.maxSize = SC_TRIM_KEEP_BYTES;
+    }
     if ((rc = cudaMemPoolCreate((cudaMemPool_t *)pool, &props)))
         return rc;
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
@@ -370,6 +376,10 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     return cudaMemPoolGetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrReservedMemCurrent, bytes);
 }
 static int pool_trim(void *pool) { return cudaMemPoolTrimTo((cudaMemPool_t)pool, 0); }
+static int pool_used(void *pool, uint64_t *bytes) /* poolreuse */
+{
+    return cudaMemPoolGetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrUsedMemCurrent, bytes);
+}
 static int pool_trim_to(void *pool, uint64_t keep) { return cudaMemPoolTrimTo((cudaMemPool_t)pool, (size_t)keep); }
 static int alloc_async(void **ptr, size_t n, void *pool, void *s)
 {

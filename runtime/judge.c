@@ -293,6 +293,10 @@ static void judge_value(struct run *r)
             v = (uint64_t)o->value >= SC_TRIM_KEEP_BYTES ? SC_VALUE_MIN_KEPT : v;
         snprintf(got, sizeof got, "%lld bytes reserved", (long long)o->value);
         break;
+    case SC_OP_POOL_USED: /* poolreuse: allocated is at least one allocation's size */
+        v = (uint64_t)o->value >= SC_COPY_BYTES ? SC_VALUE_ALLOCATED : o->value ? 0 : SC_VALUE_ZERO;
+        snprintf(got, sizeof got, "%lld bytes in use", (long long)o->value);
+        break;
     case SC_OP_POOL_ACCESS:
         v = o->value ? SC_VALUE_READWRITE : SC_VALUE_NONE;
         snprintf(got, sizeof got, "%s", o->value ? "read-write access" : "no access");
@@ -490,16 +494,17 @@ void judge_comparison(struct run *r)
         return;
     r->compared = 1;
     int same = x->value == y->value;
-    log_note(r, "%s gave %lld, %s gave %lld", opname(r, p->subject), (long long)x->value, opname(r, p->object),
-         (long long)y->value);
+    char xs[32], ys[32];
+    const char *fmt = x->def->kind == SC_OP_ADDRESS ? "%#llx" : "%lld"; /* poolreuse: addresses in hex */
+    snprintf(xs, sizeof xs, fmt, (long long)x->value);
+    snprintf(ys, sizeof ys, fmt, (long long)y->value);
+    log_note(r, "%s gave %s, %s gave %s", opname(r, p->subject), xs, opname(r, p->object), ys);
     if (same == (p->rel == SC_EQUALS))
-        sc_verdict_decide(&r->v, SC_PASS, "%s gave %s value as %s (%lld%s%lld)", opname(r, p->subject),
-                          same ? "the same" : "another", opname(r, p->object), (long long)x->value, same ? " = " : " vs ",
-                          (long long)y->value);
+        sc_verdict_decide(&r->v, SC_PASS, "%s gave %s value as %s (%s%s%s)", opname(r, p->subject),
+                          same ? "the same" : "another", opname(r, p->object), xs, same ? " = " : " vs ", ys);
     else
-        sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %s value as %s (%lld%s%lld)", opname(r, p->subject),
-                          same ? "the same" : "another", opname(r, p->object), (long long)x->value, same ? " = " : " vs ",
-                          (long long)y->value);
+        sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave %s value as %s (%s%s%s)", opname(r, p->subject),
+                          same ? "the same" : "another", opname(r, p->object), xs, same ? " = " : " vs ", ys);
 }
 
 /* A group subject of "not held by": say how many members stayed independent. */

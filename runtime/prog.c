@@ -343,6 +343,11 @@ static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
 sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_RESERVED, n, pool); }
 sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
 sc_op sc_pool_trim_keep(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM_KEEP, n, pool); }
+sc_op sc_pool_used(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_USED, n, pool); } /* poolreuse */
+sc_op sc_address(sc_prog *p, const char *n, sc_buffer m) /* poolreuse: a host call, on no stream */
+{
+    return buffer_op(p, SC_OP_ADDRESS, n, m, SC_DEFAULT_POOL, SC_NULL_STREAM);
+}
 sc_op sc_pool_access(sc_prog *p, const char *n, sc_pool pool, int device)
 {
     sc_op op = pool_op(p, SC_OP_POOL_ACCESS, n, pool);
@@ -813,6 +818,7 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_READWRITE: return "readwrite";
     case SC_VALUE_INSTANTIATED: return "instantiated"; /* graphinst */
     case SC_VALUE_INVALID_STRUCTURE: return "invalid_structure";
+    case SC_VALUE_ALLOCATED: return "allocated"; /* poolreuse */
     }
     return "?";
 }

@@ -699,7 +699,7 @@ static int prepare(struct run *r, char *why, size_t n)
         if (d->kind == SC_OP_CAPTURE_BEGIN)
             r->has_capture = 1;
         if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_POOL_RESERVED || d->kind == SC_OP_POOL_TRIM ||
-            d->kind == SC_OP_POOL_EXPORT) {
+            d->kind == SC_OP_POOL_EXPORT || d->kind == SC_OP_POOL_USED) {
             if (d->pool == SC_DEFAULT_POOL && !r->default_pool && (rc = b->default_pool(&r->default_pool))) {
                 snprintf(why, n, "the device's memory pool: %s", b->error_name(rc));
                 return rc == SC_UNSUPPORTED ? -2 : -1;
@@ -993,6 +993,16 @@ static int issue_one(struct run *r, int i)
         break;
     }
     case SC_OP_POOL_TRIM: rc = b->pool_trim(pool_of(r, d->pool)); break;
+    case SC_OP_POOL_USED: { /* poolreuse */
+        uint64_t bytes = 0;
+        rc = b->pool_used(pool_of(r, d->pool), &bytes);
+        o->value = (int64_t)bytes;
+        break;
+    }
+    case SC_OP_ADDRESS: /* poolreuse: what the buffer's allocation got, as issue_one kept it */
+        o->value = (int64_t)(intptr_t)r->buf_ptr[d->buffer];
+        rc = r->buf_ptr[d->buffer] ? 0 : -1;
+        break;
     case SC_OP_POOL_SET_ACCESS: rc = b->pool_set_access(pool_of(r, d->pool), d->cond, (int)d->flags); break;
     case SC_OP_POOL_ACCESS: {
         int readwrite = 0;

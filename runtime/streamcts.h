@@ -64,6 +64,9 @@ enum sc_priority {
 
 /* ctxalloc: a pool that can be exported (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR); skips where the device has none */
 #define SC_POOL_IPC              0x10u
+/* poolreuse: CUmemPoolProps.maxSize 4 MiB (one allocation; CUDA 12.2 drivers and later, else the point skips):
+ * a pool that cannot map more memory while its one allocation is live or its free pending */
+#define SC_POOL_MAX_ONE          0x20u
 
 /* ctxalloc: flags of a created context (cuCtxCreate). */
 #define SC_CTX_BLOCKING_SYNC 0x4u /* CU_CTX_SCHED_BLOCKING_SYNC: a synchronizing thread blocks (sleeps) */
@@ -252,6 +255,8 @@ enum sc_value {
     /* graphinst: instantiate_checked, the result_out of cuGraphInstantiateWithParams */
     SC_VALUE_INSTANTIATED,      /* CUDA_GRAPH_INSTANTIATE_SUCCESS                                  */
     SC_VALUE_INVALID_STRUCTURE, /* CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE ("such as cycles")     */
+    /* poolreuse */
+    SC_VALUE_ALLOCATED,         /* pool_used: at least one allocation's size (SC_COPY_BYTES, 4 MiB)  */
 };
 
 /* APIs a rule runs in. */
@@ -416,6 +421,11 @@ sc_op sc_pool_export(sc_prog *p, const char *name, sc_pool pool);
 /* pginv: the marking kernel launched on s with 2048 threads per block, more than any device allows: a launch
  * refused before it runs, whose code the op answers */
 sc_op sc_kernel_invalid(sc_prog *p, const char *name, sc_stream s);
+/* poolreuse: CU_MEMPOOL_ATTR_USED_MEM_CURRENT of pool (SC_DEFAULT_POOL: the device's current pool), a getter
+ * (gives zero, or allocated: at least one allocation's 4 MiB); and the address buffer m's allocation got,
+ * a getter read from the runtime's record of the allocation (no CUDA call), compared with 'equals' */
+sc_op sc_pool_used(sc_prog *p, const char *name, sc_pool pool);
+sc_op sc_address(sc_prog *p, const char *name, sc_buffer m);
 
 /* Several devices. */
 sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */

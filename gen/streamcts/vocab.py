@@ -362,3 +362,12 @@ PROCESS_ENV = {"CUDA_LAUNCH_BLOCKING": ("0", "1")}
 SELF_BLOCKING = ("gate",)
 # blocking: mode 'mps': the rule's cases run only under MPS (tap/<rule>.mps.t; its plain program skips)
 MODES["mps"] = ("legacy",)
+# poolreuse: CU_MEMPOOL_ATTR_USED_MEM_CURRENT of a pool (allocated: at least one allocation's 4 MiB), and the
+# address a buffer's stream-ordered allocation got (compared with 'equals': the memory an allocation reused)
+KINDS.update(
+    pool_used=getter("sc_pool_used", "pool", "zero", "allocated"),
+    address=getter("sc_address", "buffer"),
+)
+GETTERS += ["pool_used", "address"]
+# poolreuse: a pool whose maximum size (CUmemPoolProps.maxSize) is one allocation's 4 MiB
+OBJECT_FLAGS["pool"]["max_one"] = "SC_POOL_MAX_ONE"

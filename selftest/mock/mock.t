@@ -79,6 +79,8 @@ not_ready_recorded error.last_error.stream_query_not_ready_not_recorded P answer
 not_ready_recorded error.last_error.event_query_not_ready_not_recorded P answered MOCK_NOT_READY (600), not success
 export_any_pool alloc.ipc.export_needs_handle_type X answered success (0), not an error
 launch_unchecked error.last_error.set_by_a_refused_launch G answered success (0), not an error
+used_uncounted alloc.used.counts_live_allocation U gave 0 bytes in use, not allocated
+used_counts_freed alloc.used.zero_after_free_synchronized U gave 4194304 bytes in use, not zero
 EOF_CASES
 
 # ipcpool: a device that cannot export a pool skips every point of a shared pool's rule, with the one reason
@@ -196,6 +198,25 @@ if [ $rc -eq 0 ] && [ "$(grep -c '^not ok [0-9]* - alloc.ipc.export_pool_keeps_f
     grep -q 'message: "R gave 0 bytes reserved, not nonzero"' <<<"$out"; then
     ok "break ipc_pool_releases: alloc.ipc.export_pool_keeps_freed_memory reports the released memory (DE-FACTO)"
 else nok "break ipc_pool_releases: alloc.ipc.export_pool_keeps_freed_memory did not report it (exit $rc)" "$out"; fi
+
+# poolreuse: a broken DE-FACTO promise: a pool that never hands out memory a synchronize made available again
+# (allowed, as "available" obliges no reuse); each case says so, as a TODO that does not fail the program
+for prog in alloc.reuse.after_stream_sync_in_another_stream alloc.reuse.after_stream_sync_without_opportunistic \
+    alloc.reuse.after_stream_sync_every_policy_off; do
+    out=$(STREAMCTS_MOCK_BREAK=reuse_never "$dir/$prog.prog" 2>&1); rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c "^not ok [0-9]* - $prog\.[a-z]* # TODO DE-FACTO rule not kept" <<<"$out")" = 2 ] &&
+        [ "$(grep -c '^ok [0-9]* - .*\.control$' <<<"$out")" = 2 ] &&
+        grep -q 'message: "Y gave another value as X (0x[0-9a-f]* vs 0x[0-9a-f]*)"' <<<"$out"; then
+        ok "break reuse_never: $prog reports the memory not reused (DE-FACTO)"
+    else nok "break reuse_never: $prog did not report it (exit $rc)" "$out"; fi
+done
+# poolreuse: a full pool that reuses a pending free without the dependency (DE-FACTO): B runs while A is held
+prog=alloc.reuse.full_pool_inserts_dependency
+out=$(STREAMCTS_MOCK_BREAK=internal_deps_missing "$dir/$prog.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c "^not ok [0-9]* - $prog\.[a-z]* # TODO DE-FACTO rule not kept" <<<"$out")" = 2 ] &&
+    grep -q 'message: "B completed while A was still pending' <<<"$out"; then
+    ok "break internal_deps_missing: $prog reports the missing dependency (DE-FACTO)"
+else nok "break internal_deps_missing: $prog did not report it (exit $rc)" "$out"; fi
 
 # a DE-FACTO rule's control that cannot show its violation is a warning, not a failure
 out=$(STREAMCTS_MOCK_BREAK=legacy "$dir/default_stream.nonblocking.not_held_by_legacy.prog" --case '*.kernel.kernel' 2>&1); rc=$?

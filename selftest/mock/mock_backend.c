@@ -110,6 +110,14 @@
  *   export_any_pool  (pginv) a pool created without a shareable handle type exports one anyway
  *   not_ready_recorded  (pginv) a stream or event query that answers not-ready records it as the calling
  *              thread's last error (the runtime API's error state), as if it were an error
+ *   reuse_never  (poolreuse) a pool never hands out memory again: memory freed in a stream and synchronized
+ *              with the CPU stays reserved, and every allocation gets memory of its own
+ *   used_counts_freed  (poolreuse) CU_MEMPOOL_ATTR_USED_MEM_CURRENT counts the memory of completed frees the
+ *              pool still reserves (it reports the reserved bytes)
+ *   used_uncounted  (poolreuse) CU_MEMPOOL_ATTR_USED_MEM_CURRENT counts nothing: it reports 0 with an
+ *              allocation live
+ *   internal_deps_missing  (poolreuse) a pool at its maximum size (max_one) hands out the memory of a pending
+ *              free without making the allocating stream wait for the free
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -1301,6 +1309,14 @@ static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *
  * context synchronize; keep_memory (UINT64_MAX) keeps them.  The break reuse_unordered hands a new
  * allocation the memory of a block whose free was enqueued, before that free ran and whatever orders
  * the two: the corruption the reuse rules must see.
+ * poolreuse: a pool that keeps its memory (keep_memory) makes the memory of a completed free available at the
+ * next synchronize (stream, event or context), and hands it to the next allocation of its size in any stream,
+ * whatever its reuse policies (the Programming Guide, Synchronization API Actions); an exportable pool's
+ * shared memory is never handed out again.  Its used bytes (CU_MEMPOOL_ATTR_USED_MEM_CURRENT) are those of its
+ * allocations whose free has not run.  A pool at its maximum size (SC_POOL_MAX_ONE: 4 MiB) that has no memory
+ * a free made available hands out memory whose free is still pending, after making the allocating stream wait
+ * for the freeing stream's work so far (the Programming Guide, cudaMemPoolReuseAllowInternalDependencies;
+ * the break internal_deps_missing: without the wait); with internal dependencies off it is out of memory.
  */
 #define MOCK_BLOCK_HEADER 64 /* the block's address, in front of the memory it hands out */
 struct mblock {
@@ -1312,6 +1328,8 @@ struct mblock {
     struct mpool *pool;
     struct mblock *next;
     int shared;             /* ipcpool: mem is part of its pool's shared memory, not malloc'd */
+    int available;          /* poolreuse: its free ran and a synchronize came after: any allocation may take it */
+    void *free_stream;      /* poolreuse: the stream its last free was enqueued to */
 };
 struct mpool {
     unsigned flags;         /* SC_POOL_* */
@@ -1325,6 +1343,7 @@ struct mpool {
     char *ipc_base;
     size_t ipc_size, ipc_used;
     void *private_copy;     /* the break ipc_pool_private: the importer's own memory */
+    uint64_t used;          /* poolreuse: bytes of its blocks handed out whose free has not run */
 };
 #define MOCK_IPC_POOL_BYTES (64u << 20) /* an exportable pool's memory (sparse) */
 struct mpool_export { /* a CUmemPoolPtrExportData's 64 bytes, as the mock fills them */
@@ -1391,6 +1410,18 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     pthread_mutex_unlock(&pools_mu);
     return 0;
 }
+/* poolreuse: the bytes of allocations whose free has not run; the break used_counts_freed: the reserved bytes,
+ * used_uncounted: none */
+static int pool_used(void *pool, uint64_t *bytes)
+{
+    struct mpool *pl = pool;
+    if (!pl)
+        return SC_UNSUPPORTED;
+    pthread_mutex_lock(&pools_mu);
+    *bytes = breaks("used_counts_freed") ? pl->reserved : breaks("used_uncounted") ? 0 : pl->used;
+    pthread_mutex_unlock(&pools_mu);
+    return 0;
+}
 /* Releases blocks whose free ran while the pool keeps at least keep bytes ("guaranteed to have at least
  * minBytesToKeep bytes reserved after the operation"); the break trim_below_min releases them all. */
 static int pool_trim_to(void *pool, uint64_t keep)
@@ -1400,13 +1431,17 @@ static int pool_trim_to(void *pool, uint64_t keep)
     pthread_mutex_unlock(&pools_mu);
     return 0;
 }
-/* A synchronize: pools with the release threshold 0 release their completed frees. */
+/* A synchronize: pools with the release threshold 0 release their completed frees; the others (poolreuse) make
+ * that memory available to any allocation (the break reuse_never: to none) */
 static void release_at_sync(void)
 {
     pthread_mutex_lock(&pools_mu);
     for (struct mpool *pl = pools; pl; pl = pl->next)
         if (!(pl->flags & SC_POOL_KEEP_MEMORY))
             release_blocks(pl, 0);
+        else if (!breaks("reuse_never"))
+            for (struct mblock *b = pl->blocks; b; b = b->next)
+                b->available |= b->freed && !b->shared;
     pthread_mutex_unlock(&pools_mu);
 }
 /* The caller holds pools_mu.  pginv: an exportable (ipc) pool releases nothing, as NVIDIA's driver does today
@@ -1472,7 +1507,7 @@ static int alloc_async(void **p, size_t n, void *pool, void *s)
 {
     struct mpool *pl = pool;
     struct mblock *b;
-    (void)s; /* fresh memory: usable at once, so in any stream order */
+    /* fresh memory: usable at once, so in any stream order (poolreuse: s waits only for a reused pending free) */
     if (!pl)
         return SC_UNSUPPORTED;
     if (breaks("reuse_unordered")) { /* a block whose free is pending, in no stream order */
@@ -1486,6 +1521,41 @@ static int alloc_async(void **p, size_t n, void *pool, void *s)
             *p = (char *)b->mem + MOCK_BLOCK_HEADER;
             return 0;
         }
+    }
+    /* poolreuse: memory a synchronize made available, in whichever stream it was freed */
+    pthread_mutex_lock(&pools_mu);
+    for (b = pl->blocks; b && !(b->available && b->n == n); b = b->next)
+        ;
+    if (b) {
+        b->available = b->freed = b->free_enqueued = 0, b->handed++;
+        pl->used += n;
+    }
+    pthread_mutex_unlock(&pools_mu);
+    if (b) {
+        *p = (char *)b->mem + MOCK_BLOCK_HEADER;
+        return 0;
+    }
+    if ((pl->flags & SC_POOL_MAX_ONE) && pl->reserved + n > SC_TRIM_KEEP_BYTES) { /* poolreuse: a full pool */
+        void *from = NULL, *ev = NULL;
+        pthread_mutex_lock(&pools_mu);
+        for (b = pl->blocks; b && !(b->free_enqueued && b->n == n); b = b->next)
+            ;
+        if (b && !(pl->flags & SC_POOL_NO_INTERNAL_DEPS)) {
+            from = b->freed ? NULL : b->free_stream; /* a free that ran needs no dependency */
+            pl->used += b->freed ? n : 0;            /* a pending free's bytes pass to the new owner */
+            b->freed = b->free_enqueued = 0, b->handed++;
+        } else
+            b = NULL;
+        pthread_mutex_unlock(&pools_mu);
+        if (!b)
+            return refuse(2); /* out of memory */
+        if (from && !breaks("internal_deps_missing")) { /* the dependency: s waits for the free's stream so far */
+            event_create(&ev, SC_EV_DISABLE_TIMING);
+            event_record(ev, from);
+            stream_wait_event(s, ev, 0);
+        }
+        *p = (char *)b->mem + MOCK_BLOCK_HEADER;
+        return 0;
     }
     b = calloc(1, sizeof *b);
     if (pl->ipc_base) { /* ipcpool: the pool's shared memory, in order */
@@ -1506,6 +1576,7 @@ static int alloc_async(void **p, size_t n, void *pool, void *s)
     b->next = pl->blocks;
     pl->blocks = b;
     pl->reserved += n;
+    pl->used += n; /* poolreuse */
     pthread_mutex_unlock(&pools_mu);
     *p = (char *)b->mem + MOCK_BLOCK_HEADER;
     return 0;
@@ -1518,8 +1589,10 @@ static void run_free(void *arg)
 {
     struct mfree *f = arg;
     pthread_mutex_lock(&pools_mu);
-    if (f->block->handed == f->handed)
+    if (f->block->handed == f->handed && !f->block->freed) {
         f->block->freed = 1;
+        f->block->pool->used -= f->block->n; /* poolreuse */
+    }
     pthread_mutex_unlock(&pools_mu);
 }
 static int free_async(void *p, void *s)
@@ -1531,6 +1604,7 @@ static int free_async(void *p, void *s)
     f->block = *(struct mblock **)((char *)p - MOCK_BLOCK_HEADER);
     pthread_mutex_lock(&pools_mu);
     f->block->free_enqueued = 1;
+    f->block->free_stream = s; /* poolreuse */
     f->handed = f->block->handed;
     pthread_mutex_unlock(&pools_mu);
     enqueue(s, ITEM_FN, run_free, f, NULL, 0, 1); /* the item owns f */
