@@ -446,7 +446,7 @@ static int is_node(const sc_prog *p, sc_op i)
         return 0;
     enum sc_op_kind k = p->ops[i].kind;
     return k == SC_OP_NODE || k == SC_OP_NODE_DATA || k == SC_OP_NODE_EVENT || k == SC_OP_NODE_CHILD ||
-           k == SC_OP_NODE_ALLOC; /* graphinst */
+           k == SC_OP_NODE_ALLOC /* graphinst */ || k == SC_OP_NODE_MEMSET_ALLOC; /* allocmisc */
 }
 sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
 {
@@ -479,6 +479,15 @@ sc_op sc_node_alloc(sc_prog *p, const char *n, sc_graph g)
 {
     struct sc_op_def *op = graph_op(p, SC_OP_NODE_ALLOC, n, g);
     op->cond = SC_NODE_ALLOC;
+    return index_of(p, op);
+}
+/* allocmisc: a memset node on a stream-ordered allocation */
+sc_op sc_node_memset_alloc(sc_prog *p, const char *n, sc_graph g, sc_buffer m)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_MEMSET_ALLOC, n, g);
+    check_index(p, n, "buffer", m, p->nbuffers);
+    op->buffer = m;
+    op->cond = SC_NODE_MEMSET;
     return index_of(p, op);
 }
 sc_op sc_instantiate_checked(sc_prog *p, const char *n, sc_graph g)

@@ -754,6 +754,11 @@ static int add_node(struct run *r, int i)
         np.child = r->graphs[d->graph2];
         break;
     case SC_OP_NODE_ALLOC: np.kind = SC_NODE_ALLOC; break; /* graphinst */
+    case SC_OP_NODE_MEMSET_ALLOC: /* allocmisc: into the stream-ordered allocation, made before it */
+        np.dst = r->buf_ptr[d->buffer];
+        np.value = o->fill;
+        rc = np.dst ? 0 : -1;
+        break;
     default: return -1;
     }
     if (rc || (rc = b->node_add(r->graphs[d->graph], &np, &o->node)))
@@ -981,7 +986,8 @@ static int issue_one(struct run *r, int i)
     case SC_OP_NODE_DATA:
     case SC_OP_NODE_EVENT:
     case SC_OP_NODE_CHILD:
-    case SC_OP_NODE_ALLOC: rc = add_node(r, i); break;
+    case SC_OP_NODE_ALLOC:
+    case SC_OP_NODE_MEMSET_ALLOC: rc = add_node(r, i); break;
     case SC_OP_EDGE: rc = b->edge_add(r->graphs[d->graph], r->op[d->from].node, r->op[d->to].node); break;
     case SC_OP_INSTANTIATE: rc = b->graph_instantiate(r->graphs[d->graph], 0, NULL); break;
     case SC_OP_INSTANTIATE_UPLOAD: rc = b->graph_instantiate(r->graphs[d->graph], 1, o->stream); break;

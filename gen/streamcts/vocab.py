@@ -362,3 +362,8 @@ PROCESS_ENV = {"CUDA_LAUNCH_BLOCKING": ("0", "1")}
 SELF_BLOCKING = ("gate",)
 # blocking: mode 'mps': the rule's cases run only under MPS (tap/<rule>.mps.t; its plain program skips)
 MODES["mps"] = ("legacy",)
+# allocmisc: a memset node of a graph built by hand whose destination is a stream-ordered allocation (a buffer
+# alloc_async / alloc_from made before it); it answers cuGraphAddMemsetNode's code (the Programming Guide: such a
+# node "does not work with memory allocated via the stream ordered allocator")
+NODE_KINDS += ("node_memset_alloc",)
+KINDS["node_memset_alloc"] = host("sc_node_memset_alloc", "graph", "buffer")

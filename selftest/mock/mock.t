@@ -79,6 +79,7 @@ not_ready_recorded error.last_error.stream_query_not_ready_not_recorded P answer
 not_ready_recorded error.last_error.event_query_not_ready_not_recorded P answered MOCK_NOT_READY (600), not success
 export_any_pool alloc.ipc.export_needs_handle_type X answered success (0), not an error
 launch_unchecked error.last_error.set_by_a_refused_launch G answered success (0), not an error
+memset_node_pool alloc.graph.memset_node_refused_on_created_pool_memory X answered success (0), not an error
 EOF_CASES
 
 # ipcpool: a device that cannot export a pool skips every point of a shared pool's rule, with the one reason
@@ -196,6 +197,21 @@ if [ $rc -eq 0 ] && [ "$(grep -c '^not ok [0-9]* - alloc.ipc.export_pool_keeps_f
     grep -q 'message: "R gave 0 bytes reserved, not nonzero"' <<<"$out"; then
     ok "break ipc_pool_releases: alloc.ipc.export_pool_keeps_freed_memory reports the released memory (DE-FACTO)"
 else nok "break ipc_pool_releases: alloc.ipc.export_pool_keeps_freed_memory did not report it (exit $rc)" "$out"; fi
+
+# allocmisc: a broken DE-FACTO promise: cuMemFree / cudaFree that returns without waiting for other streams'
+# work (break free_unsynced); the 4 cases say so, as TODOs that do not fail the program
+out=$(STREAMCTS_MOCK_BREAK=free_unsynced "$dir/alloc.host.mem_free_waits_for_every_stream.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^not ok [0-9]* - alloc.host.mem_free_waits_for_every_stream.*# TODO DE-FACTO rule not kept' <<<"$out")" = 4 ] &&
+    grep -q 'message: "X returned while A was still pending' <<<"$out"; then
+    ok "break free_unsynced: alloc.host.mem_free_waits_for_every_stream reports the free that did not wait (DE-FACTO)"
+else nok "break free_unsynced: alloc.host.mem_free_waits_for_every_stream did not report it (exit $rc)" "$out"; fi
+# allocmisc: under CUDA_LAUNCH_BLOCKING=1 the held kernel's launch waits for it: every point is undecidable, none
+# violated
+out=$(CUDA_LAUNCH_BLOCKING=1 "$dir/alloc.host.mem_free_waits_for_every_stream.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^not ok [0-9]* - .*# TODO undecidable' <<<"$out")" = 8 ] &&
+    ! grep -q 'DE-FACTO rule not kept' <<<"$out"; then
+    ok "under CUDA_LAUNCH_BLOCKING=1 alloc.host.mem_free_waits_for_every_stream is undecidable, never violated"
+else nok "under CUDA_LAUNCH_BLOCKING=1 alloc.host.mem_free_waits_for_every_stream was decided (exit $rc)" "$out"; fi
 
 # a DE-FACTO rule's control that cannot show its violation is a warning, not a failure
 out=$(STREAMCTS_MOCK_BREAK=legacy "$dir/default_stream.nonblocking.not_held_by_legacy.prog" --case '*.kernel.kernel' 2>&1); rc=$?
