@@ -323,6 +323,10 @@ sc_op sc_free_async(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
 }
 sc_op sc_fill(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_FILL, n, m, SC_DEFAULT_POOL, s); }
 sc_op sc_read(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_READ, n, m, SC_DEFAULT_POOL, s); }
+sc_op sc_memcpy_peer_from(sc_prog *p, const char *n, sc_buffer m, sc_stream s) /* allocmisc */
+{
+    return buffer_op(p, SC_OP_MEMCPY_PEER_FROM, n, m, SC_DEFAULT_POOL, s);
+}
 
 int sc_op_writer(const sc_prog *p, sc_op i)
 {
@@ -702,6 +706,8 @@ void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
         misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
     if (rel == SC_READS_FILL && (p->ops[subject].kind != SC_OP_READ || sc_op_writer(p, subject) < 0))
         misuse(p, "sc_expect_unary: 'reads its fill' needs a read after a fill of its buffer");
+    if (rel == SC_KEEPS_DATA && p->ops[subject].kind == SC_OP_MEMCPY_PEER_FROM && sc_op_writer(p, subject) < 0)
+        misuse(p, "sc_expect_unary: 'keeps its data' of a memcpy_peer_from needs a fill of its buffer before it"); /* allocmisc */
     expect(p, subject, rel, -1);
 }
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code)

@@ -367,3 +367,6 @@ MODES["mps"] = ("legacy",)
 # node "does not work with memory allocated via the stream ordered allocator")
 NODE_KINDS += ("node_memset_alloc",)
 KINDS["node_memset_alloc"] = host("sc_node_memset_alloc", "graph", "buffer")
+# allocmisc: a peer copy (cuMemcpyPeerAsync) of a stream-ordered allocation on another device into the op's own
+# destination on its stream's device; 'keeps its data': it holds what the buffer's last fill before it wrote
+KINDS["memcpy_peer_from"] = Kind("sc_memcpy_peer_from", ("buffer",), data="transfer", devices=2)
