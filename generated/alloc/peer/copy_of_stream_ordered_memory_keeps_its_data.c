@@ -13,9 +13,9 @@
  *   axes:    current=0,1
  *   streams: s0=nonblocking, s1=nonblocking device=1
  *   objects: -
- *   threads: -
+ *   threads: t1
  *   repeat:  1
- *   program: device_enter {current}; alloc_async M on s1; Z: fill M on s1; stream_sync s1; gate on s1; A: fill M on s1; record E on s1; W: wait E on s0; X: memcpy_peer_from M on s0; record F on s0; wait F on s1; free_async M on s1
+ *   program: device_enter {current} in t1; alloc_async M on s1; Z: fill M on s1; stream_sync s1; gate on s1; A: fill M on s1; record E on s1; W: wait E on s0; X: memcpy_peer_from M on s0 in t1; record F on s0; wait F on s1; free_async M on s1
  *   expect:  X keeps its data
  *   control: drop W
  */
@@ -30,7 +30,8 @@ static void case_1(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_device_enter(p, "op1", 0);
+    sc_op op_op1 = sc_device_enter(p, "op1", 0);
+    sc_in_thread(p, op_op1, "t1");
     sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s1);
     sc_fill(p, "Z", bf_M, st_s1);
     sc_stream_sync(p, "op4", st_s1);
@@ -39,6 +40,7 @@ static void case_1(sc_prog *p)
     sc_record(p, "op7", ev_E, st_s1);
     sc_wait(p, "W", ev_E, st_s0);
     sc_op op_X = sc_memcpy_peer_from(p, "X", bf_M, st_s0);
+    sc_in_thread(p, op_X, "t1");
     sc_record(p, "op10", ev_F, st_s0);
     sc_wait(p, "op11", ev_F, st_s1);
     sc_free_async(p, "op12", bf_M, st_s1);
@@ -55,7 +57,8 @@ static void case_1_control(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_device_enter(p, "op1", 0);
+    sc_op op_op1 = sc_device_enter(p, "op1", 0);
+    sc_in_thread(p, op_op1, "t1");
     sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s1);
     sc_fill(p, "Z", bf_M, st_s1);
     sc_stream_sync(p, "op4", st_s1);
@@ -63,6 +66,7 @@ static void case_1_control(sc_prog *p)
     sc_fill(p, "A", bf_M, st_s1);
     sc_record(p, "op7", ev_E, st_s1);
     sc_op op_X = sc_memcpy_peer_from(p, "X", bf_M, st_s0);
+    sc_in_thread(p, op_X, "t1");
     sc_record(p, "op9", ev_F, st_s0);
     sc_wait(p, "op10", ev_F, st_s1);
     sc_free_async(p, "op11", bf_M, st_s1);
@@ -79,7 +83,8 @@ static void case_2(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_device_enter(p, "op1", 1);
+    sc_op op_op1 = sc_device_enter(p, "op1", 1);
+    sc_in_thread(p, op_op1, "t1");
     sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s1);
     sc_fill(p, "Z", bf_M, st_s1);
     sc_stream_sync(p, "op4", st_s1);
@@ -88,6 +93,7 @@ static void case_2(sc_prog *p)
     sc_record(p, "op7", ev_E, st_s1);
     sc_wait(p, "W", ev_E, st_s0);
     sc_op op_X = sc_memcpy_peer_from(p, "X", bf_M, st_s0);
+    sc_in_thread(p, op_X, "t1");
     sc_record(p, "op10", ev_F, st_s0);
     sc_wait(p, "op11", ev_F, st_s1);
     sc_free_async(p, "op12", bf_M, st_s1);
@@ -104,7 +110,8 @@ static void case_2_control(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_device_enter(p, "op1", 1);
+    sc_op op_op1 = sc_device_enter(p, "op1", 1);
+    sc_in_thread(p, op_op1, "t1");
     sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s1);
     sc_fill(p, "Z", bf_M, st_s1);
     sc_stream_sync(p, "op4", st_s1);
@@ -112,6 +119,7 @@ static void case_2_control(sc_prog *p)
     sc_fill(p, "A", bf_M, st_s1);
     sc_record(p, "op7", ev_E, st_s1);
     sc_op op_X = sc_memcpy_peer_from(p, "X", bf_M, st_s0);
+    sc_in_thread(p, op_X, "t1");
     sc_record(p, "op9", ev_F, st_s0);
     sc_wait(p, "op10", ev_F, st_s1);
     sc_free_async(p, "op11", bf_M, st_s1);
@@ -130,14 +138,14 @@ static const sc_rule rule = {
     .text = "A peer copy of another device's stream-ordered allocation, issued whichever device is current, delivers what the allocation held.",
     .source = "CUDA Programming Guide, Stream-Ordered Memory Allocator, cudaMemcpyAsync Current Context/Device Sensitivity (\"This is not necessary for cudaMemcpyPeerAsync, as the device primary contexts specified in the API are referenced instead of the current context\") + CUDA Driver API, Memory Management, cuMemcpyPeerAsync + Stream Management, cuStreamWaitEvent",
     .axes = "current",
-    .program = "device_enter {current}; alloc_async M on s1; Z: fill M on s1; stream_sync s1; gate on s1; A: fill M on s1; record E on s1; W: wait E on s0; X: memcpy_peer_from M on s0; record F on s0; wait F on s1; free_async M on s1",
+    .program = "device_enter {current} in t1; alloc_async M on s1; Z: fill M on s1; stream_sync s1; gate on s1; A: fill M on s1; record E on s1; W: wait E on s0; X: memcpy_peer_from M on s0 in t1; record F on s0; wait F on s1; free_async M on s1",
     .expect = "X keeps its data",
     .spec = "spec/alloc.rules",
     .repeat = 1,
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "a644a4a54462a59e",
+    .digest = "54cbbb27add9c5e0",
     .cases = cases,
     .ncases = 2,
 };
