@@ -323,6 +323,10 @@ sc_op sc_free_async(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
 }
 sc_op sc_fill(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_FILL, n, m, SC_DEFAULT_POOL, s); }
 sc_op sc_read(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_READ, n, m, SC_DEFAULT_POOL, s); }
+sc_op sc_memcpy_peer_from(sc_prog *p, const char *n, sc_buffer m, sc_stream s) /* allocmisc */
+{
+    return buffer_op(p, SC_OP_MEMCPY_PEER_FROM, n, m, SC_DEFAULT_POOL, s);
+}
 
 int sc_op_writer(const sc_prog *p, sc_op i)
 {
@@ -451,7 +455,7 @@ static int is_node(const sc_prog *p, sc_op i)
         return 0;
     enum sc_op_kind k = p->ops[i].kind;
     return k == SC_OP_NODE || k == SC_OP_NODE_DATA || k == SC_OP_NODE_EVENT || k == SC_OP_NODE_CHILD ||
-           k == SC_OP_NODE_ALLOC; /* graphinst */
+           k == SC_OP_NODE_ALLOC /* graphinst */ || k == SC_OP_NODE_MEMSET_ALLOC; /* allocmisc */
 }
 sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
 {
@@ -484,6 +488,15 @@ sc_op sc_node_alloc(sc_prog *p, const char *n, sc_graph g)
 {
     struct sc_op_def *op = graph_op(p, SC_OP_NODE_ALLOC, n, g);
     op->cond = SC_NODE_ALLOC;
+    return index_of(p, op);
+}
+/* allocmisc: a memset node on a stream-ordered allocation */
+sc_op sc_node_memset_alloc(sc_prog *p, const char *n, sc_graph g, sc_buffer m)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_MEMSET_ALLOC, n, g);
+    check_index(p, n, "buffer", m, p->nbuffers);
+    op->buffer = m;
+    op->cond = SC_NODE_MEMSET;
     return index_of(p, op);
 }
 sc_op sc_instantiate_checked(sc_prog *p, const char *n, sc_graph g)
@@ -698,6 +711,8 @@ void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
         misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
     if (rel == SC_READS_FILL && (p->ops[subject].kind != SC_OP_READ || sc_op_writer(p, subject) < 0))
         misuse(p, "sc_expect_unary: 'reads its fill' needs a read after a fill of its buffer");
+    if (rel == SC_KEEPS_DATA && p->ops[subject].kind == SC_OP_MEMCPY_PEER_FROM && sc_op_writer(p, subject) < 0)
+        misuse(p, "sc_expect_unary: 'keeps its data' of a memcpy_peer_from needs a fill of its buffer before it"); /* allocmisc */
     expect(p, subject, rel, -1);
 }
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code)

@@ -680,6 +680,10 @@ static int prepare(struct run *r, char *why, size_t n)
         o->def = d;
         o->token = (case_id << 8) | (uint32_t)(i + 1);
         o->fill = (unsigned char)(0x40 + i);
+        if (d->kind == SC_OP_MEMCPY_PEER_FROM) { /* allocmisc: what its buffer's last fill before it wrote */
+            int w = sc_op_writer(p, i);
+            o->fill = w >= 0 ? (unsigned char)(0x40 + w) : 0;
+        }
         o->at_return = -1;
         o->device = op_device(r, d);
         on_dev(r, o->device);
@@ -760,6 +764,16 @@ static void note_alloc(struct run *r, int i, void *ptr)
 
 static int issue_one(struct run *r, int i);
 
+/* allocmisc: the device of buffer m at op i: that of the stream its last allocation before i was issued to. */
+static int buffer_device(const struct run *r, int m, int i)
+{
+    int dev = 0;
+    for (int j = 0; j < i; j++)
+        if (r->p->ops[j].kind == SC_OP_ALLOC && r->p->ops[j].buffer == m)
+            dev = r->op[j].device;
+    return dev;
+}
+
 /* A value measured from the hold itself (an elapsed time against the gates' stamps, the CPU time of a wait),
  * which releasing the gates early shortens but cannot make wrong. */
 static int measures_hold(const struct sc_prog *p)
@@ -809,6 +823,11 @@ static int add_node(struct run *r, int i)
         np.child = r->graphs[d->graph2];
         break;
     case SC_OP_NODE_ALLOC: np.kind = SC_NODE_ALLOC; break; /* graphinst */
+    case SC_OP_NODE_MEMSET_ALLOC: /* allocmisc: into the stream-ordered allocation, made before it */
+        np.dst = r->buf_ptr[d->buffer];
+        np.value = o->fill;
+        rc = np.dst ? 0 : -1;
+        break;
     default: return -1;
     }
     if (rc || (rc = b->node_add(r->graphs[d->graph], &np, &o->node)))
@@ -1046,7 +1065,8 @@ static int issue_one(struct run *r, int i)
     case SC_OP_NODE_DATA:
     case SC_OP_NODE_EVENT:
     case SC_OP_NODE_CHILD:
-    case SC_OP_NODE_ALLOC: rc = add_node(r, i); break;
+    case SC_OP_NODE_ALLOC:
+    case SC_OP_NODE_MEMSET_ALLOC: rc = add_node(r, i); break;
     case SC_OP_EDGE: rc = b->edge_add(r->graphs[d->graph], r->op[d->from].node, r->op[d->to].node); break;
     case SC_OP_INSTANTIATE: rc = b->graph_instantiate(r->graphs[d->graph], 0, NULL); break;
     case SC_OP_INSTANTIATE_UPLOAD: rc = b->graph_instantiate(r->graphs[d->graph], 1, o->stream); break;
@@ -1167,6 +1187,11 @@ static int issue_one(struct run *r, int i)
     case SC_OP_POOL_TRIM_KEEP: rc = b->pool_trim_to(pool_of(r, d->pool), SC_TRIM_KEEP_BYTES); break;
     case SC_OP_POOL_EXPORT: rc = b->pool_export(pool_of(r, d->pool)); break; /* pginv */
     case SC_OP_MEMCPY_PEER: rc = b->memcpy_peer(o->stream, dst, o->device, src, peer_of(o->device), SC_COPY_BYTES); break;
+    case SC_OP_MEMCPY_PEER_FROM: /* allocmisc: from the buffer, on the device its allocation's stream belongs to */
+        rc = r->buf_ptr[d->buffer] ? b->memcpy_peer(o->stream, dst, o->device, r->buf_ptr[d->buffer],
+                                                    buffer_device(r, d->buffer, i), SC_COPY_BYTES)
+                                   : -1;
+        break;
     case SC_OP_DEVICE_SYNC: rc = b->device_sync(d->cond); break;
     case SC_OP_DEVICE_ENTER:
         if (!(rc = b->use_device(d->cond)))

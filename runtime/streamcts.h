@@ -362,6 +362,12 @@ sc_op sc_node(sc_prog *p, const char *name, sc_graph g, enum sc_node_kind kind);
 sc_op sc_node_data(sc_prog *p, const char *name, sc_graph g, enum sc_node_kind kind); /* MEMSET, MEMCPY */
 sc_op sc_node_event(sc_prog *p, const char *name, sc_graph g, sc_event e, enum sc_node_kind kind); /* RECORD, WAIT */
 sc_op sc_node_child(sc_prog *p, const char *name, sc_graph g, sc_graph child); /* cuGraphAddChildGraphNode */
+/* allocmisc: a memset node of g whose destination is buffer m, a stream-ordered allocation (alloc_async,
+ * alloc_from) made before it; the op answers cuGraphAddMemsetNode's code. */
+sc_op sc_node_memset_alloc(sc_prog *p, const char *name, sc_graph g, sc_buffer m);
+/* allocmisc: cuMemcpyPeerAsync of buffer m (a stream-ordered allocation, on its alloc_async's device) into the
+ * op's destination on s's device; its destination holds what m's last fill before it wrote. */
+sc_op sc_memcpy_peer_from(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
 sc_op sc_edge(sc_prog *p, const char *name, sc_op from, sc_op to);       /* two nodes of one graph */
 sc_op sc_instantiate(sc_prog *p, const char *name, sc_graph g);          /* cuGraphInstantiate      */
 /* cuGraphInstantiateWithParams with CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD: uploaded into s, not run */

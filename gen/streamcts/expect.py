@@ -238,6 +238,10 @@ def check_expect(prog, exp, modes):
         return check_primary(prog, s)
     if exp.relation == "reads its fill":
         return check_fill_read(prog, s)
+    if exp.relation == "keeps its data" and skind == "memcpy_peer_from":  # allocmisc: it copies a fill
+        op = prog.ops[s]
+        if not any(o.kind == "fill" and o.args[0] == op.args[0] for o in prog.ops[:s]):
+            return [f"'{op.name} keeps its data' needs a fill of {op.args[0]} before {op.name} (what it copies)"]
     if exp.object is None:
         return check_unary(exp, skind)
     if exp.subject == exp.object and not (exp.relation == "blocks until" and skind in SELF_BLOCKING):

@@ -371,3 +371,11 @@ KINDS.update(
 GETTERS += ["pool_used", "address"]
 # poolreuse: a pool whose maximum size (CUmemPoolProps.maxSize) is one allocation's 4 MiB
 OBJECT_FLAGS["pool"]["max_one"] = "SC_POOL_MAX_ONE"
+# allocmisc: a memset node of a graph built by hand whose destination is a stream-ordered allocation (a buffer
+# alloc_async / alloc_from made before it); it answers cuGraphAddMemsetNode's code (the Programming Guide: such a
+# node "does not work with memory allocated via the stream ordered allocator")
+NODE_KINDS += ("node_memset_alloc",)
+KINDS["node_memset_alloc"] = host("sc_node_memset_alloc", "graph", "buffer")
+# allocmisc: a peer copy (cuMemcpyPeerAsync) of a stream-ordered allocation on another device into the op's own
+# destination on its stream's device; 'keeps its data': it holds what the buffer's last fill before it wrote
+KINDS["memcpy_peer_from"] = Kind("sc_memcpy_peer_from", ("buffer",), data="transfer", devices=2)

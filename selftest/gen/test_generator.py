@@ -560,7 +560,8 @@ class Units(TempDirCase):
         rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
         rows.append([op(k, kind) for k, kind in ordered if kind.runtime_only])
         # nodes: named node ops of N (a child: D), an edge between two, then N made executable, updated, destroyed
-        rows.append([f"n_{k}: {k} N" + (" E" if "event" in KINDS[k].args else " D" if k == "node_child" else "")
+        rows.append([f"n_{k}: {k} N" + (" E" if "event" in KINDS[k].args else " D" if k == "node_child"
+                                        else " M" if "buffer" in KINDS[k].args else "")  # allocmisc: node_memset_alloc
                      for k in NODE_KINDS]
                     + ["edge n_node_gate n_node_kernel", "instantiate N", "exec_update N D", "exec_destroy N",
                        "instantiate_upload D s"])

@@ -118,6 +118,8 @@
  *              allocation live
  *   internal_deps_missing  (poolreuse) a pool at its maximum size (max_one) hands out the memory of a pending
  *              free without making the allocating stream wait for the free
+ *   memset_node_pool  (allocmisc) cuGraphAddMemsetNode accepts a destination of the stream-ordered allocator
+ *   free_unsynced  (allocmisc) cuMemFree returns at once, without waiting for the work of any stream
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -627,7 +629,17 @@ static int event_destroy(void *e)
     return 0;
 }
 static int dev_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
-static int dev_free(void *p) { free(p); return 0; }
+static void sync_streams(struct mctx *c, int spins);
+/* allocmisc: cuMemFree / cudaFree first waits for the work of every stream of the context, as NVIDIA's drivers
+ * do ("Managing memory allocations using cudaMalloc and cudaFree causes the GPU to synchronize across all
+ * executing CUDA streams", the Programming Guide; the break free_unsynced: it does not) */
+static int dev_free(void *p)
+{
+    if (!breaks("free_unsynced"))
+        sync_streams(cur_ctx, 0);
+    free(p);
+    return 0;
+}
 static int host_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
 static int host_free(void *p) { free(p); return 0; }
 static int host_dev_ptr(void **d, void *h) { *d = h; return 0; }
@@ -1503,6 +1515,17 @@ static int pool_export(void *pool)
         return SC_UNSUPPORTED;
     return (pl->flags & SC_POOL_IPC) || breaks("export_any_pool") ? 0 : refuse(1);
 }
+/* allocmisc: is p memory an allocation of a pool handed out (the stream-ordered allocator's)? */
+static int pool_memory(const void *p)
+{
+    int found = 0;
+    pthread_mutex_lock(&pools_mu);
+    for (struct mpool *pl = pools; pl && !found; pl = pl->next)
+        for (struct mblock *b = pl->blocks; b && !found; b = b->next)
+            found = (const char *)b->mem + MOCK_BLOCK_HEADER == (const char *)p;
+    pthread_mutex_unlock(&pools_mu);
+    return found;
+}
 static int alloc_async(void **p, size_t n, void *pool, void *s)
 {
     struct mpool *pl = pool;
@@ -1787,6 +1810,8 @@ static int node_add(void *g, const struct sc_node_params *np, void **node)
     struct mgraph *gr = g;
     if (!gr->built || gr->nnodes == MOCK_NODES || (np->kind == 0 && !((struct mgraph *)np->child)->built))
         return refuse(1);
+    if (np->kind == SC_NODE_MEMSET && pool_memory(np->dst) && !breaks("memset_node_pool"))
+        return refuse(1); /* allocmisc: a memset node "does not work with" stream-ordered memory */
     struct mnode *n = &gr->nodes[gr->nnodes++];
     memset(n, 0, sizeof *n);
     n->np = *np;
