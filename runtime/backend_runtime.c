@@ -327,9 +327,12 @@ static int pools_supported(void)
 }
 static int default_pool(void **pool)
 {
+    int dev = 0, rc;
     if (!pools_supported())
         return SC_UNSUPPORTED;
-    return cudaDeviceGetMemPool((cudaMemPool_t *)pool, 0);
+    if ((rc = cudaGetDevice(&dev))) /* the device current to the issuing thread, as the driver API's backend */
+        return rc;
+    return cudaDeviceGetMemPool((cudaMemPool_t *)pool, dev);
 }
 static int pool_create(void **pool, unsigned flags)
 {
