@@ -191,6 +191,14 @@ void check_data(struct run *r)
             sc_verdict_decide(&r->v, SC_VIOLATED,
                               "%s's data was overwritten: word %zu of its destination is 0x%08x, written by %s, "
                               "not 0x%08x", opname(r, i), w, got[w], writer_of(r, got[w]), want);
+        } else if (p->rel == SC_AFTER && i == p->subject && p->object >= 0 && data_of(p->ops[p->object].kind) != SC_DATA_NONE &&
+                   expected_word(&r->op[p->object]) == got[w]) {
+            /* B's destination ends with A's data: A wrote after B did, so B did not wait for A to complete.
+             * The same violation the observer looks for, seen in the bytes (and where the observer missed B's
+             * completion in the window, as a loaded machine can make it, the control's violation all the same) */
+            sc_verdict_decide(&r->v, SC_VIOLATED, "%s's destination holds %s's data (word %zu is 0x%08x): %s wrote "
+                              "after %s did", opname(r, i), opname(r, p->object), w, got[w], opname(r, p->object),
+                              opname(r, i));
         } else if (r->v.outcome == SC_VIOLATED) {
             /* the order was already seen broken: wrong data is its consequence, not a new error */
             log_note(r, "%s's destination holds 0x%08x (written by %s), not its own 0x%08x", opname(r, i), got[w],
