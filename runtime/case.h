@@ -208,6 +208,7 @@ struct run {
     int least, greatest;             /* the stream priority range               */
     int ndevices;                    /* devices the program uses                */
     int has_capture;
+    int wait_gates;                  /* --wait-gates, and the program allows them (run.c, wait_gates_allowed) */
     int faulted_at;                  /* the op index of an issued fault, or -1  */
     int released;                 /* atomic */
     int final_sync_rc;

@@ -517,6 +517,27 @@ static int exchange(struct run *r, char *why, size_t n)
     return 0;
 }
 
+/*
+ * A gate: the spinning kernel sc_gate, or with --wait-gates a stream wait between two stamping kernels
+ * (sc_gate_open, sc_gate_close), which needs no SM and no time slice, so that other contexts' legal work
+ * is not delayed while it holds its stream.  The kernel stays where the kernel is what a rule looks at: a
+ * programmatic launch is triggered by the gate kernel, and a gate captured into a graph would be a wait
+ * node there (wait_gates_allowed).
+ */
+static int wait_gates_allowed(const struct sc_prog *p)
+{
+    for (int i = 0; i < p->nops; i++)
+        switch (p->ops[i].kind) {
+        case SC_OP_KERNEL_PDL:
+        case SC_OP_KERNEL_PROGEVENT:
+        case SC_OP_GATE_PROGEVENT:
+        case SC_OP_CAPTURE_BEGIN:
+        case SC_OP_CAPTURE_KEEP:
+            return 0;
+        default: break;
+        }
+    return 1;
+}
 /* green: is context c made by a ctx_create op of the program (and so not before the case)? */
 static int made_by_op(const struct sc_prog *p, int c)
 {
@@ -589,6 +610,7 @@ static int prepare(struct run *r, char *why, size_t n)
     uint32_t case_id = r->proc ? r->sh->case_id : ++run_counter;
 
     owners(r);
+    r->wait_gates = r->cfg.wait_gates && wait_gates_allowed(p); /* once, not at each gate (an array has 1024) */
     if (r->proc == 0) {
         memset(r->arena->slots, 0, sizeof(struct sc_slot) * SC_NSLOTS);
         __atomic_store_n(r->arena->gate, 0u, __ATOMIC_SEQ_CST);
@@ -845,30 +867,10 @@ static int add_node(struct run *r, int i)
 }
 
 /* Member m of group op i, for the kinds a group issues to every member. */
-/*
- * A gate: the spinning kernel sc_gate, or with --wait-gates a stream wait between two stamping kernels
- * (sc_gate_open, sc_gate_close), which needs no SM and no time slice, so that other contexts' legal work
- * is not delayed while it holds its stream.  The kernel stays where the kernel is what a rule looks at: a
- * programmatic launch is triggered by the gate kernel, and a gate captured into a graph would be a wait
- * node there (wait_gates_allowed).
- */
-static int wait_gates_allowed(const struct sc_prog *p)
-{
-    for (int i = 0; i < p->nops; i++)
-        switch (p->ops[i].kind) {
-        case SC_OP_KERNEL_PDL:
-        case SC_OP_KERNEL_PROGEVENT:
-        case SC_OP_GATE_PROGEVENT:
-        case SC_OP_CAPTURE_BEGIN:
-        case SC_OP_CAPTURE_KEEP:
-            return 0;
-        default: break;
-        }
-    return 1;
-}
+/* A gate: the spinning kernel, or the stream wait where prepare chose it (wait_gates_allowed). */
 static int issue_gate(struct run *r, void *s, void *slot_dev, uint32_t token)
 {
-    if (r->cfg.wait_gates && wait_gates_allowed(r->p))
+    if (r->wait_gates)
         return r->b->wait_gate(s, r->arena->gate_dev, slot_dev, token);
     return r->b->launch_gate(s, r->arena->gate_dev, r->cfg.deadline_ns, slot_dev, token);
 }
