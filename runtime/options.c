@@ -31,8 +31,9 @@ static const struct number {
       "deadline of each phase", NULL },
     { "--no-control", "STREAMCTS_NO_CONTROL", 1, 0, 1, offsetof(struct sc_options, no_control),
       "1 skips the negative controls", NULL },
-    { "--wait-gates", "STREAMCTS_WAIT_GATES", 1, 0, 1, offsetof(struct sc_options, wait_gates),
-      "1 holds streams with stream waits (cuStreamWaitValue32) instead of spinning gate kernels", NULL },
+    { "--wait-gates", "STREAMCTS_WAIT_GATES", 0, 0, 1, offsetof(struct sc_options, wait_gates),
+      "1 holds streams with stream waits (cuStreamWaitValue32), 0 with spinning gate kernels",
+      "stream waits, unless CUDA_DEVICE_MAX_CONNECTIONS is under 8 or CUDA_LAUNCH_BLOCKING is set" },
     { NULL, "STREAMCTS_MPS_LOCK_MS", 0, 0, 86400000, offsetof(struct sc_options, mps_lock_ms),
       "how long a *.mps.t program waits for the MPS server", NULL },
 };
@@ -81,6 +82,7 @@ static void defaults(const sc_rule *rule, struct sc_options *o)
     o->attempts = 3;
     o->window_ms = 50;
     o->first_look_ms = SC_FIRST_LOOK_AUTO;
+    o->wait_gates = SC_WAIT_GATES_AUTO;
     o->deadline_ms = 10000;
     o->mps_lock_ms = SC_MPS_LOCK_MS;
 }

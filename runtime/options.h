@@ -33,6 +33,7 @@ struct sc_options {
 };
 
 #define SC_FIRST_LOOK_AUTO 60001u /* first_look_ms when not given: calibrated at start (calibrate.h) */
+#define SC_WAIT_GATES_AUTO 2u      /* wait_gates when not given: sc_support_wait_gates decides */
 
 /* sc_options_parse's answers: run, exit 0 (--help was printed), exit 2 (bad input, named on stderr). */
 enum { SC_OPTIONS_GO = 0, SC_OPTIONS_DONE = 1, SC_OPTIONS_BAD = 2 };

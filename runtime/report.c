@@ -88,6 +88,9 @@ void sc_report_header(const sc_rule *rule, const struct sc_options *o)
 #undef ENV
     sc_tap_diag("window %u ms, deadline %u ms, repeat %u, attempts %u; revision %s", o->window_ms, o->deadline_ms,
                 o->repeat, o->attempts, rev);
+    const char *gates;
+    sc_support_wait_gates(o, &gates);
+    sc_tap_diag("gates: %s", gates);
     if (sc_self_hosted())
         sc_tap_diag("host: run for %s by host process %d, on a context that earlier programs used too (host.h)",
                     sc_self_hosted(), (int)getpid());

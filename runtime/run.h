@@ -22,7 +22,7 @@ struct sc_run_config {
     char *const *argv;
     int case_index, control;
     uint64_t first_look_ns; /* sc_point_run: the window of each point's first run; 0: none (calibrate.h) */
-    int wait_gates;         /* --wait-gates: gates held by stream waits where the program allows (run.c) */
+    int wait_gates;         /* gates held by stream waits where the program allows (run.c; sc_support_wait_gates) */
 };
 
 struct sc_result {

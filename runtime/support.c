@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "mps.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SC_ROOM_DEADLINES 3u /* waiting for room for a context (SC_BUSY) may take this many deadlines */
@@ -44,6 +45,27 @@ int sc_support_init_api(const struct sc_options *o, const sc_backend *b, char *w
     if (init_driver(o, why, n) != SC_READY || (b != &sc_driver_backend && b->init(why, n) != SC_READY))
         return -1;
     return 0;
+}
+
+int sc_support_wait_gates(const struct sc_options *o, const char **why)
+{
+    const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS"), *blocking = getenv("CUDA_LAUNCH_BLOCKING");
+    char *end;
+    long n = conn && *conn ? strtol(conn, &end, 10) : 0;
+    if (o->wait_gates != SC_WAIT_GATES_AUTO) {
+        *why = o->wait_gates ? "stream waits (set)" : "spinning kernels (set)";
+        return (int)o->wait_gates;
+    }
+    if (conn && *conn && !*end && n >= 1 && n < 8) {
+        *why = "spinning kernels (CUDA_DEVICE_MAX_CONNECTIONS is under 8: a stream wait would block a shared queue)";
+        return 0;
+    }
+    if (blocking && *blocking && strcmp(blocking, "0")) {
+        *why = "spinning kernels (CUDA_LAUNCH_BLOCKING is set)";
+        return 0;
+    }
+    *why = "stream waits (cuStreamWaitValue32 between two stamping kernels)";
+    return 1;
 }
 
 /* 1 (with the skip reason) when the rule needs more GPUs than the driver counts, -1 when it cannot count, else 0. */

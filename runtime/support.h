@@ -40,6 +40,15 @@ uint64_t sc_support_room_waited_ns(void);
 /* Does the rule run in API a (0 driver, 1 runtime) at all (stream memory operations: the driver API only)? */
 int sc_support_api(const sc_rule *rule, int a);
 
+/*
+ * Are gates stream waits (1) or spinning kernels (0)?  o->wait_gates when set, else the stream wait
+ * unless a driver knob makes it a worse gate: under CUDA_DEVICE_MAX_CONNECTIONS below 8 a stream wait
+ * blocks the hardware queue it shares with other streams (a kernel does not), and under
+ * CUDA_LAUNCH_BLOCKING the kernels around it would block their thread on the hold (docs/performance.md).
+ * *why: a line for the TAP header.
+ */
+int sc_support_wait_gates(const struct sc_options *o, const char **why);
+
 /* ipcpool: the one reason a point skips where the device or the driver cannot share a memory pool with
  * another process. */
 const char *sc_support_no_ipc_pool(void);

@@ -121,6 +121,26 @@ done <<'EOF_CASES'
 wait event.wait.orders_later_work completed while A was still pending
 sync stream.sync.waits_for_stream_work returned while A was still pending
 EOF_CASES
+# the gate (runtime/support.c, sc_support_wait_gates): a stream wait unless a driver knob makes it the
+# worse gate, or whichever STREAMCTS_WAIT_GATES names; the header says which, and a broken promise is
+# reported with either (under CUDA_LAUNCH_BLOCKING=1 the mock's launches wait, as the driver's do, so
+# the hold never happens and the points are undecidable, not passed)
+while read -r setting want; do
+    out=$(env "$setting" STREAMCTS_MOCK_BREAK=wait "$dir/event.wait.orders_later_work.prog" 2>&1); rc=$?
+    main=$(grep '^not ok' <<<"$out" | grep -vc '\.control')
+    if grep -q "^# gates: $want" <<<"$out" && { { [ $rc -ne 0 ] && [ "$main" -gt 0 ]; } ||
+        { [ "$setting" = CUDA_LAUNCH_BLOCKING=1 ] && ! grep -q '^ok [0-9]* - [^#]*$' <<<"$out" &&
+          grep -q 'cannot decide' <<<"$out"; }; }; then
+        ok "$setting: gates are $want, and a broken event wait is not passed ($main cases fail)"
+    else nok "$setting: not '$want' gates, or the broken event wait went unseen (exit $rc, $main cases)" "$out"; fi
+done <<'EOF_CASES'
+STREAMCTS_NOTHING_SET=1 stream waits
+CUDA_DEVICE_MAX_CONNECTIONS=32 stream waits
+CUDA_DEVICE_MAX_CONNECTIONS=4 spinning kernels (CUDA_DEVICE_MAX_CONNECTIONS is under 8
+CUDA_LAUNCH_BLOCKING=1 spinning kernels (CUDA_LAUNCH_BLOCKING is set)
+STREAMCTS_WAIT_GATES=0 spinning kernels (set)
+STREAMCTS_WAIT_GATES=1 stream waits (set)
+EOF_CASES
 for quirk in "" slow_device; do
     out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=5 STREAMCTS_MOCK_QUIRK=$quirk \
         "$dir/event.wait.orders_later_work.prog" --case '*.kernel.memset' 2>&1); rc=$?

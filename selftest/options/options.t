@@ -47,6 +47,9 @@ STREAMCTS_DEADLINE_MS=10 ||: STREAMCTS_DEADLINE_MS: '10 ' is not a whole number 
 STREAMCTS_ATTEMPTS=0x3||: STREAMCTS_ATTEMPTS: '0x3' is not a whole number in 1..100
 STREAMCTS_MPS_LOCK_MS=-1||: STREAMCTS_MPS_LOCK_MS: '-1' is not a whole number in 0..86400000
 STREAMCTS_API=bogus||: STREAMCTS_API: 'bogus' is not one of driver, runtime or both
+-|--wait-gates 2|: --wait-gates: '2' is not a whole number in 0..1
+-|--wait-gates|: --wait-gates needs a value: a whole number in 0..1
+STREAMCTS_WAIT_GATES=yes||: STREAMCTS_WAIT_GATES: 'yes' is not a whole number in 0..1
 EOF
 
 # --help: stdout, exit 0, every setting with its range
@@ -55,7 +58,8 @@ for p in $progs; do
     if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && head -1 "$tmp/out" | grep -q '^usage: ' &&
         grep -q -- '--repeat N  *STREAMCTS_REPEAT  *1\.\.10000: ' "$tmp/out" &&
         grep -q -- '--no-control  *STREAMCTS_NO_CONTROL  *0\.\.1: ' "$tmp/out" &&
-        grep -q -- 'STREAMCTS_MPS_LOCK_MS  *0\.\.86400000: ' "$tmp/out" && grep -q -- '--list ' "$tmp/out"; then
+        grep -q -- 'STREAMCTS_MPS_LOCK_MS  *0\.\.86400000: ' "$tmp/out" && grep -q -- '--list ' "$tmp/out" &&
+        grep -q -- '--wait-gates N  *STREAMCTS_WAIT_GATES  *0\.\.1: .*(default: stream waits, unless' "$tmp/out"; then
         ok "$(basename "$p") --help: the options on stdout, exit 0"
     else nok "$(basename "$p") --help: exit $rc" "$(cat "$tmp/out" "$tmp/err")"; fi
 done
