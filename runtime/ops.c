@@ -2,11 +2,11 @@
 #include "ops.h"
 
 static const struct sc_op_facts facts[SC_OP_KIND_END] = {
-    [SC_OP_NONE] = { "?", SC_ROLE_WORK, SC_ARG_NONE, SC_DATA_NONE, 0, 0, 0, 0, 0, 0, 0 },
+    [SC_OP_NONE] = { "?", SC_ROLE_WORK, SC_ARG_NONE, SC_DATA_NONE, 0, 0, 0, 0, 0, 0, 0, 0 },
 #define SC_OP(KIND, name, builder, role, arg, data, slot, probe, stamp, group, observable, proc, devices, \
               driver_only, isolate, runtime_only, answers)                                                 \
     [SC_OP_##KIND] = { name, SC_ROLE_##role, SC_ARG_##arg, SC_DATA_##data, slot, probe, stamp, group, observable, \
-                       answers, devices },
+                       answers, isolate, devices },
 #include "ops.def"
 #undef SC_OP
 };

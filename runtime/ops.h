@@ -26,7 +26,7 @@ struct sc_op_facts {
     enum sc_op_role role;
     enum sc_op_arg arg;
     enum sc_op_data data;
-    unsigned char slot, probe, stamp, group, observable, answers;
+    unsigned char slot, probe, stamp, group, observable, answers, isolate;
     int devices;
 };
 

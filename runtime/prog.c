@@ -2,6 +2,7 @@
 #include "prog.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void sc_prog_init(struct sc_prog *p)
@@ -12,6 +13,20 @@ void sc_prog_init(struct sc_prog *p)
     snprintf(p->procs[0], SC_NAME_LEN, "main");
     p->nprocs = 1;
     p->object = -1;
+}
+
+int sc_prog_isolates(sc_build_fn build)
+{
+    struct sc_prog *p = malloc(sizeof *p);
+    int isolates = 0;
+    if (!p)
+        return -1;
+    sc_prog_init(p);
+    build(p);
+    for (int i = 0; i < p->nops && !isolates; i++)
+        isolates = sc_op_facts(p->ops[i].kind)->isolate;
+    free(p);
+    return isolates;
 }
 
 static void misuse(sc_prog *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -98,6 +98,9 @@ struct sc_prog {
 };
 
 void sc_prog_init(struct sc_prog *p);
+/* Does the program build records leave a sticky error (an op whose ops.def row has isolate 1), so that it
+ * must run in a child process of its own?  -1: out of memory. */
+int sc_prog_isolates(sc_build_fn build);
 
 /* Names for reports. */
 const char *sc_copy_name(unsigned c);

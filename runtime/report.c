@@ -99,7 +99,7 @@ void sc_report_header(const sc_rule *rule, const struct sc_options *o)
     if (!sc_support_api(rule, 1))
         sc_tap_diag("runtime API: not run, it has no counterpart of the driver calls this rule uses");
     if (rule->isolate)
-        sc_tap_diag("each point runs in a child process of its own: the program faults its context");
+        sc_tap_diag("each point whose program faults its context runs in a child process of its own");
     if (sc_mps_dir())
         sc_tap_diag("MPS: every process of every case is a client of a private MPS server (pipe directory %s)",
                     sc_mps_dir());

@@ -3,6 +3,7 @@
 #include "suite.h"
 #include "calibrate.h"
 #include "point.h"
+#include "prog.h"
 #include "report.h"
 #include "support.h"
 #include "tap.h"
@@ -95,8 +96,17 @@ static void report_children(const sc_rule *rule)
                     isolated_waits, (double)isolated_wait_ns / 1e9);
 }
 
-/* A rule that faults its context: every point it will report (the loop's order), run in child processes side by
- * side before any is reported. */
+/* Does a point of a rule that faults its context run in a child process?  Only where its own program faults:
+ * a control, the same program without the fault, runs here like any other point (a child process is a
+ * context's creation and tear-down, which the driver serializes across the GPU: docs/performance.md).  A
+ * program that cannot be looked at (no memory) runs in a child, the safe side. */
+static int point_isolates(const sc_rule *rule, const sc_case *c, int control)
+{
+    return rule->isolate && sc_prog_isolates(control ? c->control : c->build) != 0;
+}
+
+/* A rule that faults its context: every point it will report whose program faults (the loop's order), run in
+ * child processes side by side before any is reported. */
 static struct sc_isolated_point *run_isolated_points(const sc_rule *rule, const struct sc_options *o, char **argv,
                                                      const struct sc_support_answer *support, uint64_t limit)
 {
@@ -111,8 +121,11 @@ static struct sc_isolated_point *run_isolated_points(const sc_rule *rule, const 
             continue;
         for (int i = 0; i < rule->ncases; i++)
             for (int ctl = 0; sc_options_case(o, rule->cases[i].id) && ctl <= o->controls; ctl++)
-                pts[n].case_index = i, pts[n].api = a, pts[n].control = ctl, pts[n++].repeat = ctl ? 1 : o->repeat;
+                if (point_isolates(rule, &rule->cases[i], ctl))
+                    pts[n].case_index = i, pts[n].api = a, pts[n].control = ctl, pts[n++].repeat = ctl ? 1 : o->repeat;
     }
+    sc_tap_diag("isolated points: %d child process%s, one for each point whose program faults its context", n,
+                n == 1 ? "" : "es");
     sc_point_run_isolated_all(argv, pts, n, limit, o->attempts);
     return pts;
 }
@@ -232,9 +245,21 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
                     sc_tap_point(0, NULL, &y);
                 continue;
             }
-            if (isolated) { /* run already, in plan order */
-                for (int ctl = 0; ctl <= o->controls; ctl++, isolated++)
-                    sc_report_point(rule, c, b, ctl, &isolated->res, &isolated->tally, o, argv[0]);
+            if (isolated) { /* the faulting points ran already, in plan order; the others run here */
+                for (int ctl = 0; ctl <= o->controls; ctl++) {
+                    if (point_isolates(rule, c, ctl)) {
+                        sc_report_point(rule, c, b, ctl, &isolated->res, &isolated->tally, o, argv[0]);
+                        isolated++;
+                        continue;
+                    }
+                    static struct sc_result res;
+                    struct sc_tally tally;
+                    int hung = run_point(b, ctl ? c->control : c->build, ctl, &cfg, ctl ? 1 : o->repeat, o, &res,
+                                         &tally);
+                    sc_report_point(rule, c, b, ctl, &res, &tally, o, argv[0]);
+                    if (hung)
+                        goto hung;
+                }
                 continue;
             }
             if (run_case(rule, c, b, &cfg, o, argv[0]))
