@@ -9,7 +9,7 @@
  * source:  CUDA Driver API, Stream Management, cuStreamAddCallback ("In the event of a device error, all subsequently executed callbacks will receive an appropriate CUresult")
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    -
  *   streams: s=nonblocking
  *   objects: -
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "130bc52ff20b08c6",
+    .digest = "b676c8f0afe1507a",
     .cases = cases,
     .ncases = 1,
 };

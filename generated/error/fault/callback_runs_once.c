@@ -8,7 +8,7 @@
  * source:  CUDA Driver API, Stream Management, cuStreamAddCallback ("For each cuStreamAddCallback call, the callback will be executed exactly once"; "In the event of a device error, all subsequently executed callbacks will receive an appropriate CUresult") + Execution Control, cuLaunchHostFunc ("the function will not be called in the event of an error in the CUDA context")
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    -
  *   streams: s=nonblocking
  *   objects: -
@@ -59,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "bb24287ad9f13d37",
+    .digest = "16ba0d8b697a8c46",
     .cases = cases,
     .ncases = 1,
 };

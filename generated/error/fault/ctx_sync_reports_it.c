@@ -9,7 +9,7 @@
  * source:  CUDA Driver API, CUresult (CUDA_ERROR_ILLEGAL_ADDRESS) + Context Management, cuCtxSynchronize
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    -
  *   streams: s=nonblocking
  *   objects: -
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "37d159d80e72050d",
+    .digest = "fc3c37bc388ecfee",
     .cases = cases,
     .ncases = 1,
 };

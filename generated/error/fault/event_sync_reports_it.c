@@ -9,7 +9,7 @@
  * source:  CUDA Driver API, CUresult (CUDA_ERROR_ILLEGAL_ADDRESS) + Event Management, cuEventSynchronize
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    -
  *   streams: s=nonblocking
  *   objects: -
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "6480b4a31c36bda4",
+    .digest = "9b64bcbc8956e346",
     .cases = cases,
     .ncases = 1,
 };

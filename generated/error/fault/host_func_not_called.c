@@ -8,7 +8,7 @@
  * source:  CUDA Driver API, Execution Control, cuLaunchHostFunc ("the function will not be called in the event of an error in the CUDA context")
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    -
  *   streams: s=nonblocking
  *   objects: -
@@ -59,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "7047475bfd7a1388",
+    .digest = "cd9d5542e3cf0a10",
     .cases = cases,
     .ncases = 1,
 };

@@ -9,7 +9,7 @@
  * source:  CUDA Driver API, CUresult (CUDA_ERROR_ILLEGAL_ADDRESS: "any further CUDA work will return the same error")
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    query=faulted,idle
  *   streams: faulted=nonblocking, idle=nonblocking
  *   objects: -
@@ -91,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "480d3a970b0ba1e9",
+    .digest = "f50a465f1516f376",
     .cases = cases,
     .ncases = 2,
 };
