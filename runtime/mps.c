@@ -41,11 +41,29 @@ int sc_mps_shared(void)
  * The run's shared daemon (STREAMCTS_MPS_DAEMON, tools/lib/mps.sh): no lock
  * (the tool holds it for the run), no orphans stopped, nothing started or
  * stopped here.  Its directory must hold the `control` socket or pipe that
- * nvidia-cuda-mps-control -d makes; a value that names no daemon is a bad
- * setting, refused before anything runs, as a bad option is.  A daemon that
- * dies during the run leaves its `control` behind and so passes: its
- * clients' initialisation then fails, in their TAP.
+ * nvidia-cuda-mps-control -d makes (a Unix socket; the process in its
+ * nvidia-cuda-mps-control.pid, where it writes one, alive); a value that
+ * names no daemon is a bad setting, refused before anything runs, as a bad
+ * option is (exit 2).  A daemon that ended during the run (its `control`
+ * left behind, the process its pid file names gone) fails the program:
+ * `not ok 1 - MPS daemon` with the reason.  Without a pid file such a daemon
+ * passes, and its clients' initialisation fails, in their TAP.
  */
+/* The pid in the daemon's nvidia-cuda-mps-control.pid when that process has ended, else 0 (no such file: the
+ * driver writes none, nothing to check; another user's daemon: alive). */
+static long daemon_gone(const char *dir)
+{
+    char path[4200];
+    long pid = 0;
+    snprintf(path, sizeof path, "%s/" CONTROL ".pid", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int got = fscanf(f, "%ld", &pid);
+    fclose(f);
+    return got == 1 && pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH ? pid : 0;
+}
+
 static int run_shared(const char *dir, char **argv)
 {
     char control[4096];
@@ -67,6 +85,19 @@ static int run_shared(const char *dir, char **argv)
                 "tools/run-suite sets it; unset it and the program starts a daemon of its own)\n",
                 SC_MPS_DAEMON_ENV, dir, why);
         return 2;
+    }
+    long gone = daemon_gone(dir);
+    if (gone) { /* it was there: it ended during the run, which this program fails, saying so */
+        char msg[4400];
+        const char *name = "MPS daemon";
+        struct sc_yaml y = { 0 };
+        snprintf(msg, sizeof msg, "the run's MPS control daemon (%s=%s) has ended: process %ld, which its "
+                 CONTROL ".pid names, is gone", SC_MPS_DAEMON_ENV, dir, gone);
+        sc_tap_begin(stdout);
+        sc_yaml_add(&y, "message", msg);
+        sc_tap_plan(1, &name);
+        sc_tap_point(0, NULL, &y);
+        return 1;
     }
     setenv("CUDA_MPS_PIPE_DIRECTORY", dir, 1);
     setenv("CUDA_MPS_LOG_DIRECTORY", dir, 1);

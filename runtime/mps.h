@@ -18,7 +18,9 @@
  * tool holds the lock for the run).  A value that names no daemon (not an
  * absolute path, not a directory, no `control` socket or pipe in it) is bad
  * input: one line on stderr names the variable and the path, exit 2, nothing
- * started.  An empty value is unset.
+ * started.  A daemon that was there and has ended (the process its
+ * nvidia-cuda-mps-control.pid names is gone) fails the program instead:
+ * `not ok 1 - MPS daemon` with the reason.  An empty value is unset.
  */
 #ifndef SC_MPS_H
 #define SC_MPS_H

@@ -379,13 +379,22 @@ done
 if [ -z "$bad" ]; then
     ok "a STREAMCTS_MPS_DAEMON naming no daemon (none there, relative, missing, a file): one line naming it, exit 2, nothing run"
 else nok "a bad STREAMCTS_MPS_DAEMON was not refused" "$bad"; fi
+mkdir "$fake/dead"; mkfifo "$fake/dead/control"  # a daemon that ended mid-run: its pid file names a process gone
+sh -c 'echo $$ >"$1"' sh "$fake/dead/nvidia-cuda-mps-control.pid"; gone=$(cat "$fake/dead/nvidia-cuda-mps-control.pid")
+out=$(FAKE_MPS_CALLS="$fake/shared-calls" STREAMCTS_MPS_DAEMON=$fake/dead PATH="$PWD/selftest/tools/mps:$PATH" \
+    "$fake/legacy.mps.t" 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q '^not ok 1 - MPS daemon$' <<<"$out" && [ "$(grep -c '^ok' <<<"$out")" = 0 ] &&
+    grep -qF "message: \"the run's MPS control daemon (STREAMCTS_MPS_DAEMON=$fake/dead) has ended: process $gone, " <<<"$out" &&
+    [ ! -s "$fake/shared-calls" ]; then
+    ok "the run's daemon ended mid-run (its pid file names a process gone): not ok 1 - MPS daemon, with the reason"
+else nok "a daemon that ended mid-run was not reported (exit $rc)" "$out"; fi
 out=$(FAKE_MPS_CALLS="$fake/shared-calls" STREAMCTS_MPS_DAEMON= PATH="$PWD/selftest/tools/mps:$PATH" \
     "$fake/legacy.mps.t" --case '*.kernel.kernel' 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "^# MPS: every process of every case is a client of a private MPS server, this program's own daemon" <<<"$out" &&
     [ "$(grep -c '^-d' "$fake/shared-calls")" = 1 ] && [ "$(grep -c '^quit' "$fake/shared-calls")" -ge 1 ]; then
     ok "an empty STREAMCTS_MPS_DAEMON is unset: the program starts and stops a daemon of its own"
 else nok "an empty STREAMCTS_MPS_DAEMON (exit $rc)" "$out$(cat "$fake/shared-calls")"; fi
-rm -rf "$shared" "$fake/shared-calls" "$fake/err"
+rm -rf "$shared" "$fake/shared-calls" "$fake/err" "$fake/dead"
 # blocking: a rule of mode mps (process.mps.*) runs only as an MPS client: its plain program skips with
 # the reason; under the (stand-in) daemon its cases pass, and an MPS server that runs one piece of work at
 # a time (break mps_serializes) fails them, as the SHOULD rule's TODO
