@@ -13,11 +13,10 @@
 #
 # longest_first PROVE-ARG...
 #   Sets prove_ordered to the arguments with each path (default tap/) turned
-#   into its programs: the error family first (its fault children are the
-#   run's longest programs), then the rest in name order, so that a parallel
-#   run does not end on a tail of long programs (docs/performance.md: the
-#   *.mps.t programs, which share one MPS server, stay late, so that the
-#   server does not slow the other programs' contexts for the whole run).  With -s, --shuffle, --reverse or
+#   into its programs, the longest first: the *.mps.t programs, then the
+#   error, process, stress and perf families, then the rest (each group in
+#   name order), so that a parallel run does not end on a tail of long
+#   programs (docs/performance.md).  With -s, --shuffle, --reverse or
 #   --state the order is prove's: the arguments are kept as given.  Call it
 #   after ninja built the programs; use it as `eval "set -- $prove_ordered"`.
 #   programs_longest_first sorts program paths on stdin the same way
@@ -114,6 +113,6 @@ longest_first() {
 # programs_longest_first: program paths on stdin, one a line, out in longest_first's order
 programs_longest_first() {
     LC_ALL=C sort -u | awk '
-        { w = $0 ~ /(^|\/)tap\/error\// ? 0 : 1
+        { w = $0 ~ /\.mps\.t$/ ? 0 : $0 ~ /(^|\/)tap\/(error|process|stress|perf)\// ? 1 : 2
           print w "\t" $0 }' | LC_ALL=C sort -s -t '	' -k1,1n | cut -f2
 }
