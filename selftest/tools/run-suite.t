@@ -5,7 +5,7 @@
 # refused before anything is built.
 cd "$(dirname "$0")/../.." || exit 1
 echo "TAP version 13"
-echo "1..10"
+echo "1..9"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 suite() {  # ARG...: out, err, rc
     tools/run-suite "$@" >"$tmp/out" 2>"$tmp/err"
@@ -92,15 +92,3 @@ if [ $rc -eq 3 ] && grep -qE '^fifo +[0-9]+ +[0-9]+ +0 ' <<<"$out" &&
     grep -qE '^tap-summary: .*: no point ran: all [0-9]+ programs skipped: no CUDA (driver|device)' "$tmp/err"; then
     echo "ok 9 - tools/tap-summary reads a log of tools/run-suite -v -j8: no point ran, exit 3"
 else echo "not ok 9 - tap-summary on a run-suite -v -j8 log (exit $rc)"; note; fi
-
-# the order prove gets (tools/lib/prove-args.sh, longest_first): MPS programs, then the error, process,
-# stress and perf families, then the rest; with -s, --shuffle, --reverse or --state the arguments as given
-mkdir -p "$tmp/order/tap/a" "$tmp/order/tap/error/x" "$tmp/order/tap/process/y" "$tmp/order/tap/zeta"
-for f in a/one.t a/two.ptds.t error/x/f.t process/y/p.t process/y/p.mps.t zeta/z.t; do : >"$tmp/order/tap/$f"; done
-got=$(cd "$tmp/order" && . "$OLDPWD/tools/lib/prove-args.sh" && longest_first -j 3 tap/ && echo "$prove_ordered" &&
-    longest_first --reverse -j 3 tap/ && echo "$prove_ordered")
-want="$(printf '%s\n' " '-j' '3' 'tap/process/y/p.mps.t' 'tap/error/x/f.t' 'tap/process/y/p.t' 'tap/a/one.t' 'tap/a/two.ptds.t' 'tap/zeta/z.t' " \
-    " '--reverse' '-j' '3' 'tap/'")"
-if [ "$got" = "$want" ]; then
-    echo "ok 10 - prove gets the programs the longest first, unless the caller orders them (--reverse)"
-else echo "not ok 10 - the programs' order:"; printf '%s\n' "$got" | sed 's/^/# /'; fi

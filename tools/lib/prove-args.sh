@@ -11,17 +11,6 @@
 #   (-v, -q, -Q) may be given too: a tool that reads prove's verbose log
 #   itself says no.
 #
-# longest_first PROVE-ARG...
-#   Sets prove_ordered to the arguments with each path (default tap/) turned
-#   into its programs, the longest first: the *.mps.t programs, then the
-#   error, process, stress and perf families, then the rest (each group in
-#   name order), so that a parallel run does not end on a tail of long
-#   programs (docs/performance.md).  With -s, --shuffle, --reverse or
-#   --state the order is prove's: the arguments are kept as given.  Call it
-#   after ninja built the programs; use it as `eval "set -- $prove_ordered"`.
-#   programs_longest_first sorts program paths on stdin the same way
-#   (tools/bench).
-#
 # allow_skip TOOL
 #   Checks STREAMCTS_ALLOW_SKIP (unset, empty, 0 or 1; exit 2 otherwise) and
 #   succeeds when it is 1.
@@ -84,35 +73,4 @@ allow_skip() {
     1) return 0 ;;
     *) prove_args_fail "$1" "STREAMCTS_ALLOW_SKIP='$STREAMCTS_ALLOW_SKIP': must be 1 (a run that tested nothing exits 0) or 0 or unset" ;;
     esac
-}
-
-longest_first() {
-    prove_ordered='' _keep=no _paths=''
-    for _a; do
-        case $_a in -s | --shuffle | --reverse | --state=*) _keep=yes ;; esac
-    done
-    _want_value=no
-    for _a; do
-        if [ $_want_value = yes ] || case $_a in -*) true ;; *) false ;; esac; then
-            prove_ordered="$prove_ordered '$_a'"
-            case $_a in -j | --jobs) _want_value=yes ;; *) _want_value=no ;; esac
-        elif [ $_keep = yes ]; then
-            prove_ordered="$prove_ordered '$_a'"
-        else
-            _paths="$_paths $_a"
-        fi
-    done
-    [ $_keep = yes ] && return 0
-    [ -n "$_paths" ] || set -- tap/
-    # shellcheck disable=SC2086  # paths are words (validated by prove_args)
-    [ -z "$_paths" ] || set -- $_paths
-    prove_ordered="$prove_ordered $(find "$@" -name '*.t' ! -type d 2>/dev/null | programs_longest_first |
-        sed "s/.*/'&'/" | tr '\n' ' ')"
-}
-
-# programs_longest_first: program paths on stdin, one a line, out in longest_first's order
-programs_longest_first() {
-    LC_ALL=C sort -u | awk '
-        { w = $0 ~ /\.mps\.t$/ ? 0 : $0 ~ /(^|\/)tap\/(error|process|stress|perf)\// ? 1 : 2
-          print w "\t" $0 }' | LC_ALL=C sort -s -t '	' -k1,1n | cut -f2
 }
