@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,83 +28,6 @@ const char *sc_mps_dir(void)
 {
     const char *d = getenv(SC_MPS_ENV);
     return d && *d ? d : NULL;
-}
-
-int sc_mps_shared(void)
-{
-    const char *shared = getenv(SC_MPS_DAEMON_ENV), *dir = sc_mps_dir();
-    return shared && dir && strcmp(shared, dir) == 0;
-}
-
-/*
- * The run's shared daemon (STREAMCTS_MPS_DAEMON, tools/lib/mps.sh): no lock
- * (the tool holds it for the run), no orphans stopped, nothing started or
- * stopped here.  Its directory must hold the `control` socket or pipe that
- * nvidia-cuda-mps-control -d makes (a Unix socket; the process in its
- * nvidia-cuda-mps-control.pid, where it writes one, alive); a value that
- * names no daemon is a bad setting, refused before anything runs, as a bad
- * option is (exit 2).  A daemon that ended during the run (its `control`
- * left behind, the process its pid file names gone) fails the program:
- * `not ok 1 - MPS daemon` with the reason.  Without a pid file such a daemon
- * passes, and its clients' initialisation fails, in their TAP.
- */
-/* The pid in the daemon's nvidia-cuda-mps-control.pid when that process has ended, else 0 (no such file: the
- * driver writes none, nothing to check; another user's daemon: alive). */
-static long daemon_gone(const char *dir)
-{
-    char path[4200];
-    long pid = 0;
-    snprintf(path, sizeof path, "%s/" CONTROL ".pid", dir);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    int got = fscanf(f, "%ld", &pid);
-    fclose(f);
-    return got == 1 && pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH ? pid : 0;
-}
-
-static int run_shared(const char *dir, char **argv)
-{
-    char control[4096];
-    struct stat st;
-    const char *why = NULL;
-    int len = snprintf(control, sizeof control, "%s/control", dir);
-    if (dir[0] != '/')
-        why = "is not an absolute path";
-    else if (len < 0 || (size_t)len >= sizeof control)
-        why = "is too long";
-    else if (stat(dir, &st) != 0)
-        why = errno == ENOENT ? "does not exist" : "cannot be read";
-    else if (!S_ISDIR(st.st_mode))
-        why = "is not a directory";
-    else if (stat(control, &st) != 0 || !(S_ISSOCK(st.st_mode) || S_ISFIFO(st.st_mode)))
-        why = "has no MPS control daemon: no `control` socket or pipe in it";
-    if (why) {
-        fprintf(stderr, "%s: '%s' %s (it names the pipe directory of the run's " CONTROL " -d, as "
-                "tools/run-suite sets it; unset it and the program starts a daemon of its own)\n",
-                SC_MPS_DAEMON_ENV, dir, why);
-        return 2;
-    }
-    long gone = daemon_gone(dir);
-    if (gone) { /* it was there: it ended during the run, which this program fails, saying so */
-        char msg[4400];
-        const char *name = "MPS daemon";
-        struct sc_yaml y = { 0 };
-        snprintf(msg, sizeof msg, "the run's MPS control daemon (%s=%s) has ended: process %ld, which its "
-                 CONTROL ".pid names, is gone", SC_MPS_DAEMON_ENV, dir, gone);
-        sc_tap_begin(stdout);
-        sc_yaml_add(&y, "message", msg);
-        sc_tap_plan(1, &name);
-        sc_tap_point(0, NULL, &y);
-        return 1;
-    }
-    setenv("CUDA_MPS_PIPE_DIRECTORY", dir, 1);
-    setenv("CUDA_MPS_LOG_DIRECTORY", dir, 1);
-    setenv(SC_MPS_ENV, dir, 1);
-    fflush(NULL);
-    execv("/proc/self/exe", argv);
-    fprintf(stderr, "%s: cannot run itself again as an MPS client: %s\n", argv[0], strerror(errno));
-    return 1;
 }
 
 /* The control program on PATH (or where the driver installs it), or 0. */
@@ -260,9 +182,6 @@ static int take_lock(uint64_t limit_ms, char *why, size_t n)
 int sc_mps_run(char **argv, unsigned lock_ms)
 {
     char control[4096], why[512], log[300], dir[] = "/tmp/streamcts-mps-XXXXXX";
-    const char *shared = getenv(SC_MPS_DAEMON_ENV);
-    if (shared && *shared)
-        return run_shared(shared, argv);
     if (!find_control(control, sizeof control)) {
         sc_tap_begin(stdout);
         sc_tap_skip_all("no MPS: " CONTROL " is not on PATH (it ships with the NVIDIA driver; install it, "

@@ -101,9 +101,7 @@ void sc_report_header(const sc_rule *rule, const struct sc_options *o)
     if (rule->isolate)
         sc_tap_diag("each point whose program faults its context runs in a child process of its own");
     if (sc_mps_dir())
-        sc_tap_diag("MPS: every process of every case is a client of %s (pipe directory %s)",
-                    sc_mps_shared() ? "the run's shared MPS server, beside its other *.mps.t programs (STREAMCTS_MPS_DAEMON)"
-                                    : "a private MPS server, this program's own daemon",
+        sc_tap_diag("MPS: every process of every case is a client of a private MPS server (pipe directory %s)",
                     sc_mps_dir());
     if (rule->processes > 1)
         sc_tap_diag("a case's other %d process(es) are this program again, with %s set: started once per API, "

@@ -356,53 +356,6 @@ if [ $rc -eq 1 ] && grep -q '^not ok 1 - MPS lock$' <<<"$out" &&
     grep -q 'message: "another program held the MPS lock /tmp/streamcts-mps.lock for 0.3 s' <<<"$out"; then
     ok "an MPS lock held past its deadline fails the program with the reason, never hangs it"
 else nok "a held MPS lock was not reported (exit $rc)" "$out"; fi
-# the run's shared daemon (STREAMCTS_MPS_DAEMON, tools/lib/mps.sh), started here by the stand-in of
-# selftest/tools/mps: the program takes no lock (one is held the whole time), starts and stops no daemon,
-# sweeps no orphan, and says whose server it used; a value that names no daemon is refused, exit 2
-shared=$fake/shared; mkdir "$shared"
-: >"$fake/shared-calls"
-CUDA_MPS_PIPE_DIRECTORY=$shared CUDA_MPS_LOG_DIRECTORY=$shared selftest/tools/mps/nvidia-cuda-mps-control -d
-flock /tmp/streamcts-mps.lock sleep 3 & holder=$!
-sleep 0.3
-out=$(FAKE_MPS_CALLS="$fake/shared-calls" STREAMCTS_MPS_LOCK_MS=300 STREAMCTS_MPS_DAEMON=$shared \
-    PATH="$PWD/selftest/tools/mps:$PATH" "$fake/legacy.mps.t" --case '*.kernel.kernel' 2>&1); rc=$?
-kill $holder 2>/dev/null; wait $holder 2>/dev/null
-if [ $rc -eq 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 4 ] && ! grep -q '^not ok' <<<"$out" &&
-    grep -qF "# MPS: every process of every case is a client of the run's shared MPS server, beside its other *.mps.t programs (STREAMCTS_MPS_DAEMON) (pipe directory $shared)" <<<"$out" &&
-    [ ! -s "$fake/shared-calls" ] && [ -p "$shared/control" ]; then
-    ok "STREAMCTS_MPS_DAEMON: *.mps.t runs as a client of that daemon, with the lock held elsewhere, starting and stopping nothing"
-else nok "a *.mps.t program given the run's daemon misbehaved (exit $rc)" "$out$(cat "$fake/shared-calls")"; fi
-bad=
-rm -f "$shared/control"
-for v in "$shared" relative/dir "$shared/none" "$fake/calls"; do
-    out=$(FAKE_MPS_CALLS="$fake/shared-calls" STREAMCTS_MPS_DAEMON=$v PATH="$PWD/selftest/tools/mps:$PATH" \
-        "$fake/legacy.mps.t" 2>"$fake/err"); rc=$?
-    err=$(cat "$fake/err")
-    if [ $rc -ne 2 ] || [ -n "$out" ] || [ "$(grep -c . <<<"$err")" != 1 ] ||
-        ! grep -qF "STREAMCTS_MPS_DAEMON: '$v' " <<<"$err" || [ -s "$fake/shared-calls" ]; then
-        bad="$bad$v: exit $rc, stdout '$out', stderr '$err'
-"
-    fi
-done
-if [ -z "$bad" ]; then
-    ok "a STREAMCTS_MPS_DAEMON naming no daemon (none there, relative, missing, a file): one line naming it, exit 2, nothing run"
-else nok "a bad STREAMCTS_MPS_DAEMON was not refused" "$bad"; fi
-mkdir "$fake/dead"; mkfifo "$fake/dead/control"  # a daemon that ended mid-run: its pid file names a process gone
-sh -c 'echo $$ >"$1"' sh "$fake/dead/nvidia-cuda-mps-control.pid"; gone=$(cat "$fake/dead/nvidia-cuda-mps-control.pid")
-out=$(FAKE_MPS_CALLS="$fake/shared-calls" STREAMCTS_MPS_DAEMON=$fake/dead PATH="$PWD/selftest/tools/mps:$PATH" \
-    "$fake/legacy.mps.t" 2>&1); rc=$?
-if [ $rc -eq 1 ] && grep -q '^not ok 1 - MPS daemon$' <<<"$out" && [ "$(grep -c '^ok' <<<"$out")" = 0 ] &&
-    grep -qF "message: \"the run's MPS control daemon (STREAMCTS_MPS_DAEMON=$fake/dead) has ended: process $gone, " <<<"$out" &&
-    [ ! -s "$fake/shared-calls" ]; then
-    ok "the run's daemon ended mid-run (its pid file names a process gone): not ok 1 - MPS daemon, with the reason"
-else nok "a daemon that ended mid-run was not reported (exit $rc)" "$out"; fi
-out=$(FAKE_MPS_CALLS="$fake/shared-calls" STREAMCTS_MPS_DAEMON= PATH="$PWD/selftest/tools/mps:$PATH" \
-    "$fake/legacy.mps.t" --case '*.kernel.kernel' 2>&1); rc=$?
-if [ $rc -eq 0 ] && grep -q "^# MPS: every process of every case is a client of a private MPS server, this program's own daemon" <<<"$out" &&
-    [ "$(grep -c '^-d' "$fake/shared-calls")" = 1 ] && [ "$(grep -c '^quit' "$fake/shared-calls")" -ge 1 ]; then
-    ok "an empty STREAMCTS_MPS_DAEMON is unset: the program starts and stops a daemon of its own"
-else nok "an empty STREAMCTS_MPS_DAEMON (exit $rc)" "$out$(cat "$fake/shared-calls")"; fi
-rm -rf "$shared" "$fake/shared-calls" "$fake/err" "$fake/dead"
 # blocking: a rule of mode mps (process.mps.*) runs only as an MPS client: its plain program skips with
 # the reason; under the (stand-in) daemon its cases pass, and an MPS server that runs one piece of work at
 # a time (break mps_serializes) fails them, as the SHOULD rule's TODO
