@@ -17,7 +17,8 @@
 #include <sys/types.h>
 
 #define SC_COPY_BYTES (4u << 20)       /* every memcpy and memset moves 4 MiB   */
-#define SC_POLL_NS 20000u              /* observer's pause between samples      */
+#define SC_POLL_NS 20000u              /* observer's pause between samples, at first */
+#define SC_POLL_MAX_NS 1000000u        /* ... growing with the wait to at most this (observe.c) */
 #define SC_HANG_GRACE_NS 2000000000ull /* after a deadline, before giving up     */
 #define SC_EXTRA_SLOTS 8192u           /* slots of group members beyond the first */
 #define SC_MEMBER_NS 200000u           /* allowance per group member for issuing it */
@@ -321,6 +322,8 @@ int op_done(struct run *r, int i);
 /* One sample: the subject and object, in the order that makes a violation real, into the
  * verdict; then every op newly seen complete, into the timeline. */
 void sample(struct run *r);
+/* The observer's pause after a sample, waited_ns into a wait: a sixteenth of it, SC_POLL_NS..SC_POLL_MAX_NS. */
+void observe_pause(uint64_t waited_ns);
 /* Opens every gate (of every process), noting why. */
 void release(struct run *r, const char *why);
 /* An op whose completion the drain waits for (observable, issued, not captured, not seen complete). */

@@ -1464,7 +1464,7 @@ static int await_for(struct run *r, struct worker *w, const char *what, uint64_t
             log_note(r, "%s still blocked: giving up", what);
             return -1;
         }
-        sc_pause_ns(SC_POLL_NS);
+        observe_pause(waited);
     }
     if (w->remote && !r->broken && (w->last_job == JOB_ISSUE || w->last_job == JOB_REQUERY))
         import(r, w->last_arg);
@@ -1696,7 +1696,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
         else if (sc_now_ns() - last_issue >= cfg->window_ns)
             release(r, "hold window passed");
         else
-            sc_pause_ns(SC_POLL_NS);
+            observe_pause(sc_now_ns() - last_issue);
     }
 
     /* 3. drain: everything must complete before the deadline */
@@ -1716,7 +1716,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
                 }
             break;
         }
-        sc_pause_ns(SC_POLL_NS);
+        observe_pause(sc_now_ns() - r->t_release);
     }
 
     /* 4. a query must answer success once everything has completed; asked again for a window, since a
