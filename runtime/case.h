@@ -149,6 +149,7 @@ struct op_rt {
                                    * those that cloned it in a child graph node or took it by exec_update */
     int launched;                 /* atomic, graphinst: a node: a launch that runs it succeeded */
     int64_t value;                /* getters                                  */
+    int64_t runq_ns;              /* a timed synchronize: its thread's wait for a CPU meanwhile */
     float ms;                     /* elapsed                                  */
     uint64_t t_issue, t_return;
     struct sc_return ret;         /* host calls: read right after returning   */

@@ -336,15 +336,19 @@ static void judge_value(struct run *r)
     case SC_OP_EVENT_SYNC:
     case SC_OP_STREAM_SYNC:
     case SC_OP_CTX_SYNC: { /* ctxalloc: a context made with CU_CTX_SCHED_BLOCKING_SYNC blocks its synchronizing thread */
-        uint64_t wall = o->t_return - o->t_issue;
-        if (wall < SC_SLEEP_MIN_NS) {
-            sc_verdict_decide(&r->v, SC_UNDECIDED, "%s returned after %.3f ms: too short a wait to tell sleeping "
-                              "from spinning", opname(r, p->subject), (double)wall / 1e6);
+        /* a spinning thread on a machine with fewer CPUs than runnable threads uses little CPU time too, but
+         * spends the rest waiting on a run queue: only the time it was not waiting for a CPU tells */
+        uint64_t wall = o->t_return - o->t_issue, runq = o->runq_ns > 0 ? (uint64_t)o->runq_ns : 0;
+        uint64_t could_run = runq < wall ? wall - runq : 0;
+        if (could_run < SC_SLEEP_MIN_NS) {
+            sc_verdict_decide(&r->v, SC_UNDECIDED, "%s returned after %.3f ms, %.3f ms of them waiting for a CPU: "
+                              "too short a wait to tell sleeping from spinning", opname(r, p->subject),
+                              (double)wall / 1e6, (double)runq / 1e6);
             return;
         }
-        v = (uint64_t)o->value * 4 < wall ? SC_VALUE_SLEEPS : 0;
-        snprintf(got, sizeof got, "%.3f ms of CPU time in a wait of %.3f ms", (double)o->value / 1e6,
-                 (double)wall / 1e6);
+        v = (uint64_t)o->value * 4 < could_run ? SC_VALUE_SLEEPS : 0;
+        snprintf(got, sizeof got, "%.3f ms of CPU time in a wait of %.3f ms (%.3f ms of it waiting for a CPU)",
+                 (double)o->value / 1e6, (double)wall / 1e6, (double)runq / 1e6);
         break;
     }
     default:

@@ -1097,11 +1097,12 @@ static int issue_one(struct run *r, int i)
     case SC_OP_STREAM_SYNC:
     case SC_OP_EVENT_SYNC:
     case SC_OP_CTX_SYNC: { /* the CPU time the waiting thread used: a blocking-sync event's or context's sleeps */
-        uint64_t cpu = sc_thread_cpu_ns();
+        uint64_t cpu = sc_thread_cpu_ns(), runq = sc_thread_runq_ns();
         rc = d->kind == SC_OP_STREAM_SYNC ? b->stream_sync(o->stream)
              : d->kind == SC_OP_EVENT_SYNC ? b->event_sync(o->event)
                                            : b->ctx_sync();
         o->value = (int64_t)(sc_thread_cpu_ns() - cpu);
+        o->runq_ns = (int64_t)(sc_thread_runq_ns() - runq); /* a spinning thread on a busy machine waits here */
         break;
     }
     case SC_OP_STREAM_QUERY:

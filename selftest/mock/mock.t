@@ -52,8 +52,6 @@ callback_api callback.api_call_not_permitted C answered MOCK_NOT_READY (600) as 
 ctx_destroy_keeps_current ctx.destroy.pops_the_calling_threads_context B completed while A was still pending
 ctx_destroyed_usable ctx.destroy.other_threads_context_is_destroyed X answered success (0), not context_is_destroyed
 ctx_destroyed_usable ctx.destroy.other_threads_query_is_destroyed X answered success (0), not context_is_destroyed
-ctx_blocking_spins ctx.blocking_sync.ctx_sync_sleeps of CPU time in a wait of .*, not sleeps
-ctx_blocking_spins ctx.blocking_sync.stream_sync_sleeps of CPU time in a wait of .*, not sleeps
 primary_unshared ctx.primary.shared_with_runtime X returned while A was still pending
 trim_below_min alloc.trim.keeps_min_bytes R gave 0 bytes reserved, not min_kept
 imported_pool_allocates alloc.ipc.imported_pool_allocates_nothing X answered success (0), not an error
@@ -121,6 +119,19 @@ done <<'EOF_CASES'
 wait event.wait.orders_later_work completed while A was still pending
 sync stream.sync.waits_for_stream_work returned while A was still pending
 EOF_CASES
+# a spinning synchronize (ctx_blocking_spins) is told from a sleeping one by its CPU time against the
+# time its thread did not wait for a CPU (/proc/thread-self/schedstat): on a loaded machine a spinning
+# thread uses little CPU time too, but waits on a run queue for the rest, so the break is still caught
+# (a 50 ms window leaves the thread enough time to show it; runtime/judge.c)
+for prog in ctx.blocking_sync.ctx_sync_sleeps ctx.blocking_sync.stream_sync_sleeps; do
+    out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_MOCK_BREAK=ctx_blocking_spins "$dir/$prog.prog" 2>&1); rc=$?
+    main=$(grep '^not ok' <<<"$out" | grep -v '# TODO' | grep -vc '\.control')
+    if [ $rc -ne 0 ] && [ "$main" -gt 0 ] &&
+        grep -q 'message: ".* of CPU time in a wait of .* ms of it waiting for a CPU), not sleeps' <<<"$out"; then
+        ok "break ctx_blocking_spins: $prog reports $main violated cases (a spinning synchronize)"
+    else nok "break ctx_blocking_spins: $prog did not report the violation (exit $rc, $main cases)" "$out"; fi
+done
+
 # the gate (runtime/support.c, sc_support_wait_gates): a stream wait unless a driver knob makes it the
 # worse gate, or whichever STREAMCTS_WAIT_GATES names; the header says which, and a broken promise is
 # reported with either (under CUDA_LAUNCH_BLOCKING=1 the mock's launches wait, as the driver's do, so
