@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 mkdir -p "$tmp/tap/stream" "$tmp/tap/event"
 cp "build/selftest/mock/stream.sync.waits_for_stream_work.prog" "$tmp/tap/stream/sync.t"
 cp "build/selftest/mock/event.wait.orders_later_work.prog" "$tmp/tap/event/wait.t"
@@ -16,7 +16,9 @@ out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_BENCH_DIR="$tmp/bench" tools/bench -j2 --s
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^event +2 +284 ' && printf '%s\n' "$out" | grep -qE '^stream +1 +64 ' &&
     printf '%s\n' "$out" | grep -qE '^all +3 +348 ' && printf '%s\n' "$out" | grep -qE '^run: [0-9.]+ s wall at -j2; CPU' &&
     printf '%s\n' "$out" | grep -qE '^start-up: median [0-9]+ ms over 2 programs' &&
-    printf '%s\n' "$out" | grep -qE '^floor: \(3 programs x [0-9.]+ s \+ 348 points / 2 x 5 ms window\) / 2 = '; then
+    printf '%s\n' "$out" | grep -qE '^start-up side by side: 2 programs took [0-9.]+ s, [0-9]+ ms each' &&
+    printf '%s\n' "$out" | grep -qE '^floor: the larger of \(3 starts x [0-9.]+ s \+ [0-9.]+ s of holds\) / 2 = [0-9.]+ s and 3 starts x [0-9.]+ s = [0-9.]+ s; the run took ' &&
+    printf '%s\n' "$out" | grep -qE '^  starts: 3 programs and 0 processes they started'; then
     echo "ok 1 - per-family programs and points, the run, start-up and floor"
 else echo "not ok 1 - bench over three stand-in programs (exit $rc)"; printf '%s\n' "$out" | sed 's/^/# /'; fi
 
@@ -37,7 +39,18 @@ else echo "not ok 4 - --help (exit $rc)"; fi
 out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_BENCH_DIR="$tmp/bench" tools/bench -j2 --startup-samples 2 "$tmp/tap" 2>&1); rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^all +3 +348 ' &&
     printf '%s\n' "$out" | grep -qE '^run: [0-9.]+ s wall at -j2; CPU .*, the whole machine: hosted\)' &&
-    printf '%s\n' "$out" | grep -qE '^floor: \(4 workers x [0-9.]+ s \+ 348 points / 2 x 5 ms window\) / 2 = ' &&
+    printf '%s\n' "$out" | grep -qE '^floor: the larger of \(4 starts x [0-9.]+ s \+ [0-9.]+ s of holds\) / 2 = ' &&
+    printf '%s\n' "$out" | grep -qE '^  starts: 4 workers and 0 processes they started' &&
     [ ! -e "$tmp/bench/host/legacy.sock" ]; then
     echo "ok 5 - hosted: the machine's CPU, the workers' start-ups in the floor, the hosts stopped after"
 else echo "not ok 5 - bench with its hosts (exit $rc)"; printf '%s\n' "$out" | sed 's/^/# /'; fi
+
+# the floor counts the processes a program starts beside itself: a fault rule's children, one per point whose
+# program faults (2 here: its controls run in the program)
+mkdir -p "$tmp/faults/tap/error"
+cp "build/selftest/mock/error.fault.stream_sync_reports_it.prog" "$tmp/faults/tap/error/fault.t"
+out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_BENCH_DIR="$tmp/bench" tools/bench -j2 --startup-samples 1 --no-host "$tmp/faults/tap" 2>&1); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^  starts: 1 programs and 2 processes they started' &&
+    printf '%s\n' "$out" | grep -qE '^floor: the larger of \(3 starts x '; then
+    echo "ok 6 - a fault rule's child processes count as starts in the floor"
+else echo "not ok 6 - bench over a fault rule (exit $rc)"; printf '%s\n' "$out" | sed 's/^/# /'; fi
