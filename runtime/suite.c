@@ -106,7 +106,7 @@ static int point_isolates(const sc_rule *rule, const sc_case *c, int control)
 }
 
 /* A rule that faults its context: every point it will report whose program faults (the loop's order), run in
- * child processes side by side before any is reported. */
+ * child processes side by side before any is reported; the list ends with a case_index of -1. */
 static struct sc_isolated_point *run_isolated_points(const sc_rule *rule, const struct sc_options *o, char **argv,
                                                      const struct sc_support_answer *support, uint64_t limit)
 {
@@ -124,6 +124,7 @@ static struct sc_isolated_point *run_isolated_points(const sc_rule *rule, const 
                 if (point_isolates(rule, &rule->cases[i], ctl))
                     pts[n].case_index = i, pts[n].api = a, pts[n].control = ctl, pts[n++].repeat = ctl ? 1 : o->repeat;
     }
+    pts[n].case_index = -1;
     sc_tap_diag("isolated points: %d child process%s, one for each point whose program faults its context", n,
                 n == 1 ? "" : "es");
     sc_point_run_isolated_all(argv, pts, n, limit, o->attempts);
@@ -247,7 +248,7 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
             }
             if (isolated) { /* the faulting points ran already, in plan order; the others run here */
                 for (int ctl = 0; ctl <= o->controls; ctl++) {
-                    if (point_isolates(rule, c, ctl)) {
+                    if (isolated->case_index == i && isolated->api == a && isolated->control == ctl) {
                         sc_report_point(rule, c, b, ctl, &isolated->res, &isolated->tally, o, argv[0]);
                         isolated++;
                         continue;

@@ -49,6 +49,9 @@ int sc_support_init_api(const struct sc_options *o, const sc_backend *b, char *w
 
 int sc_support_wait_gates(const struct sc_options *o, const char **why)
 {
+    const char *ignored;
+    if (!why)
+        why = &ignored;
     const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS"), *blocking = getenv("CUDA_LAUNCH_BLOCKING");
     char *end;
     long n = conn && *conn ? strtol(conn, &end, 10) : 0;

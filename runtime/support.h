@@ -45,7 +45,7 @@ int sc_support_api(const sc_rule *rule, int a);
  * unless a driver knob makes it a worse gate: under CUDA_DEVICE_MAX_CONNECTIONS below 8 a stream wait
  * blocks the hardware queue it shares with other streams (a kernel does not), and under
  * CUDA_LAUNCH_BLOCKING the kernels around it would block their thread on the hold (docs/performance.md).
- * *why: a line for the TAP header.
+ * *why (unless why is NULL): a line for the TAP header.
  */
 int sc_support_wait_gates(const struct sc_options *o, const char **why);
 
