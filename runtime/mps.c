@@ -17,6 +17,7 @@
 #define CONTROL "nvidia-cuda-mps-control"
 #define QUIT_GRACE_NS 20000000000ull /* the daemon shuts its server down before it exits */
 #define LOCK "/tmp/streamcts-mps.lock"
+#define OWNER "owner.lock" /* in a daemon's directory: locked by its program while it lives */
 
 int sc_mps_requested(const char *argv0)
 {
@@ -127,19 +128,31 @@ static int stop_daemon(const char *control, const char *dir)
 }
 
 /*
- * A daemon whose program was killed (prove has no per-file timeout, but a
- * lab's harness may) outlives it: `-d` detaches.  Whoever holds the lock next
- * finds its directory and stops it, so one killed run never leaves an MPS
- * server on the GPU for the next.
+ * Each program's daemon has a directory of its own, in which the program
+ * holds an exclusive lock on OWNER for as long as it lives (the descriptor is
+ * closed on exec, so neither the daemon nor the client inherits it).  A daemon
+ * whose program was killed (prove has no per-file timeout, but a lab's harness
+ * may) outlives it: `-d` detaches.  Its directory's OWNER lock is then free, or
+ * the directory has none (made by a program killed before it took it, or by
+ * an older streamcts), and whoever starts next stops that daemon, so one killed
+ * run never leaves an MPS server on the GPU for later ones.  Directories whose
+ * owner lives are left alone: their programs are running.
  */
 static void stop_orphans(const char *control)
 {
     DIR *d = opendir("/tmp");
     struct dirent *e;
-    char dir[300];
+    char dir[300], owner[320];
     while (d && (e = readdir(d)) != NULL)
         if (strncmp(e->d_name, "streamcts-mps-", 14) == 0) {
             snprintf(dir, sizeof dir, "/tmp/%s", e->d_name);
+            snprintf(owner, sizeof owner, "%s/" OWNER, dir);
+            int fd = open(owner, O_RDONLY | O_CLOEXEC);
+            int alive = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+            if (fd >= 0)
+                close(fd);
+            if (alive)
+                continue;
             if (stop_daemon(control, dir) == 0) /* the client's output is TAP: this goes to stderr */
                 fprintf(stderr, "MPS: stopped the control daemon a killed run left behind (%s)\n", dir);
             remove_dir(dir);
@@ -149,10 +162,16 @@ static void stop_orphans(const char *control)
 }
 
 /*
- * One MPS server per GPU: programs run in parallel (prove -j) take turns.  The
- * wait has a deadline like every other: a holder that never ends (a program
- * stuck in the kernel driver) fails the programs behind it, not hangs them.
- * The lock is held until this process exits.  0, or -1 with why.
+ * Several MPS control daemons, each with its own pipe directory, may run at
+ * once, each with its server (NVIDIA Multi-Process Service, Quick Start,
+ * "Starting multiple control/server pairs"), so programs run in parallel
+ * (prove -j) do not take turns for the GPU.  The lock serializes only the
+ * moments that touch other programs' directories: stopping orphans, and
+ * making this program's directory with its OWNER lock taken, so that no
+ * directory is ever seen without its live owner's lock.  The wait has a
+ * deadline like every other: a holder that never lets go (a program stuck
+ * in the kernel driver) fails the programs behind it, not hangs them.
+ * The lock's descriptor, or -1 with why.
  */
 static int take_lock(uint64_t limit_ms, char *why, size_t n)
 {
@@ -167,16 +186,37 @@ static int take_lock(uint64_t limit_ms, char *why, size_t n)
     while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno != EWOULDBLOCK && errno != EINTR) {
             snprintf(why, n, "cannot take the MPS lock %s: %s", LOCK, strerror(errno));
+            close(fd);
             return -1;
         }
         if (sc_now_ns() >= end) {
-            snprintf(why, n, "another program held the MPS lock %s for %.1f s (STREAMCTS_MPS_LOCK_MS): "
-                     "one MPS server runs at a time", LOCK, (double)limit_ms / 1e3);
+            snprintf(why, n, "another program held the MPS lock %s for %.1f s (STREAMCTS_MPS_LOCK_MS) while it "
+                     "set up or cleaned up MPS directories", LOCK, (double)limit_ms / 1e3);
+            close(fd);
             return -1;
         }
         sc_pause_ns(20000000u);
     }
-    return 0;
+    return fd;
+}
+
+/* This program's daemon directory, made with its OWNER lock taken (held until the process exits). 0, or -1. */
+static int make_own_dir(char *dir)
+{
+    char owner[320];
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(owner, sizeof owner, "%s/" OWNER, dir);
+    int fd = open(owner, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int saved = errno;
+        if (fd >= 0)
+            close(fd);
+        remove_dir(dir);
+        errno = saved;
+        return -1;
+    }
+    return 0; /* fd stays open: the lock lives as long as this process */
 }
 
 int sc_mps_run(char **argv, unsigned lock_ms)
@@ -188,7 +228,8 @@ int sc_mps_run(char **argv, unsigned lock_ms)
                         "or run the plain .t programs)");
         return 0;
     }
-    if (take_lock(lock_ms, why, sizeof why)) {
+    int lock = take_lock(lock_ms, why, sizeof why);
+    if (lock < 0) {
         const char *name = "MPS lock";
         struct sc_yaml y = { 0 };
         sc_tap_begin(stdout);
@@ -198,9 +239,11 @@ int sc_mps_run(char **argv, unsigned lock_ms)
         return 1;
     }
     stop_orphans(control);
-    if (!mkdtemp(dir)) {
+    int made = make_own_dir(dir), err = errno;
+    close(lock); /* the other programs may set up theirs: each has its own daemon and server */
+    if (made != 0) {
         sc_tap_begin(stdout);
-        snprintf(why, sizeof why, "no MPS: cannot make its pipe directory under /tmp: %s", strerror(errno));
+        snprintf(why, sizeof why, "no MPS: cannot make its pipe directory under /tmp: %s", strerror(err));
         sc_tap_skip_all(why);
         return 0;
     }

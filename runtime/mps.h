@@ -8,21 +8,24 @@
  * again as an MPS client (every process of every case connects to the
  * daemon's server), then tells the daemon to quit.  Where MPS cannot run, the
  * program reports 1..0 # SKIP with what to do about it.  Nothing changes the
- * GPU's compute mode.  Programs started in parallel take turns (a lock file in
- * /tmp): one MPS server at a time.
+ * GPU's compute mode.  Programs started in parallel each have their daemon and
+ * server at once (NVIDIA documents several control/server pairs of one user); a
+ * lock file in /tmp serializes only their setting up and the stopping of a
+ * daemon a killed program left behind.
  */
 #ifndef SC_MPS_H
 #define SC_MPS_H
 
 #define SC_MPS_ENV "STREAMCTS_MPS" /* set in the client run: the daemon's directory */
-#define SC_MPS_LOCK_MS 1800000u    /* how long a program waits for other programs' MPS runs, by default */
+#define SC_MPS_LOCK_MS 120000u     /* how long a program waits for others setting up their MPS daemons, by default */
 
 /* Was the program started as tap/<rule>.mps.t (and is not yet the client run)? */
 int sc_mps_requested(const char *argv0);
 /* The daemon's directory when this run is an MPS client, else NULL. */
 const char *sc_mps_dir(void);
-/* Waits up to lock_ms for the lock (STREAMCTS_MPS_LOCK_MS, read by options.c), starts the daemon, runs
- * argv again as its client, stops it; returns the client's exit status. */
+/* Waits up to lock_ms for the set-up lock (STREAMCTS_MPS_LOCK_MS, read by options.c), stops daemons that
+ * killed programs left, starts its own daemon, runs argv again as its client, stops the daemon; returns
+ * the client's exit status. */
 int sc_mps_run(char **argv, unsigned lock_ms);
 
 #endif

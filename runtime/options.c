@@ -35,7 +35,7 @@ static const struct number {
       "1 holds streams with stream waits (cuStreamWaitValue32), 0 with spinning gate kernels",
       "stream waits, unless CUDA_DEVICE_MAX_CONNECTIONS is under 8 or CUDA_LAUNCH_BLOCKING is set" },
     { NULL, "STREAMCTS_MPS_LOCK_MS", 0, 0, 86400000, offsetof(struct sc_options, mps_lock_ms),
-      "how long a *.mps.t program waits for the MPS server", NULL },
+      "how long a *.mps.t program waits while others set up or clean up MPS daemons", NULL },
 };
 #define NNUMBERS (sizeof numbers / sizeof numbers[0])
 static const char *const apis = "driver, runtime or both";

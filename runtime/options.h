@@ -17,7 +17,7 @@
  *                                            (where the program allows: see run.c, issue_gate)
  *   --list                                   print the case ids and exit
  *   --help                                   print the options and exit
- *                     STREAMCTS_MPS_LOCK_MS  0..86400000: a *.mps.t program's wait for the MPS server (mps.h)
+ *                     STREAMCTS_MPS_LOCK_MS  0..86400000: a *.mps.t program's wait for the MPS set-up lock (mps.h)
  * A number is digits only.  sc_options_parse names a bad flag or value, with
  * its range, on stderr, before the program touches a device.  The ranges keep
  * the watchdog's limit (repeat x attempts x phases x deadline) within 64 bits.

@@ -367,6 +367,27 @@ if [ $rc -eq 1 ] && grep -q '^not ok 1 - MPS lock$' <<<"$out" &&
     grep -q 'message: "another program held the MPS lock /tmp/streamcts-mps.lock for 0.3 s' <<<"$out"; then
     ok "an MPS lock held past its deadline fails the program with the reason, never hangs it"
 else nok "a held MPS lock was not reported (exit $rc)" "$out"; fi
+# several *.mps.t programs run at once, each under its own daemon (NVIDIA documents several
+# control/server pairs); a daemon whose program is alive is never taken for one a killed run left
+mkdir -p "$fake/timed" /tmp/streamcts-mps-alive-owner && : >/tmp/streamcts-mps-alive-owner/owner.lock
+printf '#!/bin/sh\necho "$(date +%%s.%%N) ${1:-quit} $CUDA_MPS_PIPE_DIRECTORY" >>"%s/times"; [ "$1" = -d ] && exit 0; cat >/dev/null; exit 0\n' \
+    "$fake" >"$fake/timed/nvidia-cuda-mps-control"
+chmod +x "$fake/timed/nvidia-cuda-mps-control"
+flock /tmp/streamcts-mps-alive-owner/owner.lock sleep 3 & owner=$!
+sleep 0.3
+PATH="$fake/timed:$PATH" "$fake/legacy.mps.t" --case '*.kernel.*' >"$fake/a.out" 2>&1 & a=$!
+PATH="$fake/timed:$PATH" "$fake/legacy.mps.t" --case '*.kernel.*' >"$fake/b.out" 2>&1 & b=$!
+wait $a; ra=$?; wait $b; rb=$?
+alive=no; [ -f /tmp/streamcts-mps-alive-owner/owner.lock ] && alive=yes
+wait $owner; rm -rf /tmp/streamcts-mps-alive-owner
+# side by side: two daemons (two pipe directories), the second started before the first quit
+side=$(sort -n "$fake/times" | awk '$2 == "-d" { d[$3] = 1; if (++starts == 2) second = $1 }
+    $2 == "quit" && first == "" { first = $1 } END { n = 0; for (x in d) n++; print (n == 2 && second < first) ? "yes" : "no" }')
+if [ $ra -eq 0 ] && [ $rb -eq 0 ] && [ "$side" = yes ] && [ $alive = yes ] &&
+    [ "$(grep -c '^ok' "$fake/a.out")" = "$(grep -c '^ok' "$fake/b.out")" ] && ! grep -q '^not ok' "$fake/a.out" "$fake/b.out"; then
+    ok "two *.mps.t programs run at once under daemons of their own, and a live program's daemon is left alone"
+else nok "MPS programs did not run side by side (exit $ra, $rb; side by side: $side; live owner kept: $alive)" \
+    "$(cat "$fake/times" "$fake/a.out" "$fake/b.out")"; fi
 # blocking: a rule of mode mps (process.mps.*) runs only as an MPS client: its plain program skips with
 # the reason; under the (stand-in) daemon its cases pass, and an MPS server that runs one piece of work at
 # a time (break mps_serializes) fails them, as the SHOULD rule's TODO
