@@ -20,6 +20,7 @@
 #define SC_FIRST_LOOK_ROUND_TRIPS 16u     /* legal round trips timed at start                       */
 #define SC_FIRST_LOOK_FACTOR 50u          /* the first look is this many of their median ...         */
 #define SC_FIRST_LOOK_MIN_NS 5000000u     /* ... and at least 5 ms                                   */
+#define SC_FIRST_LOOK_RECHECK_NS 1000000000ull /* timed again between cases after this long (suite.c) */
 
 /*
  * The first look's window: SC_FIRST_LOOK_FACTOR x the median of
@@ -30,8 +31,10 @@
  * median.  Call with device 0 current in this thread.  The median, not the
  * slowest: under a parallel run the GPU's contexts take turns, and one round
  * trip that waited for a turn says little; a control that needs longer gets
- * the full window, and the first look doubles for the rest of the program
- * (suite.c), so a short first look costs time, never a verdict.
+ * the full window, and the first look doubles until the round trip is timed
+ * again (suite.c: between cases, every SC_FIRST_LOOK_RECHECK_NS, so that a
+ * program that started while other contexts held the GPU does not keep their
+ * delay), so a short first look costs time, never a verdict.
  */
 uint64_t sc_calibrate_first_look(const sc_backend *b, uint64_t window_ns, uint64_t deadline_ns, uint64_t *median_ns);
 

@@ -129,6 +129,8 @@
  *                  error itself, as under CUDA_LAUNCH_BLOCKING=1
  *   slow_device    each piece of work starts 20 ms after its stream lets it
  *                  (a slow device: what B needs longer than a first look)
+ *   slow_at_start  slow_device for the first 1.5 s of the process only (a device
+ *                  other contexts held while the program started, free after)
  *   edges_validated  (graphinst) cuGraphAddDependencies refuses an edge that closes a cycle (the
  *                  structure validated before instantiation: "not previously validated" allows it)
  *   slow_ctx_destroy  cuCtxDestroy takes 120 ms (on the H100 it took over a
@@ -307,6 +309,7 @@ static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: wh
 static struct mstream *blocking_list, *all_list, *legacy;
 static __thread struct mstream *per_thread;
 static const char *broken, *quirk;
+static uint64_t mock_started_ns; /* when the mock initialised (quirk slow_at_start) */
 
 static int sticky; /* the context's error, once a kernel faulted */
 static __thread int last_err; /* the calling thread's last error (the runtime API's error state) */
@@ -395,7 +398,7 @@ static void *worker(void *arg)
             pthread_cond_wait(&s->cv, &s->mu);
         struct item *it = s->head;
         pthread_mutex_unlock(&s->mu);
-        if (quirks("slow_device"))
+        if (quirks("slow_device") || (quirks("slow_at_start") && sc_now_ns() - mock_started_ns < 1500000000ull))
             sc_pause_ns(20000000u);
         if (it->type == ITEM_WAIT)
             wait_done(it->on, it->target);
@@ -535,6 +538,7 @@ static int init(char *why, size_t whylen)
     if (!legacy) {
         broken = getenv("STREAMCTS_MOCK_BREAK");
         quirk = getenv("STREAMCTS_MOCK_QUIRK");
+        mock_started_ns = sc_now_ns();
         const char *lb = getenv("CUDA_LAUNCH_BLOCKING");
         launch_blocking = lb && !strcmp(lb, "1") && !breaks("launch_blocking_ignored");
         pthread_mutex_unlock(&registry);
