@@ -5,7 +5,7 @@
 # refused before anything is built.
 cd "$(dirname "$0")/../.." || exit 1
 echo "TAP version 13"
-echo "1..9"
+echo "1..10"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 suite() {  # ARG...: out, err, rc
     tools/run-suite "$@" >"$tmp/out" 2>"$tmp/err"
@@ -92,3 +92,17 @@ if [ $rc -eq 3 ] && grep -qE '^fifo +[0-9]+ +[0-9]+ +0 ' <<<"$out" &&
     grep -qE '^tap-summary: .*: no point ran: all [0-9]+ programs skipped: no CUDA (driver|device)' "$tmp/err"; then
     echo "ok 9 - tools/tap-summary reads a log of tools/run-suite -v -j8: no point ran, exit 3"
 else echo "not ok 9 - tap-summary on a run-suite -v -j8 log (exit $rc)"; note; fi
+
+# without --state, -s or --reverse the programs reach prove one by one: those of the families that
+# start processes of their own (process, error, ctx) spread evenly among the rest, the rest in name order
+rm -f "$tmp/ran"
+PATH="$tmp/bin:$PATH" suite -j 4 tap/fifo tap/error tap/event
+order=$(tr ' ' '\n' <"$tmp/ran" | grep '^tap/')
+light=$(grep -v '^tap/error/' <<<"$order"); heavy=$(grep -c '^tap/error/' <<<"$order")
+gaps=$(awk '/^tap\/error\// { if (last) print NR - last; last = NR }' <<<"$order" | sort -n | sed -n '1p;$p' | tr '\n' ' ' | sed 's/ $//')
+want=$(find tap/fifo tap/error tap/event -name '*.t' | LC_ALL=C sort)
+if [ "$(sort <<<"$order")" = "$(sort <<<"$want")" ] && [ "$light" = "$(grep -v '^tap/error/' <<<"$want")" ] &&
+    [ "$heavy" -gt 2 ] && set -- $gaps && [ "$1" -ge 2 ] && [ $(($2 - $1)) -le 1 ]; then
+    echo "ok 10 - the error programs are spread evenly among fifo and event ($heavy programs, gaps $gaps), the rest in name order"
+else echo "not ok 10 - the programs did not reach prove spread (gaps $gaps)"; head -c 600 "$tmp/ran" | sed 's/^/# ran: /'; fi
+rm -f "$tmp/ran"

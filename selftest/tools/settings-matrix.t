@@ -67,8 +67,12 @@ if [ $rc -eq 1 ] && [ "$(rows 'default|connections=1|connections=32|launch-block
     echo "ok 1 - one row per setting with its wall seconds, each setting's families; a MUST failure or lost points exit 1"
 else echo "not ok 1 - settings-matrix with its default settings (exit $rc)"; note; fi
 
-want=$(printf '%s\n' "unset,unset -r -v --timer -j2 tap/" "1,unset -r -v --timer -j2 tap/" \
-    "32,unset -r -v --timer -j2 tap/" "unset,1 -r -v --timer -j2 tap/")
+# prove gets the programs themselves, in the order tools/lib/order.sh gives them
+. tools/lib/order.sh
+programs() { find "$@" -name '*.t' ! -type d | programs_spread | tr '\n' ' ' | sed 's/ $//'; }
+all=$(programs tap/)
+want=$(printf '%s\n' "unset,unset -r -v --timer -j2 $all" "1,unset -r -v --timer -j2 $all" \
+    "32,unset -r -v --timer -j2 $all" "unset,1 -r -v --timer -j2 $all")
 if [ "$calls" = "$want" ]; then
     echo "ok 2 - each setting reaches prove (and its programs) with only its own variables, the caller's unset"
 else echo "not ok 2 - prove was called as:"; printf '%s\n' "$calls" | sed 's/^/# /'; fi
@@ -77,7 +81,7 @@ else echo "not ok 2 - prove was called as:"; printf '%s\n' "$calls" | sed 's/^/#
 printf '* %s 0\n' "$tmp/pass.log" >"$tmp/plan"
 matrix settings-matrix --settings connections=1+launch-blocking,connections=8 tap/event
 if [ $rc -eq 0 ] && [ -z "$err" ] &&
-    [ "$calls" = "$(printf '%s\n' "1,1 -r -v --timer tap/event" "8,unset -r -v --timer tap/event")" ] &&
+    [ "$calls" = "$(printf '%s\n' "1,1 -r -v --timer $(programs tap/event)" "8,unset -r -v --timer $(programs tap/event)")" ] &&
     [ "$(rows 'connections=1\+launch-blocking|connections=8')" = "$(printf '%s\n' "connections=1+launch-blocking 4 0 0 0 0 0" "connections=8 4 0 0 0 0 0")" ]; then
     echo "ok 3 - --settings picks the settings, in its order; A+B sets both; all kept: exit 0"
 else echo "not ok 3 - --settings connections=1+launch-blocking,connections=8 (exit $rc)"; note; printf '%s\n' "$calls" | sed 's/^/# call: /'; fi
