@@ -1,6 +1,6 @@
 # order.sh - sourced by tools/run-suite, tools/settings-matrix and tools/bench
-# (from the repository root): the order in which a run starts the programs.
-# Not a tool of its own.
+# (from the repository root): how many programs a run starts at a time, and
+# in which order.  Not a tool of its own.
 #
 # The families whose programs start processes of their own (process, its
 # *.mps.t programs with an MPS server each, error's isolated fault children,
@@ -12,6 +12,14 @@
 # (docs/performance.md).  So those programs are spread evenly among the
 # others, a few at a time, and the rest keep prove's name order.
 #
+# suite_jobs
+#   Prints how many programs run at a time by default: the CPUs, at most 4.
+#   On an H100 (7575578, tools/bench) the whole suite took 75.4 s at -j3,
+#   77.3 s at -j4, 78.1 s at -j2, 82.0 s at -j6, 89.3 s at -j8 and 105.2 s at
+#   -j12: a context creation costs more while more contexts live on the GPU
+#   (96 ms with none, 141 ms with 8, 192 ms with 16), and every program at
+#   once keeps one more.
+#
 # programs_spread
 #   Program paths on stdin, one a line; out in that order.
 #
@@ -21,6 +29,12 @@
 #   $prove_ordered"`.  With -s, --shuffle, --reverse or --state the order is
 #   prove's: the arguments are kept as given.  Call it after ninja built the
 #   programs (the paths are checked by prove_args before).
+
+suite_jobs() {
+    n=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+    case $n in '' | *[!0-9]*) n=1 ;; esac
+    if [ "$n" -gt 4 ]; then echo 4; elif [ "$n" -lt 1 ]; then echo 1; else echo "$n"; fi
+}
 
 programs_spread() {
     LC_ALL=C sort -u | awk '
