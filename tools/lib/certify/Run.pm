@@ -15,6 +15,7 @@ use strict;
 use warnings;
 use Time::HiRes qw(time);
 use POSIX qw(WNOHANG);
+use File::Temp;
 use certify::Tap;
 use certify::Results;
 
@@ -62,9 +63,20 @@ sub slurp_lines {
     return @l;
 }
 
+# the programs in the order tools/run-suite starts them (tools/lib/order.sh), else as given
+sub spread {
+    my (@progs) = @_;
+    my $tmp = File::Temp->new;
+    print $tmp map { "$_\n" } @progs;
+    close $tmp;
+    my @out = qx(sh -c '. tools/lib/order.sh && programs_spread' <'$tmp');
+    chomp @out;
+    return @out == @progs ? @out : @progs;
+}
+
 sub programs {
     my ($opt, $bundle, @paths) = @_;
-    my @todo = find_programs(@paths);
+    my @todo = spread(find_programs(@paths));
     my $total = @todo;
     my (%run, @done);
     my ($failing, $t0) = (0, time);
