@@ -92,6 +92,8 @@ struct shared {
     int case_index, control;         /* ... the run's program                                    */
     uint32_t finished[SC_MAX_PROCS]; /* the run a process finished: its objects gone, its context idle */
     int retire;                      /* main: the program ends, the processes exit               */
+    int moved;                       /* main: the processes go on to the next API's region ...   */
+    uint32_t moved_gen;              /* ... whose run_gen was this then                          */
     uint32_t room_waits;             /* processes that waited for room for their context ...     */
     uint64_t room_wait_ns;           /* ... and how long in all                                  */
 };

@@ -19,14 +19,14 @@
 int sc_main(const sc_rule *rule, int argc, char **argv)
 {
     struct sc_options o;
-    int rc, child_case, child_api, child_control, child_proc, child_fd;
+    int rc, child_case, child_api, child_control, child_proc, child_fd[2];
     if ((rc = sc_options_parse(rule, argc, argv, &o)))
         return rc == SC_OPTIONS_DONE ? 0 : 2;
     if (sc_mps_requested(argv[0]) && !o.list)
         return sc_mps_run(argv, o.mps_lock_ms);
     if (sc_isolate_child(&child_case, &child_api, &child_control))
         return sc_point_child_main(rule, &o, argv, child_case, child_api, child_control);
-    if (sc_procs_child(&child_api, &child_proc, &child_fd))
+    if (sc_procs_child(&child_api, &child_proc, child_fd))
         return sc_point_process_main(rule, &o, argv, child_api, child_proc, child_fd);
     if (!o.list && (rc = sc_host_hand_over(rule, &o, argv)) >= 0)
         return rc;

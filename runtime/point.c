@@ -180,33 +180,39 @@ void sc_point_run_isolated_all(char *const argv[], struct sc_isolated_point *pts
         pthread_join(th[t], NULL);
 }
 
-/* One of a case's other processes (procs.h). */
-int sc_point_process_main(const sc_rule *rule, const struct sc_options *o, char **argv, int api, int proc, int fd)
+/* One of a case's other processes (procs.h): the runs of its first API, then, when main moves it on, of the
+ * runtime API's (one process serves both, so that a program starts it once). */
+int sc_point_process_main(const sc_rule *rule, const struct sc_options *o, char **argv, int api, int proc,
+                          const int fds[2])
 {
     static struct sc_prog prog;
-    const sc_backend *b = api == 0 ? &sc_driver_backend : &sc_runtime_backend;
     char why[512];
     struct sc_run_config cfg = sc_point_config(o, argv);
-    int rc = 0, case_index = 0, control = 0;
+    int rc = 0, case_index = 0, control = 0, next = 1;
     if (api != 0 && api != 1)
         return 2;
-    if (sc_support_init_api(o, b, why, sizeof why)) {
-        fprintf(stderr, "%s: process %d cannot use the device: %s\n", rule->id, proc, why);
-        sc_peer_start_failed(fd, proc, why); /* main reports it as the point's reason */
-        return 3;
-    }
-    if (sc_support_room_waited_ns())
-        sc_peer_waited_for_room(b, fd, sc_support_room_waited_ns());
-    int next;
-    while ((next = sc_peer_next(b, fd, &case_index, &control, why, sizeof why)) == 0) {
-        if (case_index < 0 || case_index >= rule->ncases) {
-            rc = 2;
-            break;
+    for (int first = api; api <= 1; api++) {
+        const sc_backend *b = api == 0 ? &sc_driver_backend : &sc_runtime_backend;
+        int fd = fds[api];
+        if (sc_support_init_api(o, b, why, sizeof why)) {
+            fprintf(stderr, "%s: process %d cannot use the device: %s\n", rule->id, proc, why);
+            sc_peer_start_failed(fd, proc, why); /* main reports it as the point's reason */
+            return 3;
         }
-        cfg.case_index = case_index, cfg.control = control;
-        sc_prog_init(&prog);
-        (control ? rule->cases[case_index].control : rule->cases[case_index].build)(&prog);
-        if ((rc = sc_run_child(b, &prog, &cfg, proc, fd)))
+        if (api == first && sc_support_room_waited_ns()) /* the process's start: told once */
+            sc_peer_waited_for_room(b, fd, sc_support_room_waited_ns());
+        while ((next = sc_peer_next(b, fd, &case_index, &control, why, sizeof why)) == 0) {
+            if (case_index < 0 || case_index >= rule->ncases) {
+                rc = 2;
+                break;
+            }
+            cfg.case_index = case_index, cfg.control = control;
+            sc_prog_init(&prog);
+            (control ? rule->cases[case_index].control : rule->cases[case_index].build)(&prog);
+            if ((rc = sc_run_child(b, &prog, &cfg, proc, fd)))
+                break;
+        }
+        if (next != 2 || rc)
             break;
     }
     if (next < 0) {

@@ -48,6 +48,7 @@ int sc_point_child_main(const sc_rule *rule, const struct sc_options *o, char **
                         int control);
 /* One of a case's other processes: runs what main starts, one run after another, until main ends them;
  * exits after a run that did not finish cleanly (main starts another for the next). */
-int sc_point_process_main(const sc_rule *rule, const struct sc_options *o, char **argv, int api, int proc, int fd);
+int sc_point_process_main(const sc_rule *rule, const struct sc_options *o, char **argv, int api, int proc,
+                          const int fd[2]);
 
 #endif

@@ -53,8 +53,8 @@ void *sc_procs_region_map(int fd, size_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
-int sc_procs_spawn(char *const argv[], int api, int proc, int fd, const char *setting, pid_t *pid, char *why,
-                   size_t whylen)
+int sc_procs_spawn(char *const argv[], int api, int proc, const int fd[2], const char *setting, pid_t *pid,
+                   char *why, size_t whylen)
 {
     char var[128], how[200];
     size_t slot = 0;
@@ -67,7 +67,7 @@ int sc_procs_spawn(char *const argv[], int api, int proc, int fd, const char *se
                  slot == sizeof socks / sizeof socks[0] ? "too many processes" : strerror(errno));
         return -1;
     }
-    snprintf(var, sizeof var, "%s=%d %d %d %d", SC_PROCESS_ENV, api, proc, fd, sv[1]);
+    snprintf(var, sizeof var, "%s=%d %d %d %d %d", SC_PROCESS_ENV, api, proc, fd[0], fd[1], sv[1]);
     const char *add[] = { var, setting && *setting ? setting : NULL, NULL };
     *pid = sc_self_spawn(argv, add, sv[1], SC_SPAWN_DIE_WITH_PARENT, how, sizeof how); /* sv[1] stays open there */
     close(sv[1]);
@@ -123,10 +123,10 @@ int sc_procs_reap(pid_t pid, uint64_t grace_ns)
     return status;
 }
 
-int sc_procs_child(int *api, int *proc, int *fd)
+int sc_procs_child(int *api, int *proc, int fd[2])
 {
     const char *v = getenv(SC_PROCESS_ENV);
-    if (!v || sscanf(v, "%d %d %d %d", api, proc, fd, &child_sock) != 4)
+    if (!v || sscanf(v, "%d %d %d %d %d", api, proc, &fd[0], &fd[1], &child_sock) != 5)
         return 0;
     parent_pid = getppid();
     unsetenv(SC_PROCESS_ENV); /* nothing this process starts is one of the case's processes */

@@ -104,9 +104,9 @@ void sc_report_header(const sc_rule *rule, const struct sc_options *o)
         sc_tap_diag("MPS: every process of every case is a client of a private MPS server (pipe directory %s)",
                     sc_mps_dir());
     if (rule->processes > 1)
-        sc_tap_diag("a case's other %d process(es) are this program again, with %s set: started once per API, "
-                    "they take one run after another; one that fails is replaced; the driver API's end before "
-                    "the runtime API's start",
+        sc_tap_diag("a case's other %d process(es) are this program again, with %s set: started once, they "
+                    "take one run after another, the driver API's and then the runtime API's; one that fails, or "
+                    "that a case needs with another environment, is replaced",
                     rule->processes - 1, SC_PROCESS_ENV);
     if (sc_support_room_waited_ns())
         sc_tap_diag("the device had no room for this program's context at first: initialisation took %.1f s, "

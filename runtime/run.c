@@ -91,19 +91,26 @@ static void callback_api_body(void *a, int status)
  * every process.  Main makes the region once per backend (fd < 0); a child maps
  * the one its parent made.
  */
+static struct shared *region_of(int k, int fd, char *why, size_t n)
+{
+    if (!shared_mem[k]) {
+        shared_mem[k] = fd < 0 ? sc_procs_region_create(SC_SHARED_BYTES, &shared_fd[k], why, n)
+                               : sc_procs_region_map(fd, SC_SHARED_BYTES);
+        if (!shared_mem[k] && fd >= 0)
+            snprintf(why, n, "cannot map the memory shared with main");
+    }
+    return shared_mem[k];
+}
+
 static struct shared *shared_region(const sc_backend *b, int fd, char *why, size_t n)
 {
     int k = b == &sc_driver_backend ? 0 : 1, rc;
     struct arena *ar = &shared_arenas[k];
     if (ar->ready)
         return shared_mem[k];
-    struct shared *sh = fd < 0 ? sc_procs_region_create(SC_SHARED_BYTES, &shared_fd[k], why, n)
-                               : sc_procs_region_map(fd, SC_SHARED_BYTES);
-    if (!sh) {
-        if (fd >= 0)
-            snprintf(why, n, "cannot map the memory shared with main");
+    struct shared *sh = region_of(k, fd, why, n);
+    if (!sh)
         return NULL;
-    }
     char *dev;
     if ((rc = b->host_register(sh, SC_SHARED_BYTES)) || (rc = b->host_dev_ptr((void **)&dev, sh)) ||
         (rc = b->host_alloc(&ar->scratch, SC_COPY_BYTES))) {
@@ -371,11 +378,14 @@ static int start_peers(struct run *r, uint32_t case_id, char *why, size_t n)
     store(&sh->quit, 0);
     store(&sh->released, 0);
     store(&sh->retire, 0);
+    store(&sh->moved, 0);
     r->gen = ++run_gen[api];
     __atomic_store_n(&sh->run_gen, r->gen, __ATOMIC_RELEASE); /* last: a process that sees it sees the rest */
     for (int k = 1; k < p->nprocs; k++)
         if (r->pid[k] <= 0) {
-            if (sc_procs_spawn(r->cfg.argv, api, k, shared_fd[api], p->proc_env[k], &r->pid[k], why, n)) {
+            if (!region_of(0, -1, why, n) || !region_of(1, -1, why, n)) /* it may go on to the next API's */
+                return -1;
+            if (sc_procs_spawn(r->cfg.argv, api, k, shared_fd, p->proc_env[k], &r->pid[k], why, n)) {
                 r->pid[k] = 0;
                 return -1;
             }
@@ -1846,6 +1856,10 @@ int sc_peer_next(const sc_backend *b, int fd, int *case_index, int *control, cha
             *control = sh->control;
             return 0;
         }
+        if (load(&sh->moved)) { /* on to the next API's region, whose runs after moved_gen are new */
+            peer_gen = __atomic_load_n(&sh->moved_gen, __ATOMIC_ACQUIRE);
+            return 2;
+        }
         if (load(&sh->retire) || sc_procs_orphaned())
             return 1;
         sc_pause_ns(SC_PEER_IDLE_NS);
@@ -1925,6 +1939,31 @@ void sc_peer_start_failed(int fd, int proc, const char *why)
         return; /* main still sees the exit */
     snprintf(sh->error[proc], sizeof sh->error[proc], "%.255s", why);
     store(&sh->created[proc], -1);
+}
+
+void sc_run_move_peers(void)
+{
+    char why[256];
+    struct shared *next = region_of(1, -1, why, sizeof why);
+    if (!shared_mem[0] || !next) {
+        sc_run_retire_peers(0);
+        return;
+    }
+    int any = 0;
+    for (int k = 1; k < SC_MAX_PROCS; k++)
+        any |= peer_pid[0][k] > 0;
+    if (!any)
+        return;
+    store(&next->retire, 0); /* what an earlier program left there must not end them */
+    __atomic_store_n(&shared_mem[0]->moved_gen, run_gen[1], __ATOMIC_RELEASE);
+    store(&shared_mem[0]->moved, 1);
+    for (int k = 1; k < SC_MAX_PROCS; k++) {
+        if (peer_pid[1][k] > 0)
+            sc_procs_reap(peer_pid[1][k], 0);
+        peer_pid[1][k] = peer_pid[0][k];
+        snprintf(peer_setting[1][k], SC_ENV_LEN, "%s", peer_setting[0][k]);
+        peer_pid[0][k] = 0;
+    }
 }
 
 void sc_run_retire_peers(int api)

@@ -37,7 +37,8 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
 /*
  * One of a case's other processes (main started it: procs.h) waits for main's
  * next run: 0 with the case and part to build, 1 once main ends the
- * processes (or is gone), -1 without the shared region.
+ * processes (or is gone), 2 once main moved them on to the next API's region
+ * (sc_run_move_peers), -1 without the shared region.
  */
 int sc_peer_next(const sc_backend *b, int fd, int *case_index, int *control, char *why, size_t n);
 /*
@@ -49,8 +50,11 @@ int sc_peer_next(const sc_backend *b, int fd, int *case_index, int *control, cha
 int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg, int proc, int fd);
 /* ... or, when it cannot use the device at all, tells main why, through the region, and exits. */
 void sc_peer_start_failed(int fd, int proc, const char *why);
-/* Main: ends an API's other processes once its runs are over, so a program holds one API's at a time. */
+/* Main: ends an API's other processes (at the program's end, or where they cannot move on). */
 void sc_run_retire_peers(int api);
+/* Main, once the driver API's runs are over: its other processes go on to serve the runtime API's (each
+ * maps both APIs' regions from its start), so that a program starts them once, not once per API. */
+void sc_run_move_peers(void);
 /* Destroys the contexts kept from one case of the program for the next (see run.c, keep_context). */
 void sc_run_forget_contexts(void);
 /* ... and, after a start that had to wait for room for its context, tells main how long (main adds them up). */

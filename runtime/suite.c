@@ -55,7 +55,7 @@ static enum sc_support start(const sc_rule *rule, const struct sc_options *o, st
     return s;
 }
 
-/* The plan's point names: per API (a case's other processes, if any, serve one API: run.c), every selected
+/* The plan's point names: per API (a case's other processes, if any, serve one API's runs, then the next's: run.c), every selected
  * case and its control; returns how many. */
 static int plan_names(const sc_rule *rule, const struct sc_options *o, const char **names)
 {
@@ -270,7 +270,7 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
         if (!sc_options_api(o, b->name) || !sc_support_api(rule, a))
             continue;
         if (a == 1) {
-            sc_run_retire_peers(0); /* the driver API's processes are done: their contexts are freed first */
+            sc_run_move_peers(); /* the driver API's processes go on to serve the runtime API's runs */
             sc_run_forget_contexts();
         }
         for (int i = 0; i < rule->ncases; i++) {
