@@ -43,6 +43,8 @@ struct sc_return {
     int released;
     int result;       /* queries: the call's result                         */
     int gpu_reached;  /* ready while: a held gate was running at the last ask */
+    uint64_t runq_ns; /* how long the issuing thread waited for a CPU from its issue to its return */
+    uint64_t hold_ns; /* the window the gates were held for                  */
 };
 
 void sc_verdict_start(struct sc_verdict *v, enum sc_relation rel);
