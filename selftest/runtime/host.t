@@ -42,6 +42,12 @@ for p in $($host --list); do
 done
 [ "$(grep -c ': .* (build/selftest/mock/.*\.prog)$' "$tmp/legacy.log")" -ge 17 ]
 say $? "the host's log names each program it ran" "$(tail -3 "$tmp/legacy.log")"
+# a worker that ran other programs of several processes before: its regions are reused, and one process
+# per other process serves both APIs' runs (main moves it on: run.c, sc_run_move_peers)
+out=$(STREAMCTS_HOST=$tmp "$dir/process.legacy_stream.not_held_by_other_process.prog" 2>&1); rc=$?
+[ $rc = 0 ] && grep -q '^# host:' <<<"$out" && grep -qE '^# other processes: 1 started for [0-9]{2,} runs$' <<<"$out" &&
+    grep -q '^ok [0-9]* - .*\.runtime$' <<<"$out" && ! grep -q '^not ok' <<<"$out"
+say $? "through a warm worker, a case's other process is started once and serves both APIs" "$(grep -v '^ok' <<<"$out" | tail -5)"
 
 # options and settings are the program's own
 out=$(STREAMCTS_HOST=$tmp STREAMCTS_WINDOW_MS=7 "$dir/stream.sync.waits_for_stream_work.prog" --case '*.kernel.blocking' --api driver 2>&1)
