@@ -238,6 +238,7 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
     }
     sc_report_header(rule, o);
     struct sc_run_config cfg = sc_point_config(o, argv);
+    look.on = look.asked_more = 0; /* a host's worker runs program after program: none inherits the last one's */
     if (rule->isolate) { /* each isolated child runs its point once: main runs the attempts */
         cfg.first_look_ns = 0;
     } else if (o->first_look_ms == SC_FIRST_LOOK_AUTO) {

@@ -42,6 +42,14 @@ for p in $($host --list); do
 done
 [ "$(grep -c ': .* (build/selftest/mock/.*\.prog)$' "$tmp/legacy.log")" -ge 17 ]
 say $? "the host's log names each program it ran" "$(tail -3 "$tmp/legacy.log")"
+# the first look's state is the program's own: after a calibrated program, one that turns the first look
+# off (STREAMCTS_FIRST_LOOK_MS=0) keeps it off on the same worker, however long ago the last timing was
+STREAMCTS_HOST=$tmp "$dir/event.wait.orders_later_work.prog" >/dev/null 2>&1
+sleep 1.1  # past SC_FIRST_LOOK_RECHECK_NS
+out=$(STREAMCTS_HOST=$tmp STREAMCTS_FIRST_LOOK_MS=0 "$dir/event.wait.orders_later_work.prog" 2>&1); rc=$?
+[ $rc = 0 ] && grep -q '^# host:' <<<"$out" && ! grep -q '^# first look' <<<"$out"
+say $? "a program that turns the first look off keeps it off on a worker whose last program timed one" \
+    "$(grep '^# first look' <<<"$out")"
 # a worker that ran other programs of several processes before: its regions are reused, and one process
 # per other process serves both APIs' runs (main moves it on: run.c, sc_run_move_peers)
 out=$(STREAMCTS_HOST=$tmp "$dir/process.legacy_stream.not_held_by_other_process.prog" 2>&1); rc=$?
