@@ -1295,7 +1295,10 @@ static void run_job(struct worker *w, int job, int i)
     switch (job) {
     case JOB_ISSUE: { /* on its stream's device, unless its thread entered one (device_enter) */
         on_dev(r, r->entered_device[o->def->thread] ? r->entered_device[o->def->thread] - 1 : o->device);
-        uint64_t runq = i == p->subject ? sc_thread_runq_ns() : 0;
+        /* whether a thread kept off the CPU was in its call while the gates were held (verdict.c, off_cpu):
+         * read only where the verdict asks, a file read either side of the call */
+        int timed = i == p->subject && (p->rel == SC_BLOCKS_UNTIL || p->rel == SC_RETURNS_BEFORE);
+        uint64_t runq = timed ? sc_thread_runq_ns() : 0;
         o->t_issue = sc_now_ns();
         store(&o->state, ST_ISSUED);
         if (r->sh)
@@ -1309,9 +1312,8 @@ static void run_job(struct worker *w, int job, int i)
             o->ret.object_done = p->object >= 0 && (p->object == i ? member_done(r, i, 0) : op_done(r, p->object)) == 1;
             o->ret.released = is_released(r);
             o->ret.result = o->result;
-            /* a thread kept off the CPU may not have been in its call while the gates were held (verdict.c) */
-            o->ret.runq_ns = sc_thread_runq_ns() - runq;
-            o->ret.hold_ns = r->cfg.window_ns;
+            if (timed)
+                o->ret.runq_ns = sc_thread_runq_ns() - runq, o->ret.hold_ns = r->cfg.window_ns;
             if (p->rel != SC_READY_WHILE)
                 o->ret.gpu_reached = 1;
             if (p->rel == SC_COMPLETE_ON_RETURN && o->rc == 0)
