@@ -3,11 +3,14 @@
  * it makes the kernel driver's kinds of request of /dev/null (which refuses
  * them all), so that tools/driver-profile has something to count: 3 channel
  * allocations, 5 video memory allocations, 2 RM controls, 3 UVM channel
- * registrations and a terminal request that is not the driver's.
+ * registrations and a terminal request that is not the driver's.  Like the
+ * runtime (procs.c), it unsets STREAMCTS_PROCESS first: the library must have
+ * read it when it was loaded.
  */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -22,6 +25,7 @@ static void request(int fd, unsigned long req, uint32_t at8, uint32_t at12)
 
 int main(void)
 {
+    unsetenv("STREAMCTS_PROCESS");
     int fd = open("/dev/null", O_RDWR);
     if (fd < 0) {
         perror("/dev/null");

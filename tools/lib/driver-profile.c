@@ -14,10 +14,10 @@
  *   # pid P ppid Q role R exe E arg A
  *   REQUEST SUB CALLS NS MAX_NS          one line per request and SUB
  *
- * R is what the process was started as: "worker" (a host's, build/host-*),
- * "peer" (a case's other process, STREAMCTS_PROCESS set), "child" (an
- * isolated point's, STREAMCTS_CHILD), "mps-client" (STREAMCTS_MPS), else
- * "program"; E is the executable's name and A its first argument, if any.
+ * R is what the process was started as, seen when the library was loaded:
+ * "worker" (a host's, build/host-*), "peer" (a case's other process,
+ * STREAMCTS_PROCESS set), "child" (an isolated point's, STREAMCTS_CHILD),
+ * "mps-client" (STREAMCTS_MPS), else "program"; E is the executable's name and A its first argument, if any.
  * SUB is the RM control command (NV_ESC_RM_CONTROL) or the allocated class
  * (NV_ESC_RM_ALLOC), else 0.  Without the variable the library does nothing
  * but call ioctl.
@@ -59,21 +59,23 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-static const char *role(void)
+/* What this process was started as, read when the library is loaded: the runtime may unset the variables
+ * that told it (procs.c). */
+static const char *role = "program";
+static void find_role(void)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = 0;
     const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
     if (strncmp(base, "host-", 5) == 0)
-        return "worker";
-    if (getenv("STREAMCTS_PROCESS"))
-        return "peer";
-    if (getenv("STREAMCTS_CHILD"))
-        return "child";
-    if (getenv("STREAMCTS_MPS"))
-        return "mps-client";
-    return "program";
+        role = "worker";
+    else if (getenv("STREAMCTS_PROCESS"))
+        role = "peer";
+    else if (getenv("STREAMCTS_CHILD"))
+        role = "child";
+    else if (getenv("STREAMCTS_MPS"))
+        role = "mps-client";
 }
 
 /* src into dst (n bytes), cut short where it does not fit, anything but printable ASCII made '_'. */
@@ -121,7 +123,7 @@ static void dump(void)
     if (!o)
         return;
     names(exe, sizeof exe, arg, sizeof arg);
-    fprintf(o, "# pid %d ppid %d role %s exe %s arg %s\n", (int)getpid(), (int)getppid(), role(), exe, arg);
+    fprintf(o, "# pid %d ppid %d role %s exe %s arg %s\n", (int)getpid(), (int)getppid(), role, exe, arg);
     for (int i = 0; i < nkinds; i++)
         fprintf(o, "%#lx %#x %llu %llu %llu\n", kinds[i].req, (unsigned)kinds[i].sub,
                 (unsigned long long)kinds[i].calls, (unsigned long long)kinds[i].ns,
@@ -146,7 +148,11 @@ static void forked(void)
     nkinds = 0, last_dump = 0;
 }
 
-__attribute__((constructor)) static void at_start(void) { pthread_atfork(NULL, NULL, forked); }
+__attribute__((constructor)) static void at_start(void)
+{
+    find_role();
+    pthread_atfork(NULL, NULL, forked);
+}
 
 __attribute__((destructor)) static void at_exit(void)
 {
