@@ -602,6 +602,12 @@ static void keep_context(const struct run *r, int c)
         }
     r->b->ctx_destroy(r->contexts[c]);
 }
+/* Contexts this process's cases made (cuCtxCreate, green contexts), not taken from those kept: each is a
+ * creation the driver serializes across the GPU, which tools/bench counts in its floor. */
+static unsigned contexts_made;
+static void made_one(void) { __atomic_add_fetch(&contexts_made, 1u, __ATOMIC_RELAXED); }
+unsigned sc_run_take_contexts_made(void) { return __atomic_exchange_n(&contexts_made, 0u, __ATOMIC_RELAXED); }
+
 void sc_run_forget_contexts(void)
 {
     for (int i = 0; i < SC_MAX_CONTEXTS; i++)
@@ -641,10 +647,13 @@ static int prepare(struct run *r, char *why, size_t n)
     for (int s = 0, m = 0; s < p->nstreams; m += p->streams[s++].count) {
         r->first[s] = m;
         on_dev(r, p->streams[s].device);
-        if (p->streams[s].green && r->stream_proc[s] == r->proc && !r->green && (rc = b->green_create(&r->green))) {
-            snprintf(why, n, "creating a green context for stream %s failed: %s", p->streams[s].name,
-                     b->error_name(rc));
-            return rc == SC_UNSUPPORTED ? -2 : -1;
+        if (p->streams[s].green && r->stream_proc[s] == r->proc && !r->green) {
+            if ((rc = b->green_create(&r->green))) {
+                snprintf(why, n, "creating a green context for stream %s failed: %s", p->streams[s].name,
+                         b->error_name(rc));
+                return rc == SC_UNSUPPORTED ? -2 : -1;
+            }
+            made_one();
         }
         for (int k = 0; k < p->streams[s].count && r->stream_proc[s] == r->proc; k++)
             if ((rc = p->streams[s].green
@@ -676,13 +685,16 @@ static int prepare(struct run *r, char *why, size_t n)
             snprintf(why, n, "creating memory pool %s failed: %s", p->pools[k].name, b->error_name(rc));
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
-    for (int c = 0; c < p->ncontexts && r->proc == 0; c++)
-        if (!made_by_op(p, c) && !(r->contexts[c] = take_context(b, p->context_flags[c])) &&
-            (rc = p->context_flags[c] ? b->ctx_create_flags(&r->contexts[c], p->context_flags[c])
+    for (int c = 0; c < p->ncontexts && r->proc == 0; c++) {
+        if (made_by_op(p, c) || (r->contexts[c] = take_context(b, p->context_flags[c])))
+            continue;
+        if ((rc = p->context_flags[c] ? b->ctx_create_flags(&r->contexts[c], p->context_flags[c])
                                       : b->ctx_create(&r->contexts[c]))) {
             snprintf(why, n, "creating context %s failed: %s", p->contexts[c], b->error_name(rc));
             return rc == SC_UNSUPPORTED ? -2 : -1;
         }
+        made_one();
+    }
     for (int g = 0; g < p->ngraphs && r->proc == 0; g++) {
         enum sc_graph_kind k = p->graphs[g].kind;
         r->runs_nodes_of[g] = 1u << g;
@@ -1188,7 +1200,8 @@ static int issue_one(struct run *r, int i)
         break;
     case SC_OP_PRIMARY_CTX_SYNC: rc = b->primary_ctx_sync(); break;
     case SC_OP_CTX_CREATE: /* green: the cleanup destroys it */
-        rc = b->ctx_create_current(&r->contexts[d->context], r->p->context_flags[d->context]);
+        if ((rc = b->ctx_create_current(&r->contexts[d->context], r->p->context_flags[d->context])) == 0)
+            made_one();
         break;
     case SC_OP_PRIMARY_RELEASE: {
         int reset = 0;

@@ -57,6 +57,9 @@ void sc_run_retire_peers(int api);
 void sc_run_move_peers(void);
 /* Destroys the contexts kept from one case of the program for the next (see run.c, keep_context). */
 void sc_run_forget_contexts(void);
+/* How many contexts the cases made since the last call (cuCtxCreate and green contexts; one taken from
+ * those kept is not counted), and starts counting again. */
+unsigned sc_run_take_contexts_made(void);
 /* ... and, after a start that had to wait for room for its context, tells main how long (main adds them up). */
 void sc_peer_waited_for_room(const sc_backend *b, int fd, uint64_t ns);
 /* Main, at the end: ends the other processes; how many were started, for how many runs, and

@@ -91,6 +91,10 @@ static void report_children(const sc_rule *rule)
         else
             sc_tap_diag("other processes: %u started for %u runs", t.started, t.runs);
     }
+    unsigned made = sc_run_take_contexts_made();
+    if (made)
+        sc_tap_diag("contexts created: %u by the cases (cuCtxCreate, green contexts; a kept one is not made again), "
+                    "each a creation the driver serializes across the GPU", made);
     sc_point_isolated_room_waits(&isolated_waits, &isolated_wait_ns);
     if (isolated_waits)
         sc_tap_diag("isolated points: %u child processes waited %.1f s in all for room for their context",
@@ -244,6 +248,7 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
     sc_report_header(rule, o);
     struct sc_run_config cfg = sc_point_config(o, argv);
     look.on = look.asked_more = 0; /* a host's worker runs program after program: none inherits the last one's */
+    sc_run_take_contexts_made();      /* nor what an earlier program's cases made */
     if (rule->isolate) { /* each isolated child runs its point once: main runs the attempts */
         cfg.first_look_ns = 0;
     } else if (o->first_look_ms == SC_FIRST_LOOK_AUTO) {

@@ -426,4 +426,15 @@ if [ $rc -eq 0 ] && [ "$(grep -c '^ok [0-9]* - .*\.control$' <<<"$out")" = 2 ] &
     ok "a process's own CUDA_LAUNCH_BLOCKING replaces the one the program runs under"
 else nok "a process's own CUDA_LAUNCH_BLOCKING did not replace the program's (exit $rc)" "$out"; fi
 
+# the contexts a program's cases made are counted in its TAP (tools/bench adds them to its floor): a kept one
+# is not made again, a destroyed one is; a program that makes none says nothing
+out1=$("$dir/ctx.created.sync_waits_for_its_own_context.prog" 2>&1); rc1=$?
+out2=$("$dir/ctx.destroy.other_threads_context_is_destroyed.prog" 2>&1); rc2=$?
+out3=$("$dir/event.wait.orders_later_work.prog" 2>&1); rc3=$?
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] &&
+    grep -q '^# contexts created: 1 by the cases (cuCtxCreate, green contexts; a kept one is not made again)' <<<"$out1" &&
+    grep -q '^# contexts created: 3 by the cases ' <<<"$out2" && ! grep -q '^# contexts created' <<<"$out3"; then
+    ok "the contexts a program's cases made are counted: 1 kept across 4 points, 3 where cases destroy theirs, none"
+else nok "the contexts made are miscounted (exits $rc1 $rc2 $rc3)" "$(grep -h '^# contexts' <<<"$out1$out2$out3")"; fi
+
 echo "1..$n"

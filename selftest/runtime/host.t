@@ -50,6 +50,15 @@ out=$(STREAMCTS_HOST=$tmp STREAMCTS_FIRST_LOOK_MS=0 "$dir/event.wait.orders_late
 [ $rc = 0 ] && grep -q '^# host:' <<<"$out" && ! grep -q '^# first look' <<<"$out"
 say $? "a program that turns the first look off keeps it off on a worker whose last program timed one" \
     "$(grep '^# first look' <<<"$out")"
+# the contexts a program's cases made are its own count: through the host as alone, and none carried over
+# to the programs each worker runs next
+out=$(STREAMCTS_HOST=$tmp "$dir/ctx.created.sync_waits_for_its_own_context.prog" 2>&1)
+next1=$(STREAMCTS_HOST=$tmp "$dir/event.wait.orders_later_work.prog" 2>&1)
+next2=$(STREAMCTS_HOST=$tmp "$dir/event.wait.orders_later_work.prog" 2>&1)
+grep -q '^# host:' <<<"$out" && grep -q '^# contexts created: 1 by the cases' <<<"$out" &&
+    ! grep -q '^# contexts created' <<<"$next1$next2"
+say $? "a hosted program counts the contexts its cases made, and the next programs on the workers count none" \
+    "$(grep -h '^# contexts' <<<"$out$next1$next2")"
 # a worker that ran other programs of several processes before: its regions are reused, and one process
 # per other process serves both APIs' runs (main moves it on: run.c, sc_run_move_peers)
 out=$(STREAMCTS_HOST=$tmp "$dir/process.legacy_stream.not_held_by_other_process.prog" 2>&1); rc=$?

@@ -11,16 +11,18 @@ mkdir -p "$tmp/tap/stream" "$tmp/tap/event"
 cp "build/selftest/mock/stream.sync.waits_for_stream_work.prog" "$tmp/tap/stream/sync.t"
 cp "build/selftest/mock/event.wait.orders_later_work.prog" "$tmp/tap/event/wait.t"
 cp "build/selftest/mock/event.query.never_recorded_is_success.prog" "$tmp/tap/event/query.t"
+mkdir -p "$tmp/tap/ctx"  # a program whose cases create a context (kept from one case to the next: one start)
+cp "build/selftest/mock/ctx.created.sync_waits_for_its_own_context.prog" "$tmp/tap/ctx/created.t"
 
 out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_BENCH_DIR="$tmp/bench" tools/bench -j2 --startup-samples 2 --no-host "$tmp/tap" 2>&1); rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^event +2 +284 ' && printf '%s\n' "$out" | grep -qE '^stream +1 +64 ' &&
-    printf '%s\n' "$out" | grep -qE '^all +3 +348 ' && printf '%s\n' "$out" | grep -qE '^run: [0-9.]+ s wall at -j2; CPU' &&
+    printf '%s\n' "$out" | grep -qE '^ctx +1 +4 ' && printf '%s\n' "$out" | grep -qE '^all +4 +352 ' && printf '%s\n' "$out" | grep -qE '^run: [0-9.]+ s wall at -j2; CPU' &&
     printf '%s\n' "$out" | grep -qE '^start-up: median [0-9]+ ms over 2 programs' &&
     printf '%s\n' "$out" | grep -qE '^start-up side by side: 2 programs took [0-9.]+ s, [0-9]+ ms each' &&
-    printf '%s\n' "$out" | grep -qE '^floor: the larger of \(3 starts x [0-9.]+ s \+ [0-9.]+ s of holds\) / 2 = [0-9.]+ s and 3 starts x [0-9.]+ s = [0-9.]+ s; the run took ' &&
-    printf '%s\n' "$out" | grep -qE '^  starts: 3 programs and 0 processes they started'; then
-    echo "ok 1 - per-family programs and points, the run, start-up and floor"
-else echo "not ok 1 - bench over three stand-in programs (exit $rc)"; printf '%s\n' "$out" | sed 's/^/# /'; fi
+    printf '%s\n' "$out" | grep -qE '^floor: the larger of \(5 starts x [0-9.]+ s \+ [0-9.]+ s of holds\) / 2 = [0-9.]+ s and 5 starts x [0-9.]+ s = [0-9.]+ s; the run took ' &&
+    printf '%s\n' "$out" | grep -qE '^  starts: 4 programs and 0 processes they started \(isolated points, a case.s other processes, MPS servers\) and 1 contexts their cases created;'; then
+    echo "ok 1 - per-family programs and points, the run, start-up and floor, with the contexts cases created"
+else echo "not ok 1 - bench over four stand-in programs (exit $rc)"; printf '%s\n' "$out" | sed 's/^/# /'; fi
 
 out=$(tools/bench -j 0 2>&1); rc=$?
 if [ $rc -eq 2 ] && [ "$out" = "bench: -j '0': a whole number of programs to run at a time, 1 to 256" ]; then echo "ok 2 - -j 0 is refused"
@@ -37,9 +39,9 @@ else echo "not ok 4 - --help (exit $rc)"; fi
 # with the hosts (the default): the run's CPU is the machine's, the floor counts the workers' start-ups
 # (the stand-ins call the mock backend: the CUDA hosts refuse them, and they run themselves)
 out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_BENCH_DIR="$tmp/bench" tools/bench -j2 --startup-samples 2 "$tmp/tap" 2>&1); rc=$?
-if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^all +3 +348 ' &&
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^ctx +1 +4 ' && printf '%s\n' "$out" | grep -qE '^all +4 +352 ' &&
     printf '%s\n' "$out" | grep -qE '^run: [0-9.]+ s wall at -j2; CPU .*, the whole machine: hosted\)' &&
-    printf '%s\n' "$out" | grep -qE '^floor: the larger of \(4 starts x [0-9.]+ s \+ [0-9.]+ s of holds\) / 2 = ' &&
+    printf '%s\n' "$out" | grep -qE '^floor: the larger of \(5 starts x [0-9.]+ s \+ [0-9.]+ s of holds\) / 2 = ' &&
     printf '%s\n' "$out" | grep -qE '^  starts: 4 workers and 0 processes they started' &&
     [ ! -e "$tmp/bench/host/legacy.sock" ]; then
     echo "ok 5 - hosted: the machine's CPU, the workers' start-ups in the floor, the hosts stopped after"
