@@ -562,14 +562,19 @@ static int made_by_op(const struct sc_prog *p, int c)
  * with the same flags and API, instead of being destroyed and made again each time: making and destroying
  * one was most of a ctx rule's point (docs/performance.md).  A context is kept only when the case left it
  * as it found it: not destroyed or made by an op of the case, not faulted, and never made current in
- * main's thread (its workers, whose stacks held it, have ended).  A worker process runs one program at a
- * time; sc_run_forget_contexts destroys what is kept when the program (or its API) ends.
+ * main's thread (its workers, whose stacks held it, have ended).  A case's green context is kept the same
+ * way, after its streams are destroyed, unless the case faulted: a green context's creation is the same
+ * serialized driver work (6 of a green rule's 7 creations were of one green context made again).  A worker
+ * process runs one program at a time; sc_run_forget_contexts destroys what is kept when the program (or its
+ * API) ends.
  */
 static struct kept_context {
     const sc_backend *b;
     unsigned flags;
     void *ctx;
 } kept[SC_MAX_CONTEXTS];
+/* green: a green context likewise, once its streams are gone, unless the case faulted */
+static struct kept_context kept_green;
 
 static void *take_context(const sc_backend *b, unsigned flags)
 {
@@ -615,6 +620,10 @@ void sc_run_forget_contexts(void)
             kept[i].b->ctx_destroy(kept[i].ctx);
             kept[i].ctx = NULL;
         }
+    if (kept_green.ctx) {
+        kept_green.b->green_destroy(kept_green.ctx);
+        kept_green.ctx = NULL;
+    }
 }
 
 /* Buffers filled, destinations cleared, handles created; the GPU is idle after. */
@@ -648,12 +657,15 @@ static int prepare(struct run *r, char *why, size_t n)
         r->first[s] = m;
         on_dev(r, p->streams[s].device);
         if (p->streams[s].green && r->stream_proc[s] == r->proc && !r->green) {
-            if ((rc = b->green_create(&r->green))) {
+            if (r->proc == 0 && kept_green.ctx && kept_green.b == b) { /* kept from the program's last case */
+                r->green = kept_green.ctx;
+                kept_green.ctx = NULL;
+            } else if ((rc = b->green_create(&r->green))) {
                 snprintf(why, n, "creating a green context for stream %s failed: %s", p->streams[s].name,
                          b->error_name(rc));
                 return rc == SC_UNSUPPORTED ? -2 : -1;
-            }
-            made_one();
+            } else
+                made_one();
         }
         for (int k = 0; k < p->streams[s].count && r->stream_proc[s] == r->proc; k++)
             if ((rc = p->streams[s].green
@@ -1574,7 +1586,10 @@ static void destroy_objects(struct run *r)
                 b->stream_destroy(r->members[r->first[s] + m]);
     }
     if (r->green) { /* green: after its streams ("Users must explicitly destroy all such streams before ...") */
-        b->green_destroy(r->green);
+        if (r->proc == 0 && r->faulted_at < 0 && !kept_green.ctx)
+            kept_green = (struct kept_context){ b, 0, r->green }; /* for the program's next case */
+        else
+            b->green_destroy(r->green);
         r->green = NULL;
     }
     for (int i = 0; i < p->nops; i++)

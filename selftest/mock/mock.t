@@ -431,10 +431,12 @@ else nok "a process's own CUDA_LAUNCH_BLOCKING did not replace the program's (ex
 out1=$("$dir/ctx.created.sync_waits_for_its_own_context.prog" 2>&1); rc1=$?
 out2=$("$dir/ctx.destroy.other_threads_context_is_destroyed.prog" 2>&1); rc2=$?
 out3=$("$dir/event.wait.orders_later_work.prog" 2>&1); rc3=$?
-if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] &&
+out4=$("$dir/ctx.green.primary_sync_waits_for_green_work.prog" 2>&1); rc4=$?  # its context and green context, kept
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] && [ $rc4 -eq 0 ] && ! grep -q '^not ok' <<<"$out4" &&
+    grep -q '^# contexts created: 2 by the cases ' <<<"$out4" &&
     grep -q '^# contexts created: 1 by the cases (cuCtxCreate, green contexts; a kept one is not made again)' <<<"$out1" &&
     grep -q '^# contexts created: 3 by the cases ' <<<"$out2" && ! grep -q '^# contexts created' <<<"$out3"; then
-    ok "the contexts a program's cases made are counted: 1 kept across 4 points, 3 where cases destroy theirs, none"
-else nok "the contexts made are miscounted (exits $rc1 $rc2 $rc3)" "$(grep -h '^# contexts' <<<"$out1$out2$out3")"; fi
+    ok "the contexts a program's cases made are counted: 1 kept across 4 points, 3 where cases destroy theirs, none, and a green context kept like a created one"
+else nok "the contexts made are miscounted (exits $rc1 $rc2 $rc3 $rc4)" "$(grep -h '^# contexts' <<<"$out1$out2$out3$out4")"; fi
 
 echo "1..$n"
