@@ -401,7 +401,8 @@ out:
 }
 
 /*
- * One round of the reuse check: block p (2 MiB, pattern A) is read by a
+ * One round of the reuse check: block p (2 MiB, pattern A, written and
+ * synchronized first) is read by a
  * kernel held behind a gate on s, then freed on s (cuMemFreeAsync); a block
  * allocated on t (cuMemAllocAsync, or for the control p itself: the reuse a
  * broken allocator would make) is written with pattern B on t.  The host
@@ -436,6 +437,10 @@ static int reuse_round(int control, int round, CUstream s, CUstream t, volatile 
     WL_TRY(SC_CALL(cuEventCreate, &e, CU_EVENT_DISABLE_TIMING));
     WL_TRY(SC_CALL(cuMemAllocAsync, &p, 2 * MiB, s));
     WL_TRY(wl_launch(wl_k.fill, wl_grid(words), 256, s, fill_a));
+    /* A is in the block before the reader is held and before t's write can run: else t's write could run
+     * first and A overwrite it, and no reuse would show (the control was vacuous so, in a whole-suite run
+     * whose rounds both had t's write done while the gate held) */
+    WL_TRY(SC_CALL(cuStreamSynchronize, s));
     WL_TRY(wl_launch(wl_k.gate, 1, 1, s, gate));
     WL_TRY(wl_launch(wl_k.verify, wl_grid(words), 256, s, verify_a));
     WL_TRY(SC_CALL(cuMemFreeAsync, p, s));
