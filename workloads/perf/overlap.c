@@ -8,7 +8,7 @@
  * 256 MiB x scale (at most x 8) of pinned host data go through a pipeline of
  * 16 MiB chunks: H2D copy, a kernel that takes about as long as the copy
  * (calibrated), D2H copy.  Once on one stream, once with chunk c on stream
- * c % 4; each timed 3 times, the median kept, every result checked against
+ * c % 4; each timed 5 times in turns, the fastest kept, every result checked against
  * the host's own computation.  perf.overlap is kept when the speed-up is at
  * least 1.2 on a device whose asyncEngineCount allows a copy to overlap a
  * kernel (>= 1); it is skipped on one that reports 0.  The control
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #define STREAMS 4
-#define REPEATS 3
+#define REPEATS 5
 #define MIN_SPEEDUP 1.2
 
 static const char SOURCE[] = "CUDA Programming Guide, Asynchronous Concurrent Execution, Overlap of Data Transfer and "
@@ -83,9 +83,11 @@ static int run_checked(int k, int serial, double *ns)
 }
 
 /*
- * The median of REPEATS runs of each pipeline (one stream, STREAMS streams, STREAMS streams serialised),
- * taken in turns, so that the three see the same load: in a parallel suite run the GPU's other work comes
- * and goes, and a one-stream time taken while it was busy once made the serialised control look faster.
+ * The fastest of REPEATS runs of each pipeline (one stream, STREAMS streams, STREAMS streams serialised),
+ * taken in turns.  In a parallel suite run other contexts take turns on the GPU and only ever add time to a
+ * run: the fastest is the nearest to the pipeline's own time.  The median, even taken in turns, once made
+ * the serialised control look faster than one stream (17.55 ms against 12.42 ms: vacuous in 3 of 15
+ * whole-suite runs on an H100, docs/performance.md).
  */
 static int timed(double *one, double *many, double *serial)
 {
@@ -93,9 +95,9 @@ static int timed(double *one, double *many, double *serial)
     for (int r = 0; r < REPEATS; r++)
         if (run_checked(1, 0, &v[0][r]) || run_checked(STREAMS, 0, &v[1][r]) || run_checked(STREAMS, 1, &v[2][r]))
             return -1;
-    *one = wl_quantile(v[0], REPEATS, 0.5) / 1e6;
-    *many = wl_quantile(v[1], REPEATS, 0.5) / 1e6;
-    *serial = wl_quantile(v[2], REPEATS, 0.5) / 1e6;
+    *one = wl_quantile(v[0], REPEATS, 0.0) / 1e6;
+    *many = wl_quantile(v[1], REPEATS, 0.0) / 1e6;
+    *serial = wl_quantile(v[2], REPEATS, 0.0) / 1e6;
     return 0;
 }
 
