@@ -34,6 +34,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "isolate.h" /* SC_CHILD_ENV: the names of what a process was started as, from the runtime's headers */
+#include "mps.h"     /* SC_MPS_ENV */
+#include "procs.h"   /* SC_PROCESS_ENV */
 
 #define MAX_KINDS 2048
 #define DUMP_EVERY_NS 250000000ull
@@ -59,25 +62,6 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-/* What this process was started as, read when the library is loaded: the runtime may unset the variables
- * that told it (procs.c). */
-static const char *role = "program";
-static void find_role(void)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
-    if (strncmp(base, "host-", 5) == 0)
-        role = "worker";
-    else if (getenv("STREAMCTS_PROCESS"))
-        role = "peer";
-    else if (getenv("STREAMCTS_CHILD"))
-        role = "child";
-    else if (getenv("STREAMCTS_MPS"))
-        role = "mps-client";
-}
-
 /* src into dst (n bytes), cut short where it does not fit, anything but printable ASCII made '_'. */
 static void copy_name(char *dst, size_t n, const char *src)
 {
@@ -87,15 +71,17 @@ static void copy_name(char *dst, size_t n, const char *src)
     dst[i] = 0;
 }
 
-/* The executable's name and first argument. */
-static void names(char *exe, size_t ne, char *arg, size_t na)
+/* What this process was started as, its executable's name and first argument: read once, when the library
+ * is loaded (the runtime unsets the variables that told it, procs.c), not at every dump. */
+static const char *role = "program";
+static char exe_name[256] = "?", first_arg[256] = "-";
+static void find_role(void)
 {
     char buf[4096];
-    copy_name(exe, ne, "?"), copy_name(arg, na, "-");
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
     if (n > 0) {
         buf[n] = 0;
-        copy_name(exe, ne, strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf);
+        copy_name(exe_name, sizeof exe_name, strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf);
     }
     int f = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
     if (f >= 0) {
@@ -105,16 +91,24 @@ static void names(char *exe, size_t ne, char *arg, size_t na)
             buf[n] = 0;
             size_t first = strlen(buf) + 1;
             if ((ssize_t)first < n && buf[first])
-                copy_name(arg, na, buf + first);
+                copy_name(first_arg, sizeof first_arg, buf + first);
         }
     }
+    if (strncmp(exe_name, "host-", 5) == 0)
+        role = "worker";
+    else if (getenv(SC_PROCESS_ENV))
+        role = "peer";
+    else if (getenv(SC_CHILD_ENV))
+        role = "child";
+    else if (getenv(SC_MPS_ENV))
+        role = "mps-client";
 }
 
 /* Under mu. */
 static void dump(void)
 {
     const char *dir = getenv("STREAMCTS_DRIVER_PROFILE_DIR");
-    char path[PATH_MAX], tmp[PATH_MAX + 8], exe[256], arg[256];
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
     if (!dir || !*dir || nkinds == 0)
         return;
     snprintf(path, sizeof path, "%s/%d.prof", dir, (int)getpid());
@@ -122,8 +116,7 @@ static void dump(void)
     FILE *o = fopen(tmp, "we");
     if (!o)
         return;
-    names(exe, sizeof exe, arg, sizeof arg);
-    fprintf(o, "# pid %d ppid %d role %s exe %s arg %s\n", (int)getpid(), (int)getppid(), role, exe, arg);
+    fprintf(o, "# pid %d ppid %d role %s exe %s arg %s\n", (int)getpid(), (int)getppid(), role, exe_name, first_arg);
     for (int i = 0; i < nkinds; i++)
         fprintf(o, "%#lx %#x %llu %llu %llu\n", kinds[i].req, (unsigned)kinds[i].sub,
                 (unsigned long long)kinds[i].calls, (unsigned long long)kinds[i].ns,
