@@ -33,13 +33,18 @@ static int needs_independence(enum sc_relation rel, int control, enum sc_outcome
 /*
  * What a first look (calibrate.h) may settle: the outcome a point wants (a
  * case's pass, which suite.c backs with its control; a control's violation),
- * and a violation that no window could undo: B completing, or X returning,
- * while A was still held.  Anything else (a call that blocked longer than
- * the first look, a not-held witness still pending, an undecidable run) is
- * judged again with the full window.
+ * a violation that no window could undo (B completing, or X returning, while
+ * A was still held), and an error: a call that failed, a deadline passed, one
+ * of the case's other processes died.  An error is what happened in this run,
+ * whatever the hold; running again with the full window would hide it behind
+ * the next run's pass (as the attempts never do).  Anything else (a call that
+ * blocked longer than the first look, a not-held witness still pending, an
+ * undecidable run) is judged again with the full window.
  */
 static int settled_at_first_look(enum sc_relation rel, int control, enum sc_outcome o)
 {
+    if (o == SC_ERROR)
+        return 1;
     if (control)
         return o == SC_VIOLATED;
     return o == SC_PASS || (o == SC_VIOLATED && (rel == SC_AFTER || rel == SC_BLOCKS_UNTIL));

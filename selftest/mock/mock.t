@@ -352,6 +352,16 @@ if [ $rc -eq 1 ] && [ "$(grep -c '^not ok' <<<"$out")" = 1 ] && [ "$(grep -c '^o
     grep -q '^# other processes: 2 started' <<<"$out"; then
     ok "a process that dies in a run fails that point only; the next run gets a new one"
 else nok "a dying process was not reported and replaced (exit $rc)" "$out"; fi
+# ... also when it dies in a point's first look: an error is what happened, not a hold too short to
+# decide, so it is reported, never hidden behind the full window's run with a new process (point.c)
+rm -f /tmp/streamcts-mock-peer-died-*
+out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=1 STREAMCTS_MOCK_BREAK=peer_dies \
+    "$dir/process.threads.shared_stream_fifo.prog" --api driver 2>&1); rc=$?
+rm -f /tmp/streamcts-mock-peer-died-*
+if [ $rc -eq 1 ] && grep -q '^# first look 1 ms (set)' <<<"$out" && grep -q '^not ok 1 .*\.kernel\.driver$' <<<"$out" &&
+    grep -q 'message: "process p1 exited with status 7 while' <<<"$out" && grep -q 'window_ms: "1"' <<<"$out"; then
+    ok "a process that dies in a point's first look fails that point, not hidden by a run with the full window"
+else nok "a process that died in a first look was not reported (exit $rc)" "$out"; fi
 
 # MPS (runtime/mps.c) with a stand-in control program: the program named *.mps.t starts
 # the daemon, runs its cases as a client, stops the daemon, and reclaims one a killed run left
