@@ -9,7 +9,7 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-uint64_t sc_calibrate_first_look(const sc_backend *b, uint64_t window_ns, uint64_t deadline_ns, uint64_t *median_ns)
+uint64_t sc_calibrate_first_look(const sc_backend *b, uint64_t window_ns, uint64_t deadline_ns, uint64_t *fastest_ns)
 {
     void *s = NULL, *slot = NULL;
     uint64_t trip[SC_FIRST_LOOK_ROUND_TRIPS];
@@ -27,12 +27,12 @@ uint64_t sc_calibrate_first_look(const sc_backend *b, uint64_t window_ns, uint64
         b->dev_free(slot);
     if (s)
         b->stream_destroy(s);
-    *median_ns = 0;
+    *fastest_ns = 0;
     if (rc)
         return window_ns;
     qsort(trip, SC_FIRST_LOOK_ROUND_TRIPS, sizeof trip[0], by_value);
-    *median_ns = trip[SC_FIRST_LOOK_ROUND_TRIPS / 2];
-    uint64_t look = *median_ns * SC_FIRST_LOOK_FACTOR;
+    *fastest_ns = trip[0];
+    uint64_t look = *fastest_ns * SC_FIRST_LOOK_FACTOR;
     look = look < SC_FIRST_LOOK_MIN_NS ? SC_FIRST_LOOK_MIN_NS : look;
     return look < window_ns ? look : window_ns;
 }

@@ -105,7 +105,8 @@ wait_signed memop.wait_value_geq.passes_ahead_of_its_value
 EOF_CASES
 
 # the first look (runtime/calibrate.h): a 5 ms hold before the 50 ms window still catches each
-# broken promise, deciding cases within the 5 ms; a conforming mock passes every point with it, even
+# broken promise, deciding cases within the 5 ms (the floor is 1 ms on a GPU; the mock's host threads
+# under a loaded CI machine need longer to let a broken promise through); a conforming mock passes every point with it, even
 # a slow one whose work starts 20 ms late, where every control needs the full window to show its
 # violation and so every case runs again with the full window
 while read -r brk prog msg; do
@@ -153,17 +154,17 @@ STREAMCTS_WAIT_GATES=0 spinning kernels (set)
 STREAMCTS_WAIT_GATES=1 stream waits (set)
 EOF_CASES
 for quirk in "" slow_device; do
-    out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=5 STREAMCTS_MOCK_QUIRK=$quirk \
+    out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=1 STREAMCTS_MOCK_QUIRK=$quirk \
         "$dir/event.wait.orders_later_work.prog" --case '*.kernel.memset' 2>&1); rc=$?
     if [ $rc -eq 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 4 ] && ! grep -q '^not ok' <<<"$out"; then
-        ok "a conforming ${quirk:-fast} mock passes every case and control with a 5 ms first look"
-    else nok "a conforming ${quirk:-fast} mock failed with a 5 ms first look (exit $rc)" "$out"; fi
+        ok "a conforming ${quirk:-fast} mock passes every case and control with a 1 ms first look"
+    else nok "a conforming ${quirk:-fast} mock failed with a 1 ms first look (exit $rc)" "$out"; fi
 done
 
 # the first look is timed again as a program goes on (suite.c): a device that was slow only while the
-# program started (quirk slow_at_start: 20 ms late for 1.5 s) gets the full window at first, then 5 ms
+# program started (quirk slow_at_start: 20 ms late for 1.5 s) gets the full window at first, then less
 out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_MOCK_QUIRK=slow_at_start "$dir/event.wait.orders_later_work.prog" 2>&1); rc=$?
-if [ $rc -eq 0 ] && grep -q '^# first look 50\.0 ms' <<<"$out" && grep -qE '^# first look now ([5-9]|[1-3][0-9])\.[0-9] ms \(the median of 16 legal round trips timed again: ' <<<"$out" &&
+if [ $rc -eq 0 ] && grep -q '^# first look 50\.0 ms' <<<"$out" && grep -qE '^# first look now ([1-9]|[1-3][0-9])\.[0-9] ms \(the fastest of 16 legal round trips timed again: ' <<<"$out" &&
     [ "$(grep -c '^ok' <<<"$out")" = 280 ] && ! grep -q '^not ok' <<<"$out"; then
     ok "a first look calibrated on a busy device is timed again and shortened once the device is free"
 else nok "the first look was not timed again, or a point failed (exit $rc)" "$(grep -v '^ok' <<<"$out")"; fi
