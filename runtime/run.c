@@ -1627,6 +1627,7 @@ void sc_run_program(const sc_backend *b, const struct sc_prog *p, const struct s
     int hung = 0, nworkers = p->nthreads;
     struct run *r = calloc(1, sizeof *r); /* abandoned, not freed, if a thread hangs */
     memset(res, 0, sizeof *res);
+    res->subject_kind = p->subject >= 0 && p->subject < p->nops ? (int)p->ops[p->subject].kind : -1;
     if (!r) {
         sc_verdict_error(&res->verdict, "out of memory");
         return;

@@ -28,6 +28,7 @@ struct sc_run_config {
 struct sc_result {
     struct sc_verdict verdict;
     int hung;             /* a host thread is stuck in a CUDA call          */
+    int subject_kind;     /* the op kind of the subject X, -1 for none      */
     char timeline[8192];  /* one observation per line, times relative to t0 */
 };
 

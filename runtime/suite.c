@@ -190,11 +190,15 @@ static int run_point(const sc_backend *b, sc_build_fn build, int control, struct
  * violation within the first look, a driver ignoring the dependency would
  * have shown it in the case too.  When the control needed the full window,
  * or there is no control, the case runs again with the full window.  So
- * does a blocks-until case: its pass rests on the subject's own call lasting
- * the hold, and its control is another call (an idle stream's synchronize),
- * which cannot show that the subject would have returned within the first
- * look (a mock whose cuMemFree never waits passed when its allocation, any
- * call may block, happened to take over 5 ms: about 1 run in 200).
+ * does a blocks-until case whose control's X is another kind of call: its
+ * pass rests on the subject's own call lasting the hold, and another call
+ * (an idle stream's synchronize for a context synchronize) cannot show that
+ * the subject would have returned within the first look (a mock whose
+ * cuMemFree never waits passed when its allocation, any call may block,
+ * happened to take over 5 ms: about 1 run in 200).  When the control's X is
+ * the same call on what it need not wait for (a synchronize of an idle
+ * stream for one of the held stream), its return within the first look
+ * shows that call's speed, as a control's B shows B's.
  * 1 when a host thread is left stuck in a CUDA call (what ran is reported).
  */
 static int run_case(const sc_rule *rule, const sc_case *c, const sc_backend *b, struct sc_run_config *cfg,
@@ -212,7 +216,8 @@ static int run_case(const sc_rule *rule, const sc_case *c, const sc_backend *b, 
     if (looking && o->controls && !hung && !control_looked) /* the device needs longer: look longer */
         next_first_look = cfg->first_look_ns * 2 < cfg->window_ns ? cfg->first_look_ns * 2 : cfg->window_ns;
     if (!hung && looked && res[0].verdict.outcome == SC_PASS &&
-        (!control_looked || res[1].verdict.outcome != SC_VIOLATED || res[0].verdict.rel == SC_BLOCKS_UNTIL)) {
+        (!control_looked || res[1].verdict.outcome != SC_VIOLATED ||
+         (res[0].verdict.rel == SC_BLOCKS_UNTIL && res[1].subject_kind != res[0].subject_kind))) {
         uint64_t look = cfg->first_look_ns;
         cfg->first_look_ns = 0;
         hung = run_point(b, c->build, 0, cfg, o->repeat, o, &res[0], &tally[0]);

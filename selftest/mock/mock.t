@@ -161,6 +161,25 @@ for quirk in "" slow_device; do
     else nok "a conforming ${quirk:-fast} mock failed with a 1 ms first look (exit $rc)" "$out"; fi
 done
 
+# a blocks-until case whose control makes the same call (a synchronize of an idle stream for one of the
+# held stream) stands on its control at the first look, as any case does (suite.c, run_case); so a broken
+# synchronize that returns without waiting, but only after 8 ms (quirk slow_sync: any call may block),
+# longer than the 5 ms first look, must still be caught: the control's synchronize, as slow, shows no
+# violation within the first look, so the case runs again with the full window
+for quirk in slow_sync ""; do
+    out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=5 STREAMCTS_MOCK_QUIRK=$quirk STREAMCTS_MOCK_BREAK=sync \
+        "$dir/stream.sync.waits_for_stream_work.prog" 2>&1); rc=$?
+    main=$(grep '^not ok' <<<"$out" | grep -vc '\.control')
+    if [ $rc -eq 1 ] && [ "$main" = 32 ]; then
+        ok "a synchronize that never waits fails all 32 cases with a 5 ms first look (${quirk:-fast} calls)"
+    else nok "a synchronize that never waits was passed (${quirk:-fast} calls: exit $rc, $main of 32 cases)" "$out"; fi
+done
+out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=5 STREAMCTS_MOCK_QUIRK=slow_sync \
+    "$dir/stream.sync.waits_for_stream_work.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 64 ]; then
+    ok "a conforming mock whose synchronize takes 8 ms passes every case and control with a 5 ms first look"
+else nok "a conforming mock with slow synchronizes failed (exit $rc)" "$(grep -A8 '^not ok' <<<"$out")"; fi
+
 # the first look is timed again as a program goes on (suite.c): a device that was slow only while the
 # program started (quirk slow_at_start: 20 ms late for 1.5 s) gets the full window at first, then less
 out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_MOCK_QUIRK=slow_at_start "$dir/event.wait.orders_later_work.prog" 2>&1); rc=$?

@@ -131,6 +131,8 @@
  *                  (a slow device: what B needs longer than a first look)
  *   slow_at_start  slow_device for the first 1.5 s of the process only (a device
  *                  other contexts held while the program started, free after)
+ *   slow_sync      each stream synchronize first sleeps 8 ms (any call may block
+ *                  for a while): longer than a 5 ms first look
  *   edges_validated  (graphinst) cuGraphAddDependencies refuses an edge that closes a cycle (the
  *                  structure validated before instantiation: "not previously validated" allows it)
  *   slow_ctx_destroy  cuCtxDestroy takes 120 ms (on the H100 it took over a
@@ -1122,6 +1124,8 @@ static int stream_sync(void *s)
     struct mstream *st = resolve(s);
     while (breaks("hang"))
         sc_pause_ns(1000000000u);
+    if (quirks("slow_sync"))
+        sc_pause_ns(8000000u);
     if (breaks("sync"))
         return context_error();
     if (st->ctx && (!(st->ctx->flags & SC_CTX_BLOCKING_SYNC) || breaks("ctx_blocking_spins"))) {
