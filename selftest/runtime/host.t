@@ -102,7 +102,8 @@ out=$(STREAMCTS_HOST=$tmp/hang STREAMCTS_MOCK_BREAK=hang timeout 60 "$dir/event.
 say $? "the host starts another worker, which runs the next program" "$out$(cat "$tmp/hang.log")"
 
 # a program killed while a worker runs it (a time limit, ^C): the worker ends with it, the host starts another
-STREAMCTS_HOST=$tmp STREAMCTS_WINDOW_MS=2000 "$dir/stream.sync.waits_for_stream_work.prog" >/dev/null 2>&1 &
+# (no first look: each point holds the whole 2 s window, so the program still runs when it is killed)
+STREAMCTS_HOST=$tmp STREAMCTS_WINDOW_MS=2000 STREAMCTS_FIRST_LOOK_MS=0 "$dir/stream.sync.waits_for_stream_work.prog" >/dev/null 2>&1 &
 client=$!
 for _ in $(seq 100); do grep -q ': stream.sync.waits_for_stream_work (' "$tmp/legacy.log" && break; sleep 0.05; done
 sleep 0.2
