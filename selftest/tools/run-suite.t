@@ -5,7 +5,7 @@
 # refused before anything is built.
 cd "$(dirname "$0")/../.." || exit 1
 echo "TAP version 13"
-echo "1..10"
+echo "1..11"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 suite() {  # ARG...: out, err, rc
     tools/run-suite "$@" >"$tmp/out" 2>"$tmp/err"
@@ -106,3 +106,10 @@ if [ "$(sort <<<"$order")" = "$(sort <<<"$want")" ] && [ "$light" = "$(grep -v '
     echo "ok 10 - the error programs are spread evenly among fifo and event ($heavy programs, gaps $gaps), the rest in name order"
 else echo "not ok 10 - the programs did not reach prove spread (gaps $gaps)"; head -c 600 "$tmp/ran" | sed 's/^/# ran: /'; fi
 rm -f "$tmp/ran"
+
+# the hosts' workers per compile mode: half the programs run at a time, rounded up (tools/lib/host.sh:
+# every worker keeps a context alive, which makes the driver's context creations dearer)
+. tools/lib/host.sh
+got=$(for j in 1 2 3 4 8 16; do printf '%s ' "$(host_workers $j)"; done)
+if [ "$got" = "1 1 2 2 4 8 " ]; then echo "ok 11 - workers per compile mode for -j 1, 2, 3, 4, 8, 16: $got"
+else echo "not ok 11 - workers per compile mode for -j 1, 2, 3, 4, 8, 16: $got, not 1 1 2 2 4 8"; fi
