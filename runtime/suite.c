@@ -201,6 +201,13 @@ static int run_point(const sc_backend *b, sc_build_fn build, int control, struct
  * shows that call's speed, as a control's B shows B's.
  * 1 when a host thread is left stuck in a CUDA call (what ran is reported).
  */
+static int control_backs_pass(const struct sc_result res[2], int control_looked)
+{
+    if (!control_looked || res[1].verdict.outcome != SC_VIOLATED)
+        return 0;
+    return res[0].verdict.rel != SC_BLOCKS_UNTIL || res[1].subject_kind == res[0].subject_kind;
+}
+
 static int run_case(const sc_rule *rule, const sc_case *c, const sc_backend *b, struct sc_run_config *cfg,
                     const struct sc_options *o, const char *argv0)
 {
@@ -215,9 +222,7 @@ static int run_case(const sc_rule *rule, const sc_case *c, const sc_backend *b, 
     int control_looked = looking && o->controls && !hung && tally[1].window_ns == cfg->first_look_ns;
     if (looking && o->controls && !hung && !control_looked) /* the device needs longer: look longer */
         next_first_look = cfg->first_look_ns * 2 < cfg->window_ns ? cfg->first_look_ns * 2 : cfg->window_ns;
-    if (!hung && looked && res[0].verdict.outcome == SC_PASS &&
-        (!control_looked || res[1].verdict.outcome != SC_VIOLATED ||
-         (res[0].verdict.rel == SC_BLOCKS_UNTIL && res[1].subject_kind != res[0].subject_kind))) {
+    if (!hung && looked && res[0].verdict.outcome == SC_PASS && !control_backs_pass(res, control_looked)) {
         uint64_t look = cfg->first_look_ns;
         cfg->first_look_ns = 0;
         hung = run_point(b, c->build, 0, cfg, o->repeat, o, &res[0], &tally[0]);
