@@ -105,10 +105,8 @@ wait_signed memop.wait_value_geq.passes_ahead_of_its_value
 EOF_CASES
 
 # the first look (runtime/calibrate.h): a 5 ms hold before the 50 ms window still catches each
-# broken promise, deciding cases within the 5 ms (the floor is 1 ms on a GPU; the mock's host threads
-# under a loaded CI machine need longer to let a broken promise through); a conforming mock passes every point with it, even
-# a slow one whose work starts 20 ms late, where every control needs the full window to show its
-# violation and so every case runs again with the full window
+# broken promise, deciding cases within the 5 ms (the calibrated floor is 1 ms; the mock's host
+# threads on a loaded CI machine need longer to let a broken promise through)
 while read -r brk prog msg; do
     out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=5 STREAMCTS_MOCK_BREAK=$brk "$dir/$prog.prog" 2>&1); rc=$?
     main=$(grep '^not ok' <<<"$out" | grep -vc '\.control'); short=$(grep -c 'window_ms: "5"' <<<"$out")
@@ -153,6 +151,9 @@ CUDA_LAUNCH_BLOCKING=1 spinning kernels (CUDA_LAUNCH_BLOCKING is set)
 STREAMCTS_WAIT_GATES=0 spinning kernels (set)
 STREAMCTS_WAIT_GATES=1 stream waits (set)
 EOF_CASES
+# a conforming mock passes every point with a 1 ms first look (the floor), even a slow one whose work
+# starts 20 ms late, where every control needs the full window to show its violation and so every case
+# runs again with the full window
 for quirk in "" slow_device; do
     out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=1 STREAMCTS_MOCK_QUIRK=$quirk \
         "$dir/event.wait.orders_later_work.prog" --case '*.kernel.memset' 2>&1); rc=$?

@@ -7,10 +7,10 @@
 #   Starts build/host-legacy and build/host-ptds serving DIR, with
 #   host_workers JOBS worker processes each, and exports STREAMCTS_HOST=DIR,
 #   so that every rule program this shell starts hands its run to them.
-#   Their lease is fd 9 of this
-#   shell, open until it exits (or host_stop): then the hosts stop.  Their
-#   logs are DIR/legacy.log and DIR/per-thread.log.  Fails with one line on
-#   stderr when a host did not start.
+#   Their lease is fd 9 of this shell, open until it exits (or host_stop):
+#   then the hosts stop.  Their logs are DIR/legacy.log and
+#   DIR/per-thread.log.  Fails with one line on stderr when a host did not
+#   start.
 #
 # host_stop TOOL DIR
 #   Ends the lease, waits (up to 5 s) for the hosts to remove their sockets,
