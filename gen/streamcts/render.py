@@ -61,7 +61,9 @@ def render(rules, out_disp):
             "id": r.id,
             "obj": f"build/obj/{r.path}.o",
             "src": posixpath.join(out_disp, r.path + ".c"),
-            "taps": [(f"tap/{r.path}{suffix}.t", lib) for suffix, lib in (LIBS[m] for m in r.modes)],
+            "taps": [(f"tap/{r.path}{suffix}.t", solib) for suffix, solib, _ in (LIBS[m] for m in r.modes)],
+            # the shared runtime's directory from the program's, for its rpath
+            "libdir": posixpath.relpath("tap/lib", posixpath.dirname(f"tap/{r.path}")),
             # a program of several processes again, under MPS (runtime/mps.h): its first compile mode
             "mps": f"tap/{r.path}.mps.t" if r.processes > 1 else None,
         }
@@ -71,10 +73,10 @@ def render(rules, out_disp):
     hosts = [
         {
             "path": "build/host-" + (suffix.lstrip(".") or mode),
-            "lib": lib,
+            "lib": archive,
             "objs": [f"build/obj/{r.path}.o" for r in rules if mode in r.modes],
         }
-        for mode, (suffix, lib) in LIBS.items()
+        for mode, (suffix, _, archive) in LIBS.items()
     ]
     out["rules.ninja"] = env.get_template("rules.ninja.j2").render(
         edges=edges,

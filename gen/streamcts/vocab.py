@@ -21,7 +21,11 @@ UNSUBSTITUTED = ("id", "level", "mode", "repeat")  # cells where a {placeholder}
 
 LEVELS = {"MUST": "SC_MUST", "DE-FACTO": "SC_DE_FACTO", "SHOULD": "SC_SHOULD"}
 MODES = {"both": ("legacy", "per-thread"), "legacy": ("legacy",), "per-thread": ("per-thread",)}
-LIBS = {"legacy": ("", "build/libsc-legacy.a"), "per-thread": (".ptds", "build/libsc-ptds.a")}
+# per compile mode: the programs' suffix, the shared runtime they link, the archive the host links
+LIBS = {
+    "legacy": ("", "tap/lib/libstreamcts-legacy.so", "build/libsc-legacy.a"),
+    "per-thread": (".ptds", "tap/lib/libstreamcts-ptds.so", "build/libsc-ptds.a"),
+}
 APIS = {"driver": "SC_API_DRIVER", "runtime": "SC_API_RUNTIME"}
 BUILTIN_STREAMS = {"legacy": "SC_LEGACY_STREAM", "per_thread": "SC_PER_THREAD_STREAM", "null": "SC_NULL_STREAM"}
 STREAM_KINDS = {"blocking": "SC_BLOCKING", "nonblocking": "SC_NONBLOCKING"}

@@ -42,9 +42,11 @@ BAD = os.path.join(HERE, "bad")
 GOLDEN = os.path.join(HERE, "golden")
 EXPECTED = os.path.join(GOLDEN, "expected")
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I" + os.path.join(ROOT, "runtime")]
-NINJA_STUB = """rule cc
+NINJA_STUB = """rule cc_program
   command = true
 rule link
+  command = true
+rule link_program
   command = true
 rule copy
   command = true
@@ -222,10 +224,13 @@ class Golden(TempDirCase):
         targets = dict(line.rsplit(": ", 1) for line in r.stdout.splitlines())
         self.assertEqual(targets["suite"], "phony")
         # the edge that makes generated/ is build.ninja's: its outputs and inputs are not listed here
-        self.assertEqual(targets["build/obj/default_stream/legacy/waits_for_blocking.o"], "cc")
+        self.assertEqual(targets["build/obj/default_stream/legacy/waits_for_blocking.o"], "cc_program")
+        # a rule program links the shared runtime; the hosts link the archives
+        self.assertEqual(targets["tap/default_stream/legacy/waits_for_blocking.t"], "link_program")
+        self.assertEqual(targets["build/host-legacy"], "link")
         self.assertFalse([t for t in targets if t.startswith("generated/")])
-        self.assertEqual(targets["tap/default_stream/legacy/waits_for_blocking.ptds.t"], "link")
-        self.assertEqual(targets["tap/modes/default_stream/null/is_legacy.t"], "link")
+        self.assertEqual(targets["tap/default_stream/legacy/waits_for_blocking.ptds.t"], "link_program")
+        self.assertEqual(targets["tap/modes/default_stream/null/is_legacy.t"], "link_program")
         self.assertNotIn("tap/modes/default_stream/null/is_legacy.ptds.t", targets)
         self.assertNotIn("tap/modes/default_stream/null/is_per_thread.t", targets)
 
