@@ -12,7 +12,7 @@ from .check import check_program, check_waits
 from .control import apply_control
 from .emit_c import c_body
 from .expect import check_expect, parse_expect
-from .model import Bad, Case, Rule
+from .model import Bad, Case, Rule, near, one_of
 from .program import builtin, parse_program
 from .vocab import (
     AXIS_VALUE, KINDS, LEVELS, LOWER_NAME, MAX_REPEAT, MODES, NEEDS, PLACEHOLDER, RULE_ID, SUBSTITUTED,
@@ -42,18 +42,30 @@ def parse_axes(text):
 
 
 def check_placeholders(cells, axis_names):
-    errs, used = [], set()
+    """Every {placeholder} names an axis and stands where it is replaced."""
+    errs = []
     for col in SUBSTITUTED:
         for m in PLACEHOLDER.finditer(cells[col]):
-            used.add(m.group(1))
             if m.group(1) not in axis_names:
-                errs.append(f"unknown placeholder {{{m.group(1)}}} in column '{col}'")
+                guess = near(m.group(1), axis_names)
+                hint = f" (did you mean {one_of('{' + a + '}' for a in guess)}?)" if guess else ""
+                errs.append(f"unknown placeholder {{{m.group(1)}}} in column '{col}'{hint}")
         if re.search(r"[{}]", PLACEHOLDER.sub("", cells[col])):
             errs.append(f"malformed placeholder in column '{col}': unbalanced brace")
     for col in UNSUBSTITUTED:
         if re.search(r"[{}]", cells[col]):
             errs.append(f"placeholders are only replaced in {', '.join(SUBSTITUTED)}; found one in column '{col}'")
-    errs += [f"axis '{a}' declared but unused" for a in axis_names if a not in used]
+    return errs
+
+
+def unused_axes(cells, axis_names):
+    """Every axis is used; one whose name a cell writes without braces is named there."""
+    used = {m.group(1) for col in SUBSTITUTED for m in PLACEHOLDER.finditer(cells[col])}
+    errs = []
+    for a in axis_names:
+        bare = [col for col in SUBSTITUTED if re.search(rf"\b{a}\b", PLACEHOLDER.sub("", cells[col]))]
+        hint = f" (column '{bare[0]}' writes '{a}' without braces: write {{{a}}})" if bare else ""
+        errs += [f"axis '{a}' declared but unused{hint}"] if a not in used else []
     return errs
 
 
@@ -126,7 +138,9 @@ def compile_row(row):
     axis_names = [a for a, _ in axes]
     placeholder_errs = check_placeholders(c, axis_names)
     if placeholder_errs:
-        return None, errs + placeholder_errs
+        return None, errs + placeholder_errs + unused_axes(c, axis_names)
+    # the cases are still compiled: an op misspelt where the axis was meant to stand is named too
+    errs += unused_axes(c, axis_names)
 
     cases, failing = [], {}  # failing: message -> ids of the cases that gave it
     for values in itertools.product(*(v for _, v in axes)):

@@ -191,8 +191,9 @@ KINDS.update(
     write_value_no_barrier=Kind("sc_write_value", ("word",), ("SC_WRITE_NO_BARRIER",), bits=32, driver_only=True),
     write_value64=Kind("sc_write_value", ("word",), ("0",), bits=64, driver_only=True),
 )
+WAIT_CONDITIONS = ("geq", "eq", "and", "nor")  # the C of wait_value_C, wait_value64_C
 for _bits, _width in ((32, ""), (64, "64")):
-    for _cond in ("geq", "eq", "and", "nor"):
+    for _cond in WAIT_CONDITIONS:
         KINDS[f"wait_value{_width}_{_cond}"] = Kind(
             "sc_wait_value", ("word",), ("SC_WAIT_" + _cond.upper(),), observable=False, bits=_bits, driver_only=True
         )
