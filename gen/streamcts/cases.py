@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from .check import check_program, check_waits
+from .check import check_program, check_waits, check_word_waits
 from .control import apply_control
 from .emit_c import c_body
 from .expect import check_expect, parse_expect
@@ -94,7 +94,8 @@ def compile_case(case_id, cell, level, modes):
         prog = parse_program(cell)
     except Bad as e:
         return None, errs + list(e.args)
-    prog_errs = check_program(prog) + check_waits(prog)  # the control may drop a record: not checked there
+    # the control may drop a record or a write: the waits are checked in the case's program only
+    prog_errs = check_program(prog) + check_waits(prog) + check_word_waits(prog)
     if exp and not prog_errs:
         prog_errs = check_expect(prog, exp, modes)
     if prog_errs:  # the control would only repeat them

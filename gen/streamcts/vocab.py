@@ -380,3 +380,8 @@ KINDS["node_memset_alloc"] = host("sc_node_memset_alloc", "graph", "buffer")
 # allocmisc: a peer copy (cuMemcpyPeerAsync) of a stream-ordered allocation on another device into the op's own
 # destination on its stream's device; 'keeps its data': it holds what the buffer's last fill before it wrote
 KINDS["memcpy_peer_from"] = Kind("sc_memcpy_peer_from", ("buffer",), data="transfer", devices=2)
+# The stream memory operations' WORD ARGs, in order: whether each is waited on or written (check.py); a batch
+# waits on its first word, then writes its second
+WORD_ROLES = {k: ("write",) for k in KINDS if k.startswith("write_value")}
+WORD_ROLES.update({k: ("wait",) for k in KINDS if k.startswith("wait_value")})
+WORD_ROLES.update(batch_wait_write=("wait", "write"), batch_wait_write64=("wait", "write"))

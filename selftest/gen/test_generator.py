@@ -34,7 +34,7 @@ from streamcts.cases import compile_row  # noqa: E402
 from streamcts.emit_c import c_comment, c_string  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
-from streamcts.vocab import DEFAULTS, KINDS, NODE_KINDS, PROCESS_KINDS, SLOT_KINDS  # noqa: E402
+from streamcts.vocab import DEFAULTS, KINDS, NODE_KINDS, PROCESS_KINDS, SLOT_KINDS, WORD_ROLES  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
 from ops_table import COLUMNS, disagreements, read_ops_def  # noqa: E402  (selftest/gen/ops_table.py)
 
@@ -518,6 +518,12 @@ class Units(TempDirCase):
         self.assertEqual(errors, [])
         self.assertEqual([compile_row(r)[1] for r in rows], [[], [], []])
 
+    def test_every_word_op_says_what_it_does_to_its_words(self):
+        """WORD_ROLES names, for every kind with WORD ARGs, whether each is waited on or written."""
+        for k, kind in KINDS.items():
+            words = [t for t in kind.args if t == "word"]
+            self.assertEqual(len(WORD_ROLES.get(k, ())), len(words), k)
+
     def test_a_call_judged_by_its_return_may_be_unobservable(self):
         """pginv: the subject of "returns before" or "blocks until" is judged by when its call returned, so an op
         whose completion cannot be observed (free_async) may be it; as the object or an "after" subject it is
@@ -558,6 +564,9 @@ class Units(TempDirCase):
         nodes += ("instantiate_checked", "instantiate_auto_free")  # graphinst: rows of their own (N once each)
         ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes]
         rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
+        # each row writes its words first: a wait on a word that no op before it writes is refused
+        # (bad/word_never_written)
+        rows = [["write_value W32 on s", "write_value64 W64 on s"] + row for row in rows]
         rows.append([op(k, kind) for k, kind in ordered if kind.runtime_only])
         # nodes: named node ops of N (a child: D), an edge between two, then N made executable, updated, destroyed
         rows.append([f"n_{k}: {k} N" + (" E" if "event" in KINDS[k].args else " D" if k == "node_child"
