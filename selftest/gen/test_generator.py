@@ -34,7 +34,7 @@ from streamcts.cases import compile_row  # noqa: E402
 from streamcts.emit_c import c_comment, c_string  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
-from streamcts.vocab import DEFAULTS, KINDS, NODE_KINDS, PROCESS_KINDS, SLOT_KINDS, WORD_ROLES  # noqa: E402
+from streamcts.vocab import DEFAULTS, KINDS, NODE_KINDS, PROCESS_KINDS, SLOT_KINDS  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
 from ops_table import COLUMNS, disagreements, read_ops_def  # noqa: E402  (selftest/gen/ops_table.py)
 
@@ -133,6 +133,14 @@ class TempDirCase(unittest.TestCase):
         self.copy_golden()
         code, _, err = self.gen()
         self.assertEqual(code, 0, err)
+
+    def read(self, text):
+        """Rows of text written as spec/t.rules, and the table's errors."""
+        path = os.path.join(self.spec, "t.rules")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        errors = []
+        return read_table(path, "spec/t.rules", errors), errors
 
     def edit(self, path, old, new):
         with open(path, encoding="utf-8") as f:
@@ -426,13 +434,6 @@ class Units(TempDirCase):
     def test_comment_escape(self):
         self.assertEqual(c_comment("a */ b /* c ??/"), "a * / b / * c ?\\?/")
 
-    def read(self, text):
-        path = os.path.join(self.spec, "t.rules")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        errors = []
-        return read_table(path, "spec/t.rules", errors), errors
-
     def test_rows_span_lines_and_skip_comments(self):
         rows, errors = self.read(
             "# comment\n\n  # indented comment\nid | level | program | expect\n  | control | source | rule\n"
@@ -501,28 +502,6 @@ class Units(TempDirCase):
         # device=0 and legacy@0 are the defaults, written as before
         self.assertEqual(rules[0].cases[0].build["decls"], ['sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);'])
         self.assertEqual(rules[0].cases[0].control["ops"], ['sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);'])
-
-    def test_wait_on_an_event_never_recorded_needs_a_declaration(self):
-        """A wait on an event the program never records is an error (bad/wait_never_recorded) unless the
-        objects column declares the event; a control that drops the record is checked no further."""
-        rows, errors = self.read(
-            "id | level | streams | objects | program | expect | control | source | rule\n"
-            "x.declared | DE-FACTO | s=nonblocking, t=nonblocking | E=event"
-            " | gate on s; A: kernel on s; W: wait E on t; B: kernel on t | B not held by A"
-            " | insert record E on s before W | S | R.\n"
-            "x.dropped | MUST | s=nonblocking, t=nonblocking | -"
-            " | gate on s; A: kernel on s; R: record E on s; wait E on t; B: kernel on t | B after A | drop R | S | R.\n"
-            "x.later | SHOULD | s=nonblocking, t=nonblocking | -"
-            " | gate on s; A: kernel on s; wait E on t; B: kernel on t; R: record E on s | B not held by A"
-            " | R on t | S | R.\n")
-        self.assertEqual(errors, [])
-        self.assertEqual([compile_row(r)[1] for r in rows], [[], [], []])
-
-    def test_every_word_op_says_what_it_does_to_its_words(self):
-        """WORD_ROLES names, for every kind with WORD ARGs, whether each is waited on or written."""
-        for k, kind in KINDS.items():
-            words = [t for t in kind.args if t == "word"]
-            self.assertEqual(len(WORD_ROLES.get(k, ())), len(words), k)
 
     def test_a_call_judged_by_its_return_may_be_unobservable(self):
         """pginv: the subject of "returns before" or "blocks until" is judged by when its call returned, so an op
