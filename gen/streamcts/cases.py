@@ -13,6 +13,7 @@ from .control import apply_control
 from .emit_c import c_body
 from .expect import check_expect, parse_expect
 from .model import Bad, Case, Rule, near, one_of
+from .order import check_control_order, check_order
 from .program import builtin, parse_program
 from .vocab import (
     AXIS_VALUE, KINDS, LEVELS, LOWER_NAME, MAX_REPEAT, MODES, NEEDS, PLACEHOLDER, RULE_ID, SUBSTITUTED,
@@ -97,7 +98,7 @@ def compile_case(case_id, cell, level, modes):
     # the control may drop a record or a write: the waits are checked in the case's program only
     prog_errs = check_program(prog) + check_waits(prog) + check_word_waits(prog)
     if exp and not prog_errs:
-        prog_errs = check_expect(prog, exp, modes)
+        prog_errs = check_expect(prog, exp, modes) or check_order(prog, exp, modes)
     if prog_errs:  # the control would only repeat them
         return None, errs + prog_errs
     try:
@@ -106,7 +107,7 @@ def compile_case(case_id, cell, level, modes):
         return None, errs + [str(e)]
     ctl_errs = ["control: " + m for m in check_program(ctl)]
     if exp and not ctl_errs:
-        ctl_errs = ["control: " + m for m in check_expect(ctl, exp, modes)]
+        ctl_errs = ["control: " + m for m in check_expect(ctl, exp, modes) or check_control_order(ctl, exp, modes)]
     if ctl == prog:
         ctl_errs.append(f"control '{cell['control']}' changes nothing")
     errs += ctl_errs

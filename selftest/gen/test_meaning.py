@@ -54,5 +54,36 @@ class Waits(TempDirCase):
             self.assertEqual(len(WORD_ROLES.get(k, ())), len(words), k)
 
 
+class IssueOrder(TempDirCase):
+    def test_issue_order_refuses_only_what_it_decides(self):
+        """order.py refuses an expectation that issue order alone makes impossible or leaves untested
+        (bad/order_never, bad/order_untested) and a control it keeps (bad/control_order); these it cannot
+        decide, or decides as a case or control should, are accepted: stream order tested (x.fifo), a control
+        that can never keep the relation (x.control_never), streams the driver orders (x.other_stream), a
+        programmatic launch (x.pdl), work captured and replayed (x.captured), a built-in stream named after
+        a thread changed its device (x.entered: another device's legacy stream), a call issued after its
+        object (x.sync_after), and a wait on a declared word before its write (x.word_declared)."""
+        rows, errors = self.read(
+            "id | level | streams | objects | program | expect | control | source | rule\n"
+            "x.fifo | MUST | s=nonblocking, t=nonblocking | - | gate on s; A: kernel on s; B: kernel on s"
+            " | B after A | B on t | S | R.\n"
+            "x.control_never | DE-FACTO | s=nonblocking, t=nonblocking | - | gate on s; A: kernel on s; B: kernel on t"
+            " | B not held by A | B on s | S | R.\n"
+            "x.other_stream | DE-FACTO | s=nonblocking, t=nonblocking | - | B: kernel on t; gate on s; A: kernel on s"
+            " | B not held by A | insert gate on t before B | S | R.\n"
+            "x.pdl | DE-FACTO | s=nonblocking, t=nonblocking | - | G: gate on s; B: kernel_pdl_nosync on s"
+            " | B not held by G | B: kernel on s | S | R.\n"
+            "x.captured | MUST | s=nonblocking, t=nonblocking | K=graph captured | capture_begin s; B: kernel on s;"
+            " capture_keep s K; gate on s; A: kernel on s; graph_replay K on s | B after A | B on t | S | R.\n"
+            "x.entered | DE-FACTO | t=nonblocking | - | gate on legacy; A: kernel on legacy; device_enter 1;"
+            " B: kernel on legacy | B not held by A | B on t | S | R.\n"
+            "x.sync_after | MUST | s=nonblocking | - | gate on s; A: kernel on s; X: stream_sync s"
+            " | X blocks until A | X: stream_query s | S | R.\n"
+            "x.word_declared | MUST | s=nonblocking, t=nonblocking | V=word | W: wait_value_geq V on t;"
+            " B: kernel on t; gate on s; A: kernel on s; write_value V on s | B after A | drop W | S | R.\n")
+        self.assertEqual(errors, [])
+        self.assertEqual([compile_row(r)[1] for r in rows], [[]] * len(rows))
+
+
 if __name__ == "__main__":
     unittest.main()
