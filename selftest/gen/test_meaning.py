@@ -41,7 +41,8 @@ class Waits(TempDirCase):
             "x.written | MUST | s=nonblocking, t=nonblocking | - | gate on s; A: kernel on s; R: write_value V on s;"
             " W: wait_value_geq V on t; B: kernel on t | B after A | drop R | S | R.\n"
             "x.declared | MUST | s=nonblocking | V=word geq_ahead_wrap | W: wait_value_geq V on s; R: record E on s;"
-            " gate on s; A: kernel on s; write_value V on s; Q: event_query E | Q ready while A | W: gate on s | S | R.\n"
+            " gate on s; A: kernel on s; write_value V on s; Q: event_query E | Q ready while A | W: gate on s"
+            " | S | R.\n"
             "x.batch | MUST | s=nonblocking, t=nonblocking | - | gate on s; A: kernel on s; write_value V on s;"
             " B: batch_wait_write V U on t | B after A | B: write_value U on t | S | R.\n")
         self.assertEqual(errors, [])
