@@ -7,6 +7,7 @@
     program.py    a case's streams, objects, threads and program cells -> Program
     check.py      the checks of a Program
     expect.py     the expect cell -> Expect, and its checks against the Program
+    order.py      what issue order alone decides of an Expect: impossible, untested, kept by stream order
     control.py    the control cell's edits -> the negative-control Program
     emit_c.py     a checked Program -> the C builder calls of a case
     cases.py      a row -> Rule: its axes expanded into cases, each compiled with the five above

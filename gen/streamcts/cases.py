@@ -8,11 +8,12 @@ from __future__ import annotations
 import itertools
 import re
 
-from .check import check_program, check_waits
+from .check import check_program, check_waits, check_word_waits
 from .control import apply_control
 from .emit_c import c_body
 from .expect import check_expect, parse_expect
-from .model import Bad, Case, Rule
+from .model import Bad, Case, Rule, near, one_of
+from .order import check_control_order, check_order
 from .program import builtin, parse_program
 from .vocab import (
     AXIS_VALUE, KINDS, LEVELS, LOWER_NAME, MAX_REPEAT, MODES, NEEDS, PLACEHOLDER, RULE_ID, SUBSTITUTED,
@@ -42,18 +43,30 @@ def parse_axes(text):
 
 
 def check_placeholders(cells, axis_names):
-    errs, used = [], set()
+    """Every {placeholder} names an axis and stands where it is replaced."""
+    errs = []
     for col in SUBSTITUTED:
         for m in PLACEHOLDER.finditer(cells[col]):
-            used.add(m.group(1))
             if m.group(1) not in axis_names:
-                errs.append(f"unknown placeholder {{{m.group(1)}}} in column '{col}'")
+                guess = near(m.group(1), axis_names)
+                hint = f" (did you mean {one_of('{' + a + '}' for a in guess)}?)" if guess else ""
+                errs.append(f"unknown placeholder {{{m.group(1)}}} in column '{col}'{hint}")
         if re.search(r"[{}]", PLACEHOLDER.sub("", cells[col])):
             errs.append(f"malformed placeholder in column '{col}': unbalanced brace")
     for col in UNSUBSTITUTED:
         if re.search(r"[{}]", cells[col]):
             errs.append(f"placeholders are only replaced in {', '.join(SUBSTITUTED)}; found one in column '{col}'")
-    errs += [f"axis '{a}' declared but unused" for a in axis_names if a not in used]
+    return errs
+
+
+def unused_axes(cells, axis_names):
+    """Every axis is used; one whose name a cell writes without braces is named there."""
+    used = {m.group(1) for col in SUBSTITUTED for m in PLACEHOLDER.finditer(cells[col])}
+    errs = []
+    for a in axis_names:
+        bare = [col for col in SUBSTITUTED if re.search(rf"\b{a}\b", PLACEHOLDER.sub("", cells[col]))]
+        hint = f" (column '{bare[0]}' writes '{a}' without braces: write {{{a}}})" if bare else ""
+        errs += [f"axis '{a}' declared but unused{hint}"] if a not in used else []
     return errs
 
 
@@ -82,9 +95,10 @@ def compile_case(case_id, cell, level, modes):
         prog = parse_program(cell)
     except Bad as e:
         return None, errs + list(e.args)
-    prog_errs = check_program(prog) + check_waits(prog)  # the control may drop a record: not checked there
+    # the control may drop a record or a write: the waits are checked in the case's program only
+    prog_errs = check_program(prog) + check_waits(prog) + check_word_waits(prog)
     if exp and not prog_errs:
-        prog_errs = check_expect(prog, exp, modes)
+        prog_errs = check_expect(prog, exp, modes) or check_order(prog, exp, modes)
     if prog_errs:  # the control would only repeat them
         return None, errs + prog_errs
     try:
@@ -93,7 +107,7 @@ def compile_case(case_id, cell, level, modes):
         return None, errs + [str(e)]
     ctl_errs = ["control: " + m for m in check_program(ctl)]
     if exp and not ctl_errs:
-        ctl_errs = ["control: " + m for m in check_expect(ctl, exp, modes)]
+        ctl_errs = ["control: " + m for m in check_expect(ctl, exp, modes) or check_control_order(ctl, exp, modes)]
     if ctl == prog:
         ctl_errs.append(f"control '{cell['control']}' changes nothing")
     errs += ctl_errs
@@ -126,7 +140,9 @@ def compile_row(row):
     axis_names = [a for a, _ in axes]
     placeholder_errs = check_placeholders(c, axis_names)
     if placeholder_errs:
-        return None, errs + placeholder_errs
+        return None, errs + placeholder_errs + unused_axes(c, axis_names)
+    # the cases are still compiled: an op misspelt where the axis was meant to stand is named too
+    errs += unused_axes(c, axis_names)
 
     cases, failing = [], {}  # failing: message -> ids of the cases that gave it
     for values in itertools.product(*(v for _, v in axes)):

@@ -1,5 +1,6 @@
 """Checks of a parsed Program: check_program(prog) -> [message] (names resolve, are unique, fit
-the runtime; arrays, thread exits, processes, buffers and words), and check_waits(prog).
+the runtime; arrays, thread exits, processes, buffers and words), check_waits(prog) and
+check_word_waits(prog).
 
 Both the case's program and its negative control are checked with check_program.
 """
@@ -9,7 +10,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, INSTANTIATES,
+    NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
 )
 
 
@@ -268,3 +269,21 @@ def check_waits(prog):
         for name, op, t, arg in prog.uses()
         if op.kind in WAITS and t == "event" and arg not in recorded and arg not in prog.objects
     ]
+
+
+def check_word_waits(prog):
+    """A wait on a word comes after an op that writes the word, unless the objects column declares it.  A
+    word starts at a value its waits do not accept (runtime/run.c, word_values): a wait that no earlier
+    write satisfies holds its stream for good, or until work issued after it writes the word, which the
+    driver documents may deadlock.  An undeclared word no op wrote before is most likely a misspelt name."""
+    errs, written = [], set()
+    for name, op in zip(prog.names(), prog.ops):
+        roles = list(zip(WORD_ROLES.get(op.kind, ()), op.args))
+        errs += [
+            f"op {name}: {op.kind} waits on word '{arg}', which no op before it writes (a misspelt name? a word "
+            f"starts at a value its waits do not accept: write it first, or declare it in objects, {arg}=word "
+            "PRESET, for a wait meant to find it unwritten)"
+            for role, arg in roles if role == "wait" and arg not in written and arg not in prog.objects
+        ]
+        written |= {arg for role, arg in roles if role == "write"}
+    return errs

@@ -1,11 +1,12 @@
 """What the generator builds of a row: Program (its Ops, Streams, Objects), Expect, Case, Rule;
 and Bad, the problem a part of a row raises (the caller adds path:line), with the words its
-messages use (one_of, article).
+messages use (one_of, near, article).
 
 Plain data with the questions the checks ask of it (Program.uses, Program.targets, Rule.apis).
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 from .vocab import KINDS
@@ -15,6 +16,11 @@ def one_of(words):
     """'a, b or c'."""
     words = list(words)
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+def near(word, choices, n=3):
+    """The choices closest to a misspelt word, best first (difflib's); none when none is close."""
+    return difflib.get_close_matches(word, list(choices), n=n)
 
 
 def article(word):

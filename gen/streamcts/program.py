@@ -7,12 +7,35 @@ from __future__ import annotations
 
 import re
 
-from .model import Bad, Object, Op, Program, Stream, article, one_of
+from .model import Bad, Object, Op, Program, Stream, article, near, one_of
 from .vocab import (
-    BUILTIN_REF, BUILTIN_STREAMS, BY_USE, DEFAULT_POOL, INTEGER, KINDS, LOWER_NAME, MAX_DEVICES, MAX_PROCS, NAME,
-    OBJECT_FLAGS, OBJECT_NAME, PREFIXES, PRIORITIES, PROCESS_ENV, STREAM_FLAGS, STREAM_KINDS, STREAM_RANGES,
-    STREAM_SYNTAX,
+    BUILTIN_REF, BUILTIN_STREAMS, BY_USE, COPIES, DEFAULT_POOL, INTEGER, KINDS, LOWER_NAME, MAX_DEVICES, MAX_PROCS,
+    NAME, OBJECT_FLAGS, OBJECT_NAME, PREFIXES, PRIORITIES, PROCESS_ENV, SHAPED_COPIES, STREAM_FLAGS, STREAM_KINDS,
+    STREAM_RANGES, STREAM_SYNTAX, WAIT_CONDITIONS,
 )
+
+COPY_KIND = re.compile(rf"(memcpy(?:2d|3d)?)_(?:{'|'.join(COPIES)})(_sync)?")
+WAIT_VALUE_KIND = re.compile(rf"(wait_value(?:64)?)_(?:{'|'.join(WAIT_CONDITIONS)})")
+
+
+def kind_families():
+    """The op kinds as docs/design.md lists them: the copies as memcpy_COPY, memcpy_COPY_sync, ..., the
+    value waits as wait_value_C, wait_value64_C; every other kind as itself."""
+    families = (WAIT_VALUE_KIND.sub(r"\1_C", COPY_KIND.sub(r"\1_COPY\2", k)) for k in KINDS)
+    return list(dict.fromkeys(families))
+
+
+def unknown_kind(word, text):
+    """The message for an op kind that is none of KINDS: the kinds it is a stem of (memcpy: memcpy_COPY,
+    ...), else the kinds near it, and the list of kinds."""
+    families = kind_families()
+    stems = [f for f in families if f.startswith(word + "_")] or [k for k in KINDS if k.startswith(word + "_")]
+    guess = stems or near(word, dict.fromkeys(list(KINDS) + families))
+    return (
+        f"unknown op kind '{word}' in '{text}' ({f'did you mean {one_of(guess)}? ' if guess else ''}the kinds: "
+        f"{', '.join(families)}; COPY: {one_of(COPIES)} (memcpy2d_ and memcpy3d_: {one_of(SHAPED_COPIES)}); "
+        f"C: {one_of(WAIT_CONDITIONS)})"
+    )
 
 
 def integer(text, low, high):
@@ -172,7 +195,7 @@ def parse_op(text):
         raise Bad("empty operation (stray ';')")
     kind = KINDS.get(words[0])
     if kind is None:
-        raise Bad(f"unknown op kind '{words[0]}' in '{text}'")
+        raise Bad(unknown_kind(words[0], text))
     rest = words[1:]
     args = []
     if not (words[0] == "record" and rest[:1] == ["on"]):  # 'record on S' records an event of its own (typed_args)

@@ -195,8 +195,9 @@ KINDS.update(
     write_value_no_barrier=Kind("sc_write_value", ("word",), ("SC_WRITE_NO_BARRIER",), bits=32, driver_only=True),
     write_value64=Kind("sc_write_value", ("word",), ("0",), bits=64, driver_only=True),
 )
+WAIT_CONDITIONS = ("geq", "eq", "and", "nor")  # the C of wait_value_C, wait_value64_C
 for _bits, _width in ((32, ""), (64, "64")):
-    for _cond in ("geq", "eq", "and", "nor"):
+    for _cond in WAIT_CONDITIONS:
         KINDS[f"wait_value{_width}_{_cond}"] = Kind(
             "sc_wait_value", ("word",), ("SC_WAIT_" + _cond.upper(),), observable=False, bits=_bits, driver_only=True
         )
@@ -383,3 +384,15 @@ KINDS["node_memset_alloc"] = host("sc_node_memset_alloc", "graph", "buffer")
 # allocmisc: a peer copy (cuMemcpyPeerAsync) of a stream-ordered allocation on another device into the op's own
 # destination on its stream's device; 'keeps its data': it holds what the buffer's last fill before it wrote
 KINDS["memcpy_peer_from"] = Kind("sc_memcpy_peer_from", ("buffer",), data="transfer", devices=2)
+# The kinds that begin a stream capture: work issued to a capturing stream runs only when a graph of it is
+# launched, not in issue order (order.py)
+CAPTURE_BEGINS = ("capture_begin", "capture_begin_thread_local", "capture_begin_relaxed")
+# The kinds that change the issuing thread's current context or device: a built-in stream named after one
+# may be another context's or device's (order.py)
+CURRENT_CHANGERS = ("ctx_pop", "ctx_push", "ctx_unset", "ctx_set", "ctx_enter_push", "ctx_enter_set", "ctx_create",
+                    "ctx_destroy", "device_enter")
+# The stream memory operations' WORD ARGs, in order: whether each is waited on or written (check.py); a batch
+# waits on its first word, then writes its second
+WORD_ROLES = {k: ("write",) for k in KINDS if k.startswith("write_value")}
+WORD_ROLES.update({k: ("wait",) for k in KINDS if k.startswith("wait_value")})
+WORD_ROLES.update(batch_wait_write=("wait", "write"), batch_wait_write64=("wait", "write"))

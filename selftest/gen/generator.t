@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The generator self-tests (test_generator.py) as TAP version 13, for prove.
+"""The generator self-tests (test_generator.py, test_meaning.py) as TAP version 13, for prove.
 
 prove runs 'perl generator.t'; perl hands a script whose #! line names another
 interpreter over to it.  Like gen/run, this uses the first of python3,
@@ -83,8 +83,9 @@ def main():
     print("TAP version 13")
     sys.stdout.flush()
     import test_generator
+    import test_meaning
 
-    suite = unittest.defaultTestLoader.loadTestsFromModule(test_generator)
+    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromModule(m) for m in (test_generator, test_meaning))
     result = TapResult()
     suite.run(result)
     print(f"1..{result.points}")
