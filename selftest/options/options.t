@@ -3,7 +3,7 @@
 # value, an unknown flag or a flag without its value is named on stderr with
 # its range, and the program exits 2 at once, before it touches a device (so
 # also on a machine without a GPU, and on the mock, which would run the case);
-# --help prints the options to stdout and exits 0; README lists the same ranges.
+# --help prints the options to stdout and exits 0; docs/running.md lists the same ranges.
 cd "$(dirname "$0")/../.." || exit 1
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -64,8 +64,8 @@ for p in $progs; do
     else nok "$(basename "$p") --help: exit $rc" "$(cat "$tmp/out" "$tmp/err")"; fi
 done
 
-# README names every range --help gives
-readme=$(tr '\n' ' ' <README.md)
+# docs/running.md names every range --help gives
+readme=$(tr '\n' ' ' <docs/running.md)
 bad=""
 while read -r flag var range; do
     case "$flag" in --*) name="$flag";; *) name="$var";; esac
@@ -75,8 +75,8 @@ while read -r flag var range; do
     esac
     grep -qF -- "\`$name\` ($range" <<<"$readme" || bad="$bad $name ($range)"
 done < <(sed -nE 's/^  (--[a-z-]+)( N)? +(STREAMCTS_[A-Z_]+) +([0-9]+\.\.[0-9]+):.*/\1 \3 \4/p; s/^  +(STREAMCTS_[A-Z_]+) +([0-9]+\.\.[0-9]+):.*/- \1 \2/p' "$tmp/out")
-if [ -z "$bad" ] && [ "$(grep -c '[0-9]\.\.[0-9]' "$tmp/out")" = 8 ]; then ok "README gives the ranges --help gives"
-else nok "README does not give these ranges as --help does:$bad"; fi
+if [ -z "$bad" ] && [ "$(grep -c '[0-9]\.\.[0-9]' "$tmp/out")" = 8 ]; then ok "docs/running.md gives the ranges --help gives"
+else nok "docs/running.md does not give these ranges as --help does:$bad"; fi
 
 # good values still run: an empty variable is unset, flags win, 0 and 1 for the switch
 out=$(STREAMCTS_WINDOW_MS=5 STREAMCTS_REPEAT= STREAMCTS_NO_CONTROL=1 timeout 60 "$mock" --repeat 2 2>&1); rc=$?
