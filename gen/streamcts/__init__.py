@@ -8,8 +8,8 @@
     check.py      the checks of a Program
     expect.py     the expect cell -> Expect, and its checks against the Program
     order.py      what issue order alone decides of an Expect: impossible, untested, kept by stream order
-    control.py    the control cell's edits -> the negative-control Program
-    emit_c.py     a checked Program -> the C builder calls of a case
+    control.py    the control cell's edits -> the negative-control Program, and what each edit changed
+    emit_c.py     a checked Program -> the C builder calls of a case; a rule's cases -> their builders' names
     cases.py      a row -> Rule: its axes expanded into cases, each compiled with the five above
     load.py       a spec dir -> every rule, checked across files (families, unique ids)
     render.py     rules -> file contents, through templates/*.j2

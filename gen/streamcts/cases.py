@@ -102,7 +102,7 @@ def compile_case(case_id, cell, level, modes):
     if prog_errs:  # the control would only repeat them
         return None, errs + prog_errs
     try:
-        ctl = apply_control(prog, cell["control"])
+        ctl, changes = apply_control(prog, cell["control"])
     except Bad as e:
         return None, errs + [str(e)]
     ctl_errs = ["control: " + m for m in check_program(ctl)]
@@ -117,7 +117,7 @@ def compile_case(case_id, cell, level, modes):
     procs = max(len(prog.processes()), len(ctl.processes()))
     needs = frozenset(k for k in NEEDS for pr in (prog, ctl) for st in pr.streams.values() if getattr(st, k))
     return Case(case_id, c_body(prog, exp), c_body(ctl, exp), kinds, max(devices(prog), devices(ctl)), procs,
-                needs), []
+                needs, tuple(changes)), []
 
 
 def compile_row(row):

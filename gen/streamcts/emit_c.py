@@ -1,9 +1,13 @@
 """C text: c_body(prog, exp) -> the sc_* builder calls of one checked program ({"decls", "ops",
-"expect"}), for templates/program.c.j2; c_string and c_comment are the templates' filters.
+"expect"}), and case_functions(rule) -> the names of a rule's case builders, for
+templates/program.c.j2; c_string and c_comment are the templates' filters.
 
 Formatting only: a program reaches here checked (cases.py).
 """
 from __future__ import annotations
+
+import re
+from collections import Counter
 
 from .model import typed_args
 from .program import builtin, object_types
@@ -33,6 +37,35 @@ def c_string(s):
 def c_comment(s):
     """Text safe inside a /* */ comment: no comment markers, no ??/ (a trigraph that splices lines)."""
     return s.replace("*/", "* /").replace("/*", "/ *").replace("??/", "?\\?/")
+
+
+# the initial characters of an identifier of internal linkage (a static function) that C tells apart (C11 5.2.4.1)
+C_IDENTIFIER_CHARS = 63
+
+
+def case_functions(rule):
+    """The names of a rule's case builders, in case order: case_ and the case's axis values
+    (event.wait.orders_later_work.kernel.kernel: case_kernel_kernel), case_only for a rule without axes;
+    a control's builder is its case's name and _control.  Values joined with '_' can meet (a_b.c and
+    a.b_c; a case's name and another's control), and a long name can outrun C_IDENTIFIER_CHARS: such a
+    case is named with its number too (case_a_b_c_4), cut to fit, so that every name stays unique."""
+    wanted = []
+    for case in rule.cases:
+        values = case.id[len(rule.id) + 1:].replace(".", "_")
+        wanted.append("case_" + (re.sub(r"[^A-Za-z0-9_]", "_", values) or "only"))
+    claims = Counter(wanted) + Counter(w + "_control" for w in wanted)
+    names, taken = [], set()
+    for i, w in enumerate(wanted, 1):
+        name, n = w, 0
+        clash = claims[w] > 1 or claims[w + "_control"] > 1 or len(w + "_control") > C_IDENTIFIER_CHARS
+        while clash:  # a name of its own: no case's wanted name, nor one given before
+            n += 1
+            tag = f"_{i}" if n == 1 else f"_{i}_{n}"
+            name = w[:C_IDENTIFIER_CHARS - len(tag + "_control")] + tag
+            clash = {name, name + "_control"} & (set(claims) | taken)
+        names.append(name)
+        taken |= {name, name + "_control"}
+    return names
 
 
 def c_stream(s):

@@ -114,6 +114,7 @@ class Case:
     devices: int      # GPUs the case and its control need
     processes: int = 1  # processes the case or its control runs in, main included
     needs: frozenset = frozenset()  # green: keys of NEEDS the case or its control needs
+    changes: tuple = ()  # what each control edit changed, in order ("W dropped"): the control's comment
 
 
 @dataclass

@@ -8,7 +8,7 @@ import posixpath
 import re
 import textwrap
 
-from .emit_c import c_comment, c_string
+from .emit_c import c_comment, c_string, case_functions
 from .paths import TEMPLATE_DIR
 from .vocab import APIS, LEVELS, LIBS, NEEDS
 
@@ -54,7 +54,7 @@ def render(rules, out_disp):
     out = {}
     program = env.get_template("program.c.j2")
     for rule in rules:
-        out[rule.path + ".c"] = with_digest(program.render(rule=rule, levels=LEVELS))
+        out[rule.path + ".c"] = with_digest(program.render(rule=rule, levels=LEVELS, functions=case_functions(rule)))
 
     edges = [
         {

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* callback.api_call_not_permitted */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* callback.api_call_not_permitted: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: C replaced by host_func on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_host_func(p, "C", st_s);
@@ -42,7 +44,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"callback.api_call_not_permitted", case_1, case_1_control},
+    {"callback.api_call_not_permitted", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -58,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "053ddd0326a1e4a5",
+    .digest = "ffdbbf395b72a41b",
     .cases = cases,
     .ncases = 1,
 };

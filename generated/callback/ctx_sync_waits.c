@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* callback.ctx_sync_waits */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* callback.ctx_sync_waits: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -47,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"callback.ctx_sync_waits", case_1, case_1_control},
+    {"callback.ctx_sync_waits", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -63,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6b7b08efecbb45d1",
+    .digest = "00f3776a2d850d40",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* callback.event_sync_waits */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* callback.event_sync_waits: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"callback.event_sync_waits", case_1, case_1_control},
+    {"callback.event_sync_waits", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -68,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "48162a226629d86f",
+    .digest = "62d125fa3729cf79",
     .cases = cases,
     .ncases = 1,
 };

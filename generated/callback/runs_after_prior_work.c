@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* callback.runs_after_prior_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: C moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: C moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: C moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.memcpy_d2h_pinned */
-static void case_4(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.memcpy_d2h_pinned: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: C moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -126,7 +134,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.memcpy_d2d */
-static void case_5(sc_prog *p)
+static void case_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -139,8 +147,10 @@ static void case_5(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.memcpy_d2d: negative control */
-static void case_5_control(sc_prog *p)
+static void case_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: C moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -152,7 +162,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.host_func */
-static void case_6(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -165,8 +175,10 @@ static void case_6(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.host_func: negative control */
-static void case_6_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: C moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -178,7 +190,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.callback */
-static void case_7(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -191,8 +203,10 @@ static void case_7(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.callback: negative control */
-static void case_7_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: C moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -204,7 +218,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.record */
-static void case_8(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -218,8 +232,10 @@ static void case_8(sc_prog *p)
 }
 
 /* callback.runs_after_prior_work.record: negative control */
-static void case_8_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: C moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -232,14 +248,14 @@ static void case_8_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"callback.runs_after_prior_work.kernel", case_1, case_1_control},
-    {"callback.runs_after_prior_work.memset", case_2, case_2_control},
-    {"callback.runs_after_prior_work.memcpy_h2d_pinned", case_3, case_3_control},
-    {"callback.runs_after_prior_work.memcpy_d2h_pinned", case_4, case_4_control},
-    {"callback.runs_after_prior_work.memcpy_d2d", case_5, case_5_control},
-    {"callback.runs_after_prior_work.host_func", case_6, case_6_control},
-    {"callback.runs_after_prior_work.callback", case_7, case_7_control},
-    {"callback.runs_after_prior_work.record", case_8, case_8_control},
+    {"callback.runs_after_prior_work.kernel", case_kernel, case_kernel_control},
+    {"callback.runs_after_prior_work.memset", case_memset, case_memset_control},
+    {"callback.runs_after_prior_work.memcpy_h2d_pinned", case_memcpy_h2d_pinned, case_memcpy_h2d_pinned_control},
+    {"callback.runs_after_prior_work.memcpy_d2h_pinned", case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"callback.runs_after_prior_work.memcpy_d2d", case_memcpy_d2d, case_memcpy_d2d_control},
+    {"callback.runs_after_prior_work.host_func", case_host_func, case_host_func_control},
+    {"callback.runs_after_prior_work.callback", case_callback, case_callback_control},
+    {"callback.runs_after_prior_work.record", case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -255,7 +271,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "87dc52730bfb8247",
+    .digest = "a5f2bd08e60c08f0",
     .cases = cases,
     .ncases = 8,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* fifo.across_host_threads.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* fifo.across_host_threads.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* fifo.across_host_threads.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -70,8 +72,10 @@ static void case_2(sc_prog *p)
 }
 
 /* fifo.across_host_threads.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -86,7 +90,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* fifo.across_host_threads.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -102,8 +106,10 @@ static void case_3(sc_prog *p)
 }
 
 /* fifo.across_host_threads.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -118,7 +124,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* fifo.across_host_threads.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -134,8 +140,10 @@ static void case_4(sc_prog *p)
 }
 
 /* fifo.across_host_threads.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -150,7 +158,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* fifo.across_host_threads.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -166,8 +174,10 @@ static void case_5(sc_prog *p)
 }
 
 /* fifo.across_host_threads.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -182,7 +192,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* fifo.across_host_threads.record */
-static void case_6(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -199,8 +209,10 @@ static void case_6(sc_prog *p)
 }
 
 /* fifo.across_host_threads.record: negative control */
-static void case_6_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -216,12 +228,12 @@ static void case_6_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"fifo.across_host_threads.kernel", case_1, case_1_control},
-    {"fifo.across_host_threads.memset", case_2, case_2_control},
-    {"fifo.across_host_threads.memcpy_h2d_pinned", case_3, case_3_control},
-    {"fifo.across_host_threads.host_func", case_4, case_4_control},
-    {"fifo.across_host_threads.callback", case_5, case_5_control},
-    {"fifo.across_host_threads.record", case_6, case_6_control},
+    {"fifo.across_host_threads.kernel", case_kernel, case_kernel_control},
+    {"fifo.across_host_threads.memset", case_memset, case_memset_control},
+    {"fifo.across_host_threads.memcpy_h2d_pinned", case_memcpy_h2d_pinned, case_memcpy_h2d_pinned_control},
+    {"fifo.across_host_threads.host_func", case_host_func, case_host_func_control},
+    {"fifo.across_host_threads.callback", case_callback, case_callback_control},
+    {"fifo.across_host_threads.record", case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -237,7 +249,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9d274bb690d9b885",
+    .digest = "0e6e17150db48dc3",
     .cases = cases,
     .ncases = 6,
 };

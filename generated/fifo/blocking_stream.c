@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* fifo.blocking_stream.kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memset */
-static void case_2(sc_prog *p)
+static void case_kernel_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_kernel_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_kernel_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_h2d_pageable */
-static void case_4(sc_prog *p)
+static void case_kernel_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_h2d_pageable: negative control */
-static void case_4_control(sc_prog *p)
+static void case_kernel_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -126,7 +134,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_d2h_pinned */
-static void case_5(sc_prog *p)
+static void case_kernel_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -139,8 +147,10 @@ static void case_5(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_d2h_pinned: negative control */
-static void case_5_control(sc_prog *p)
+static void case_kernel_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -152,7 +162,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_d2h_pageable */
-static void case_6(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -165,8 +175,10 @@ static void case_6(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_d2h_pageable: negative control */
-static void case_6_control(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -178,7 +190,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_d2d */
-static void case_7(sc_prog *p)
+static void case_kernel_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -191,8 +203,10 @@ static void case_7(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.memcpy_d2d: negative control */
-static void case_7_control(sc_prog *p)
+static void case_kernel_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -204,7 +218,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.host_func */
-static void case_8(sc_prog *p)
+static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -217,8 +231,10 @@ static void case_8(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.host_func: negative control */
-static void case_8_control(sc_prog *p)
+static void case_kernel_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -230,7 +246,7 @@ static void case_8_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.callback */
-static void case_9(sc_prog *p)
+static void case_kernel_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -243,8 +259,10 @@ static void case_9(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.callback: negative control */
-static void case_9_control(sc_prog *p)
+static void case_kernel_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -256,7 +274,7 @@ static void case_9_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.record */
-static void case_10(sc_prog *p)
+static void case_kernel_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -270,8 +288,10 @@ static void case_10(sc_prog *p)
 }
 
 /* fifo.blocking_stream.kernel.record: negative control */
-static void case_10_control(sc_prog *p)
+static void case_kernel_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -284,7 +304,7 @@ static void case_10_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.kernel */
-static void case_11(sc_prog *p)
+static void case_memset_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -297,8 +317,10 @@ static void case_11(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.kernel: negative control */
-static void case_11_control(sc_prog *p)
+static void case_memset_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -310,7 +332,7 @@ static void case_11_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memset */
-static void case_12(sc_prog *p)
+static void case_memset_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -323,8 +345,10 @@ static void case_12(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memset: negative control */
-static void case_12_control(sc_prog *p)
+static void case_memset_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -336,7 +360,7 @@ static void case_12_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_h2d_pinned */
-static void case_13(sc_prog *p)
+static void case_memset_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -349,8 +373,10 @@ static void case_13(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_h2d_pinned: negative control */
-static void case_13_control(sc_prog *p)
+static void case_memset_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -362,7 +388,7 @@ static void case_13_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_h2d_pageable */
-static void case_14(sc_prog *p)
+static void case_memset_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -375,8 +401,10 @@ static void case_14(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_h2d_pageable: negative control */
-static void case_14_control(sc_prog *p)
+static void case_memset_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -388,7 +416,7 @@ static void case_14_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_d2h_pinned */
-static void case_15(sc_prog *p)
+static void case_memset_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -401,8 +429,10 @@ static void case_15(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_d2h_pinned: negative control */
-static void case_15_control(sc_prog *p)
+static void case_memset_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -414,7 +444,7 @@ static void case_15_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_d2h_pageable */
-static void case_16(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -427,8 +457,10 @@ static void case_16(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_d2h_pageable: negative control */
-static void case_16_control(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -440,7 +472,7 @@ static void case_16_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_d2d */
-static void case_17(sc_prog *p)
+static void case_memset_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -453,8 +485,10 @@ static void case_17(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.memcpy_d2d: negative control */
-static void case_17_control(sc_prog *p)
+static void case_memset_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -466,7 +500,7 @@ static void case_17_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.host_func */
-static void case_18(sc_prog *p)
+static void case_memset_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -479,8 +513,10 @@ static void case_18(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.host_func: negative control */
-static void case_18_control(sc_prog *p)
+static void case_memset_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -492,7 +528,7 @@ static void case_18_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.callback */
-static void case_19(sc_prog *p)
+static void case_memset_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -505,8 +541,10 @@ static void case_19(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.callback: negative control */
-static void case_19_control(sc_prog *p)
+static void case_memset_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -518,7 +556,7 @@ static void case_19_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.record */
-static void case_20(sc_prog *p)
+static void case_memset_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -532,8 +570,10 @@ static void case_20(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memset.record: negative control */
-static void case_20_control(sc_prog *p)
+static void case_memset_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -546,7 +586,7 @@ static void case_20_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.kernel */
-static void case_21(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -559,8 +599,10 @@ static void case_21(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.kernel: negative control */
-static void case_21_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -572,7 +614,7 @@ static void case_21_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memset */
-static void case_22(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -585,8 +627,10 @@ static void case_22(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memset: negative control */
-static void case_22_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -598,7 +642,7 @@ static void case_22_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_h2d_pinned */
-static void case_23(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -611,8 +655,10 @@ static void case_23(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_h2d_pinned: negative control */
-static void case_23_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -624,7 +670,7 @@ static void case_23_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_h2d_pageable */
-static void case_24(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -637,8 +683,10 @@ static void case_24(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_h2d_pageable: negative control */
-static void case_24_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -650,7 +698,7 @@ static void case_24_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2h_pinned */
-static void case_25(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -663,8 +711,10 @@ static void case_25(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2h_pinned: negative control */
-static void case_25_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -676,7 +726,7 @@ static void case_25_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2h_pageable */
-static void case_26(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -689,8 +739,10 @@ static void case_26(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2h_pageable: negative control */
-static void case_26_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -702,7 +754,7 @@ static void case_26_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2d */
-static void case_27(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -715,8 +767,10 @@ static void case_27(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2d: negative control */
-static void case_27_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -728,7 +782,7 @@ static void case_27_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.host_func */
-static void case_28(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -741,8 +795,10 @@ static void case_28(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.host_func: negative control */
-static void case_28_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -754,7 +810,7 @@ static void case_28_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.callback */
-static void case_29(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -767,8 +823,10 @@ static void case_29(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.callback: negative control */
-static void case_29_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -780,7 +838,7 @@ static void case_29_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.record */
-static void case_30(sc_prog *p)
+static void case_memcpy_h2d_pinned_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -794,8 +852,10 @@ static void case_30(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_h2d_pinned.record: negative control */
-static void case_30_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -808,7 +868,7 @@ static void case_30_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.kernel */
-static void case_31(sc_prog *p)
+static void case_memcpy_d2h_pinned_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -821,8 +881,10 @@ static void case_31(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.kernel: negative control */
-static void case_31_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -834,7 +896,7 @@ static void case_31_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memset */
-static void case_32(sc_prog *p)
+static void case_memcpy_d2h_pinned_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -847,8 +909,10 @@ static void case_32(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memset: negative control */
-static void case_32_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -860,7 +924,7 @@ static void case_32_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_h2d_pinned */
-static void case_33(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -873,8 +937,10 @@ static void case_33(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_h2d_pinned: negative control */
-static void case_33_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -886,7 +952,7 @@ static void case_33_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_h2d_pageable */
-static void case_34(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -899,8 +965,10 @@ static void case_34(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_h2d_pageable: negative control */
-static void case_34_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -912,7 +980,7 @@ static void case_34_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2h_pinned */
-static void case_35(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -925,8 +993,10 @@ static void case_35(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2h_pinned: negative control */
-static void case_35_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -938,7 +1008,7 @@ static void case_35_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2h_pageable */
-static void case_36(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -951,8 +1021,10 @@ static void case_36(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2h_pageable: negative control */
-static void case_36_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -964,7 +1036,7 @@ static void case_36_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2d */
-static void case_37(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -977,8 +1049,10 @@ static void case_37(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2d: negative control */
-static void case_37_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -990,7 +1064,7 @@ static void case_37_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.host_func */
-static void case_38(sc_prog *p)
+static void case_memcpy_d2h_pinned_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1003,8 +1077,10 @@ static void case_38(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.host_func: negative control */
-static void case_38_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1016,7 +1092,7 @@ static void case_38_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.callback */
-static void case_39(sc_prog *p)
+static void case_memcpy_d2h_pinned_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1029,8 +1105,10 @@ static void case_39(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.callback: negative control */
-static void case_39_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1042,7 +1120,7 @@ static void case_39_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.record */
-static void case_40(sc_prog *p)
+static void case_memcpy_d2h_pinned_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1056,8 +1134,10 @@ static void case_40(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2h_pinned.record: negative control */
-static void case_40_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -1070,7 +1150,7 @@ static void case_40_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.kernel */
-static void case_41(sc_prog *p)
+static void case_memcpy_d2d_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1083,8 +1163,10 @@ static void case_41(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.kernel: negative control */
-static void case_41_control(sc_prog *p)
+static void case_memcpy_d2d_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1096,7 +1178,7 @@ static void case_41_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memset */
-static void case_42(sc_prog *p)
+static void case_memcpy_d2d_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1109,8 +1191,10 @@ static void case_42(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memset: negative control */
-static void case_42_control(sc_prog *p)
+static void case_memcpy_d2d_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1122,7 +1206,7 @@ static void case_42_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_h2d_pinned */
-static void case_43(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1135,8 +1219,10 @@ static void case_43(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_h2d_pinned: negative control */
-static void case_43_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1148,7 +1234,7 @@ static void case_43_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_h2d_pageable */
-static void case_44(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1161,8 +1247,10 @@ static void case_44(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_h2d_pageable: negative control */
-static void case_44_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1174,7 +1262,7 @@ static void case_44_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_d2h_pinned */
-static void case_45(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1187,8 +1275,10 @@ static void case_45(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_d2h_pinned: negative control */
-static void case_45_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1200,7 +1290,7 @@ static void case_45_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_d2h_pageable */
-static void case_46(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1213,8 +1303,10 @@ static void case_46(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_d2h_pageable: negative control */
-static void case_46_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1226,7 +1318,7 @@ static void case_46_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_d2d */
-static void case_47(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1239,8 +1331,10 @@ static void case_47(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.memcpy_d2d: negative control */
-static void case_47_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1252,7 +1346,7 @@ static void case_47_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.host_func */
-static void case_48(sc_prog *p)
+static void case_memcpy_d2d_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1265,8 +1359,10 @@ static void case_48(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.host_func: negative control */
-static void case_48_control(sc_prog *p)
+static void case_memcpy_d2d_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1278,7 +1374,7 @@ static void case_48_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.callback */
-static void case_49(sc_prog *p)
+static void case_memcpy_d2d_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1291,8 +1387,10 @@ static void case_49(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.callback: negative control */
-static void case_49_control(sc_prog *p)
+static void case_memcpy_d2d_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1304,7 +1402,7 @@ static void case_49_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.record */
-static void case_50(sc_prog *p)
+static void case_memcpy_d2d_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1318,8 +1416,10 @@ static void case_50(sc_prog *p)
 }
 
 /* fifo.blocking_stream.memcpy_d2d.record: negative control */
-static void case_50_control(sc_prog *p)
+static void case_memcpy_d2d_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -1332,7 +1432,7 @@ static void case_50_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.kernel */
-static void case_51(sc_prog *p)
+static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1345,8 +1445,10 @@ static void case_51(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.kernel: negative control */
-static void case_51_control(sc_prog *p)
+static void case_host_func_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1358,7 +1460,7 @@ static void case_51_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memset */
-static void case_52(sc_prog *p)
+static void case_host_func_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1371,8 +1473,10 @@ static void case_52(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memset: negative control */
-static void case_52_control(sc_prog *p)
+static void case_host_func_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1384,7 +1488,7 @@ static void case_52_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_h2d_pinned */
-static void case_53(sc_prog *p)
+static void case_host_func_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1397,8 +1501,10 @@ static void case_53(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_h2d_pinned: negative control */
-static void case_53_control(sc_prog *p)
+static void case_host_func_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1410,7 +1516,7 @@ static void case_53_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_h2d_pageable */
-static void case_54(sc_prog *p)
+static void case_host_func_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1423,8 +1529,10 @@ static void case_54(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_h2d_pageable: negative control */
-static void case_54_control(sc_prog *p)
+static void case_host_func_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1436,7 +1544,7 @@ static void case_54_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_d2h_pinned */
-static void case_55(sc_prog *p)
+static void case_host_func_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1449,8 +1557,10 @@ static void case_55(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_d2h_pinned: negative control */
-static void case_55_control(sc_prog *p)
+static void case_host_func_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1462,7 +1572,7 @@ static void case_55_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_d2h_pageable */
-static void case_56(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1475,8 +1585,10 @@ static void case_56(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_d2h_pageable: negative control */
-static void case_56_control(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1488,7 +1600,7 @@ static void case_56_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_d2d */
-static void case_57(sc_prog *p)
+static void case_host_func_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1501,8 +1613,10 @@ static void case_57(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.memcpy_d2d: negative control */
-static void case_57_control(sc_prog *p)
+static void case_host_func_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1514,7 +1628,7 @@ static void case_57_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.host_func */
-static void case_58(sc_prog *p)
+static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1527,8 +1641,10 @@ static void case_58(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.host_func: negative control */
-static void case_58_control(sc_prog *p)
+static void case_host_func_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1540,7 +1656,7 @@ static void case_58_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.callback */
-static void case_59(sc_prog *p)
+static void case_host_func_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1553,8 +1669,10 @@ static void case_59(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.callback: negative control */
-static void case_59_control(sc_prog *p)
+static void case_host_func_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1566,7 +1684,7 @@ static void case_59_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.record */
-static void case_60(sc_prog *p)
+static void case_host_func_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1580,8 +1698,10 @@ static void case_60(sc_prog *p)
 }
 
 /* fifo.blocking_stream.host_func.record: negative control */
-static void case_60_control(sc_prog *p)
+static void case_host_func_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -1594,7 +1714,7 @@ static void case_60_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.kernel */
-static void case_61(sc_prog *p)
+static void case_callback_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1607,8 +1727,10 @@ static void case_61(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.kernel: negative control */
-static void case_61_control(sc_prog *p)
+static void case_callback_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1620,7 +1742,7 @@ static void case_61_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memset */
-static void case_62(sc_prog *p)
+static void case_callback_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1633,8 +1755,10 @@ static void case_62(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memset: negative control */
-static void case_62_control(sc_prog *p)
+static void case_callback_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1646,7 +1770,7 @@ static void case_62_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_h2d_pinned */
-static void case_63(sc_prog *p)
+static void case_callback_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1659,8 +1783,10 @@ static void case_63(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_h2d_pinned: negative control */
-static void case_63_control(sc_prog *p)
+static void case_callback_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1672,7 +1798,7 @@ static void case_63_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_h2d_pageable */
-static void case_64(sc_prog *p)
+static void case_callback_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1685,8 +1811,10 @@ static void case_64(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_h2d_pageable: negative control */
-static void case_64_control(sc_prog *p)
+static void case_callback_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1698,7 +1826,7 @@ static void case_64_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_d2h_pinned */
-static void case_65(sc_prog *p)
+static void case_callback_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1711,8 +1839,10 @@ static void case_65(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_d2h_pinned: negative control */
-static void case_65_control(sc_prog *p)
+static void case_callback_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1724,7 +1854,7 @@ static void case_65_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_d2h_pageable */
-static void case_66(sc_prog *p)
+static void case_callback_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1737,8 +1867,10 @@ static void case_66(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_d2h_pageable: negative control */
-static void case_66_control(sc_prog *p)
+static void case_callback_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1750,7 +1882,7 @@ static void case_66_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_d2d */
-static void case_67(sc_prog *p)
+static void case_callback_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1763,8 +1895,10 @@ static void case_67(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.memcpy_d2d: negative control */
-static void case_67_control(sc_prog *p)
+static void case_callback_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1776,7 +1910,7 @@ static void case_67_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.host_func */
-static void case_68(sc_prog *p)
+static void case_callback_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1789,8 +1923,10 @@ static void case_68(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.host_func: negative control */
-static void case_68_control(sc_prog *p)
+static void case_callback_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1802,7 +1938,7 @@ static void case_68_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.callback */
-static void case_69(sc_prog *p)
+static void case_callback_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1815,8 +1951,10 @@ static void case_69(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.callback: negative control */
-static void case_69_control(sc_prog *p)
+static void case_callback_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -1828,7 +1966,7 @@ static void case_69_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.record */
-static void case_70(sc_prog *p)
+static void case_callback_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1842,8 +1980,10 @@ static void case_70(sc_prog *p)
 }
 
 /* fifo.blocking_stream.callback.record: negative control */
-static void case_70_control(sc_prog *p)
+static void case_callback_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -1856,7 +1996,7 @@ static void case_70_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.kernel */
-static void case_71(sc_prog *p)
+static void case_record_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1870,8 +2010,10 @@ static void case_71(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.kernel: negative control */
-static void case_71_control(sc_prog *p)
+static void case_record_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1884,7 +2026,7 @@ static void case_71_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memset */
-static void case_72(sc_prog *p)
+static void case_record_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1898,8 +2040,10 @@ static void case_72(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memset: negative control */
-static void case_72_control(sc_prog *p)
+static void case_record_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1912,7 +2056,7 @@ static void case_72_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_h2d_pinned */
-static void case_73(sc_prog *p)
+static void case_record_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1926,8 +2070,10 @@ static void case_73(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_h2d_pinned: negative control */
-static void case_73_control(sc_prog *p)
+static void case_record_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1940,7 +2086,7 @@ static void case_73_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_h2d_pageable */
-static void case_74(sc_prog *p)
+static void case_record_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1954,8 +2100,10 @@ static void case_74(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_h2d_pageable: negative control */
-static void case_74_control(sc_prog *p)
+static void case_record_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1968,7 +2116,7 @@ static void case_74_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_d2h_pinned */
-static void case_75(sc_prog *p)
+static void case_record_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1982,8 +2130,10 @@ static void case_75(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_d2h_pinned: negative control */
-static void case_75_control(sc_prog *p)
+static void case_record_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1996,7 +2146,7 @@ static void case_75_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_d2h_pageable */
-static void case_76(sc_prog *p)
+static void case_record_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2010,8 +2160,10 @@ static void case_76(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_d2h_pageable: negative control */
-static void case_76_control(sc_prog *p)
+static void case_record_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -2024,7 +2176,7 @@ static void case_76_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_d2d */
-static void case_77(sc_prog *p)
+static void case_record_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2038,8 +2190,10 @@ static void case_77(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.memcpy_d2d: negative control */
-static void case_77_control(sc_prog *p)
+static void case_record_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -2052,7 +2206,7 @@ static void case_77_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.host_func */
-static void case_78(sc_prog *p)
+static void case_record_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2066,8 +2220,10 @@ static void case_78(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.host_func: negative control */
-static void case_78_control(sc_prog *p)
+static void case_record_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -2080,7 +2236,7 @@ static void case_78_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.callback */
-static void case_79(sc_prog *p)
+static void case_record_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2094,8 +2250,10 @@ static void case_79(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.callback: negative control */
-static void case_79_control(sc_prog *p)
+static void case_record_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -2108,7 +2266,7 @@ static void case_79_control(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.record */
-static void case_80(sc_prog *p)
+static void case_record_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2123,8 +2281,10 @@ static void case_80(sc_prog *p)
 }
 
 /* fifo.blocking_stream.record.record: negative control */
-static void case_80_control(sc_prog *p)
+static void case_record_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -2138,86 +2298,166 @@ static void case_80_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"fifo.blocking_stream.kernel.kernel", case_1, case_1_control},
-    {"fifo.blocking_stream.kernel.memset", case_2, case_2_control},
-    {"fifo.blocking_stream.kernel.memcpy_h2d_pinned", case_3, case_3_control},
-    {"fifo.blocking_stream.kernel.memcpy_h2d_pageable", case_4, case_4_control},
-    {"fifo.blocking_stream.kernel.memcpy_d2h_pinned", case_5, case_5_control},
-    {"fifo.blocking_stream.kernel.memcpy_d2h_pageable", case_6, case_6_control},
-    {"fifo.blocking_stream.kernel.memcpy_d2d", case_7, case_7_control},
-    {"fifo.blocking_stream.kernel.host_func", case_8, case_8_control},
-    {"fifo.blocking_stream.kernel.callback", case_9, case_9_control},
-    {"fifo.blocking_stream.kernel.record", case_10, case_10_control},
-    {"fifo.blocking_stream.memset.kernel", case_11, case_11_control},
-    {"fifo.blocking_stream.memset.memset", case_12, case_12_control},
-    {"fifo.blocking_stream.memset.memcpy_h2d_pinned", case_13, case_13_control},
-    {"fifo.blocking_stream.memset.memcpy_h2d_pageable", case_14, case_14_control},
-    {"fifo.blocking_stream.memset.memcpy_d2h_pinned", case_15, case_15_control},
-    {"fifo.blocking_stream.memset.memcpy_d2h_pageable", case_16, case_16_control},
-    {"fifo.blocking_stream.memset.memcpy_d2d", case_17, case_17_control},
-    {"fifo.blocking_stream.memset.host_func", case_18, case_18_control},
-    {"fifo.blocking_stream.memset.callback", case_19, case_19_control},
-    {"fifo.blocking_stream.memset.record", case_20, case_20_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.kernel", case_21, case_21_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.memset", case_22, case_22_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_h2d_pinned", case_23, case_23_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_h2d_pageable", case_24, case_24_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2h_pinned", case_25, case_25_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2h_pageable", case_26, case_26_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2d", case_27, case_27_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.host_func", case_28, case_28_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.callback", case_29, case_29_control},
-    {"fifo.blocking_stream.memcpy_h2d_pinned.record", case_30, case_30_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.kernel", case_31, case_31_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.memset", case_32, case_32_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_h2d_pinned", case_33, case_33_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_h2d_pageable", case_34, case_34_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2h_pinned", case_35, case_35_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2h_pageable", case_36, case_36_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2d", case_37, case_37_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.host_func", case_38, case_38_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.callback", case_39, case_39_control},
-    {"fifo.blocking_stream.memcpy_d2h_pinned.record", case_40, case_40_control},
-    {"fifo.blocking_stream.memcpy_d2d.kernel", case_41, case_41_control},
-    {"fifo.blocking_stream.memcpy_d2d.memset", case_42, case_42_control},
-    {"fifo.blocking_stream.memcpy_d2d.memcpy_h2d_pinned", case_43, case_43_control},
-    {"fifo.blocking_stream.memcpy_d2d.memcpy_h2d_pageable", case_44, case_44_control},
-    {"fifo.blocking_stream.memcpy_d2d.memcpy_d2h_pinned", case_45, case_45_control},
-    {"fifo.blocking_stream.memcpy_d2d.memcpy_d2h_pageable", case_46, case_46_control},
-    {"fifo.blocking_stream.memcpy_d2d.memcpy_d2d", case_47, case_47_control},
-    {"fifo.blocking_stream.memcpy_d2d.host_func", case_48, case_48_control},
-    {"fifo.blocking_stream.memcpy_d2d.callback", case_49, case_49_control},
-    {"fifo.blocking_stream.memcpy_d2d.record", case_50, case_50_control},
-    {"fifo.blocking_stream.host_func.kernel", case_51, case_51_control},
-    {"fifo.blocking_stream.host_func.memset", case_52, case_52_control},
-    {"fifo.blocking_stream.host_func.memcpy_h2d_pinned", case_53, case_53_control},
-    {"fifo.blocking_stream.host_func.memcpy_h2d_pageable", case_54, case_54_control},
-    {"fifo.blocking_stream.host_func.memcpy_d2h_pinned", case_55, case_55_control},
-    {"fifo.blocking_stream.host_func.memcpy_d2h_pageable", case_56, case_56_control},
-    {"fifo.blocking_stream.host_func.memcpy_d2d", case_57, case_57_control},
-    {"fifo.blocking_stream.host_func.host_func", case_58, case_58_control},
-    {"fifo.blocking_stream.host_func.callback", case_59, case_59_control},
-    {"fifo.blocking_stream.host_func.record", case_60, case_60_control},
-    {"fifo.blocking_stream.callback.kernel", case_61, case_61_control},
-    {"fifo.blocking_stream.callback.memset", case_62, case_62_control},
-    {"fifo.blocking_stream.callback.memcpy_h2d_pinned", case_63, case_63_control},
-    {"fifo.blocking_stream.callback.memcpy_h2d_pageable", case_64, case_64_control},
-    {"fifo.blocking_stream.callback.memcpy_d2h_pinned", case_65, case_65_control},
-    {"fifo.blocking_stream.callback.memcpy_d2h_pageable", case_66, case_66_control},
-    {"fifo.blocking_stream.callback.memcpy_d2d", case_67, case_67_control},
-    {"fifo.blocking_stream.callback.host_func", case_68, case_68_control},
-    {"fifo.blocking_stream.callback.callback", case_69, case_69_control},
-    {"fifo.blocking_stream.callback.record", case_70, case_70_control},
-    {"fifo.blocking_stream.record.kernel", case_71, case_71_control},
-    {"fifo.blocking_stream.record.memset", case_72, case_72_control},
-    {"fifo.blocking_stream.record.memcpy_h2d_pinned", case_73, case_73_control},
-    {"fifo.blocking_stream.record.memcpy_h2d_pageable", case_74, case_74_control},
-    {"fifo.blocking_stream.record.memcpy_d2h_pinned", case_75, case_75_control},
-    {"fifo.blocking_stream.record.memcpy_d2h_pageable", case_76, case_76_control},
-    {"fifo.blocking_stream.record.memcpy_d2d", case_77, case_77_control},
-    {"fifo.blocking_stream.record.host_func", case_78, case_78_control},
-    {"fifo.blocking_stream.record.callback", case_79, case_79_control},
-    {"fifo.blocking_stream.record.record", case_80, case_80_control},
+    {"fifo.blocking_stream.kernel.kernel",
+     case_kernel_kernel, case_kernel_kernel_control},
+    {"fifo.blocking_stream.kernel.memset",
+     case_kernel_memset, case_kernel_memset_control},
+    {"fifo.blocking_stream.kernel.memcpy_h2d_pinned",
+     case_kernel_memcpy_h2d_pinned, case_kernel_memcpy_h2d_pinned_control},
+    {"fifo.blocking_stream.kernel.memcpy_h2d_pageable",
+     case_kernel_memcpy_h2d_pageable, case_kernel_memcpy_h2d_pageable_control},
+    {"fifo.blocking_stream.kernel.memcpy_d2h_pinned",
+     case_kernel_memcpy_d2h_pinned, case_kernel_memcpy_d2h_pinned_control},
+    {"fifo.blocking_stream.kernel.memcpy_d2h_pageable",
+     case_kernel_memcpy_d2h_pageable, case_kernel_memcpy_d2h_pageable_control},
+    {"fifo.blocking_stream.kernel.memcpy_d2d",
+     case_kernel_memcpy_d2d, case_kernel_memcpy_d2d_control},
+    {"fifo.blocking_stream.kernel.host_func",
+     case_kernel_host_func, case_kernel_host_func_control},
+    {"fifo.blocking_stream.kernel.callback",
+     case_kernel_callback, case_kernel_callback_control},
+    {"fifo.blocking_stream.kernel.record",
+     case_kernel_record, case_kernel_record_control},
+    {"fifo.blocking_stream.memset.kernel",
+     case_memset_kernel, case_memset_kernel_control},
+    {"fifo.blocking_stream.memset.memset",
+     case_memset_memset, case_memset_memset_control},
+    {"fifo.blocking_stream.memset.memcpy_h2d_pinned",
+     case_memset_memcpy_h2d_pinned, case_memset_memcpy_h2d_pinned_control},
+    {"fifo.blocking_stream.memset.memcpy_h2d_pageable",
+     case_memset_memcpy_h2d_pageable, case_memset_memcpy_h2d_pageable_control},
+    {"fifo.blocking_stream.memset.memcpy_d2h_pinned",
+     case_memset_memcpy_d2h_pinned, case_memset_memcpy_d2h_pinned_control},
+    {"fifo.blocking_stream.memset.memcpy_d2h_pageable",
+     case_memset_memcpy_d2h_pageable, case_memset_memcpy_d2h_pageable_control},
+    {"fifo.blocking_stream.memset.memcpy_d2d",
+     case_memset_memcpy_d2d, case_memset_memcpy_d2d_control},
+    {"fifo.blocking_stream.memset.host_func",
+     case_memset_host_func, case_memset_host_func_control},
+    {"fifo.blocking_stream.memset.callback",
+     case_memset_callback, case_memset_callback_control},
+    {"fifo.blocking_stream.memset.record",
+     case_memset_record, case_memset_record_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.kernel",
+     case_memcpy_h2d_pinned_kernel, case_memcpy_h2d_pinned_kernel_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.memset",
+     case_memcpy_h2d_pinned_memset, case_memcpy_h2d_pinned_memset_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_h2d_pinned",
+     case_memcpy_h2d_pinned_memcpy_h2d_pinned, case_memcpy_h2d_pinned_memcpy_h2d_pinned_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_h2d_pageable",
+     case_memcpy_h2d_pinned_memcpy_h2d_pageable, case_memcpy_h2d_pinned_memcpy_h2d_pageable_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2h_pinned",
+     case_memcpy_h2d_pinned_memcpy_d2h_pinned, case_memcpy_h2d_pinned_memcpy_d2h_pinned_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2h_pageable",
+     case_memcpy_h2d_pinned_memcpy_d2h_pageable, case_memcpy_h2d_pinned_memcpy_d2h_pageable_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.memcpy_d2d",
+     case_memcpy_h2d_pinned_memcpy_d2d, case_memcpy_h2d_pinned_memcpy_d2d_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.host_func",
+     case_memcpy_h2d_pinned_host_func, case_memcpy_h2d_pinned_host_func_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.callback",
+     case_memcpy_h2d_pinned_callback, case_memcpy_h2d_pinned_callback_control},
+    {"fifo.blocking_stream.memcpy_h2d_pinned.record",
+     case_memcpy_h2d_pinned_record, case_memcpy_h2d_pinned_record_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.kernel",
+     case_memcpy_d2h_pinned_kernel, case_memcpy_d2h_pinned_kernel_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.memset",
+     case_memcpy_d2h_pinned_memset, case_memcpy_d2h_pinned_memset_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_h2d_pinned",
+     case_memcpy_d2h_pinned_memcpy_h2d_pinned, case_memcpy_d2h_pinned_memcpy_h2d_pinned_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_h2d_pageable",
+     case_memcpy_d2h_pinned_memcpy_h2d_pageable, case_memcpy_d2h_pinned_memcpy_h2d_pageable_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned_memcpy_d2h_pinned, case_memcpy_d2h_pinned_memcpy_d2h_pinned_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2h_pageable",
+     case_memcpy_d2h_pinned_memcpy_d2h_pageable, case_memcpy_d2h_pinned_memcpy_d2h_pageable_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.memcpy_d2d",
+     case_memcpy_d2h_pinned_memcpy_d2d, case_memcpy_d2h_pinned_memcpy_d2d_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.host_func",
+     case_memcpy_d2h_pinned_host_func, case_memcpy_d2h_pinned_host_func_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.callback",
+     case_memcpy_d2h_pinned_callback, case_memcpy_d2h_pinned_callback_control},
+    {"fifo.blocking_stream.memcpy_d2h_pinned.record",
+     case_memcpy_d2h_pinned_record, case_memcpy_d2h_pinned_record_control},
+    {"fifo.blocking_stream.memcpy_d2d.kernel",
+     case_memcpy_d2d_kernel, case_memcpy_d2d_kernel_control},
+    {"fifo.blocking_stream.memcpy_d2d.memset",
+     case_memcpy_d2d_memset, case_memcpy_d2d_memset_control},
+    {"fifo.blocking_stream.memcpy_d2d.memcpy_h2d_pinned",
+     case_memcpy_d2d_memcpy_h2d_pinned, case_memcpy_d2d_memcpy_h2d_pinned_control},
+    {"fifo.blocking_stream.memcpy_d2d.memcpy_h2d_pageable",
+     case_memcpy_d2d_memcpy_h2d_pageable, case_memcpy_d2d_memcpy_h2d_pageable_control},
+    {"fifo.blocking_stream.memcpy_d2d.memcpy_d2h_pinned",
+     case_memcpy_d2d_memcpy_d2h_pinned, case_memcpy_d2d_memcpy_d2h_pinned_control},
+    {"fifo.blocking_stream.memcpy_d2d.memcpy_d2h_pageable",
+     case_memcpy_d2d_memcpy_d2h_pageable, case_memcpy_d2d_memcpy_d2h_pageable_control},
+    {"fifo.blocking_stream.memcpy_d2d.memcpy_d2d",
+     case_memcpy_d2d_memcpy_d2d, case_memcpy_d2d_memcpy_d2d_control},
+    {"fifo.blocking_stream.memcpy_d2d.host_func",
+     case_memcpy_d2d_host_func, case_memcpy_d2d_host_func_control},
+    {"fifo.blocking_stream.memcpy_d2d.callback",
+     case_memcpy_d2d_callback, case_memcpy_d2d_callback_control},
+    {"fifo.blocking_stream.memcpy_d2d.record",
+     case_memcpy_d2d_record, case_memcpy_d2d_record_control},
+    {"fifo.blocking_stream.host_func.kernel",
+     case_host_func_kernel, case_host_func_kernel_control},
+    {"fifo.blocking_stream.host_func.memset",
+     case_host_func_memset, case_host_func_memset_control},
+    {"fifo.blocking_stream.host_func.memcpy_h2d_pinned",
+     case_host_func_memcpy_h2d_pinned, case_host_func_memcpy_h2d_pinned_control},
+    {"fifo.blocking_stream.host_func.memcpy_h2d_pageable",
+     case_host_func_memcpy_h2d_pageable, case_host_func_memcpy_h2d_pageable_control},
+    {"fifo.blocking_stream.host_func.memcpy_d2h_pinned",
+     case_host_func_memcpy_d2h_pinned, case_host_func_memcpy_d2h_pinned_control},
+    {"fifo.blocking_stream.host_func.memcpy_d2h_pageable",
+     case_host_func_memcpy_d2h_pageable, case_host_func_memcpy_d2h_pageable_control},
+    {"fifo.blocking_stream.host_func.memcpy_d2d",
+     case_host_func_memcpy_d2d, case_host_func_memcpy_d2d_control},
+    {"fifo.blocking_stream.host_func.host_func",
+     case_host_func_host_func, case_host_func_host_func_control},
+    {"fifo.blocking_stream.host_func.callback",
+     case_host_func_callback, case_host_func_callback_control},
+    {"fifo.blocking_stream.host_func.record",
+     case_host_func_record, case_host_func_record_control},
+    {"fifo.blocking_stream.callback.kernel",
+     case_callback_kernel, case_callback_kernel_control},
+    {"fifo.blocking_stream.callback.memset",
+     case_callback_memset, case_callback_memset_control},
+    {"fifo.blocking_stream.callback.memcpy_h2d_pinned",
+     case_callback_memcpy_h2d_pinned, case_callback_memcpy_h2d_pinned_control},
+    {"fifo.blocking_stream.callback.memcpy_h2d_pageable",
+     case_callback_memcpy_h2d_pageable, case_callback_memcpy_h2d_pageable_control},
+    {"fifo.blocking_stream.callback.memcpy_d2h_pinned",
+     case_callback_memcpy_d2h_pinned, case_callback_memcpy_d2h_pinned_control},
+    {"fifo.blocking_stream.callback.memcpy_d2h_pageable",
+     case_callback_memcpy_d2h_pageable, case_callback_memcpy_d2h_pageable_control},
+    {"fifo.blocking_stream.callback.memcpy_d2d",
+     case_callback_memcpy_d2d, case_callback_memcpy_d2d_control},
+    {"fifo.blocking_stream.callback.host_func",
+     case_callback_host_func, case_callback_host_func_control},
+    {"fifo.blocking_stream.callback.callback",
+     case_callback_callback, case_callback_callback_control},
+    {"fifo.blocking_stream.callback.record",
+     case_callback_record, case_callback_record_control},
+    {"fifo.blocking_stream.record.kernel",
+     case_record_kernel, case_record_kernel_control},
+    {"fifo.blocking_stream.record.memset",
+     case_record_memset, case_record_memset_control},
+    {"fifo.blocking_stream.record.memcpy_h2d_pinned",
+     case_record_memcpy_h2d_pinned, case_record_memcpy_h2d_pinned_control},
+    {"fifo.blocking_stream.record.memcpy_h2d_pageable",
+     case_record_memcpy_h2d_pageable, case_record_memcpy_h2d_pageable_control},
+    {"fifo.blocking_stream.record.memcpy_d2h_pinned",
+     case_record_memcpy_d2h_pinned, case_record_memcpy_d2h_pinned_control},
+    {"fifo.blocking_stream.record.memcpy_d2h_pageable",
+     case_record_memcpy_d2h_pageable, case_record_memcpy_d2h_pageable_control},
+    {"fifo.blocking_stream.record.memcpy_d2d",
+     case_record_memcpy_d2d, case_record_memcpy_d2d_control},
+    {"fifo.blocking_stream.record.host_func",
+     case_record_host_func, case_record_host_func_control},
+    {"fifo.blocking_stream.record.callback",
+     case_record_callback, case_record_callback_control},
+    {"fifo.blocking_stream.record.record",
+     case_record_record, case_record_record_control},
 };
 
 static const sc_rule rule = {
@@ -2233,7 +2473,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2d80365688e6620b",
+    .digest = "9aada8367b97f3a4",
     .cases = cases,
     .ncases = 80,
 };

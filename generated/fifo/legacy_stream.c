@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* fifo.legacy_stream.kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.memset */
-static void case_2(sc_prog *p)
+static void case_kernel_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.memcpy_d2h_pageable */
-static void case_3(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.memcpy_d2h_pageable: negative control */
-static void case_3_control(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.host_func */
-static void case_4(sc_prog *p)
+static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_kernel_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.callback */
-static void case_5(sc_prog *p)
+static void case_kernel_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -130,8 +138,10 @@ static void case_5(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_kernel_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -142,7 +152,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.record */
-static void case_6(sc_prog *p)
+static void case_kernel_record(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -155,8 +165,10 @@ static void case_6(sc_prog *p)
 }
 
 /* fifo.legacy_stream.kernel.record: negative control */
-static void case_6_control(sc_prog *p)
+static void case_kernel_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -168,7 +180,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.kernel */
-static void case_7(sc_prog *p)
+static void case_memset_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -180,8 +192,10 @@ static void case_7(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.kernel: negative control */
-static void case_7_control(sc_prog *p)
+static void case_memset_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -192,7 +206,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.memset */
-static void case_8(sc_prog *p)
+static void case_memset_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -204,8 +218,10 @@ static void case_8(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.memset: negative control */
-static void case_8_control(sc_prog *p)
+static void case_memset_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -216,7 +232,7 @@ static void case_8_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.memcpy_d2h_pageable */
-static void case_9(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -228,8 +244,10 @@ static void case_9(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.memcpy_d2h_pageable: negative control */
-static void case_9_control(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -240,7 +258,7 @@ static void case_9_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.host_func */
-static void case_10(sc_prog *p)
+static void case_memset_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -252,8 +270,10 @@ static void case_10(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.host_func: negative control */
-static void case_10_control(sc_prog *p)
+static void case_memset_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -264,7 +284,7 @@ static void case_10_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.callback */
-static void case_11(sc_prog *p)
+static void case_memset_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -276,8 +296,10 @@ static void case_11(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.callback: negative control */
-static void case_11_control(sc_prog *p)
+static void case_memset_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -288,7 +310,7 @@ static void case_11_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.record */
-static void case_12(sc_prog *p)
+static void case_memset_record(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -301,8 +323,10 @@ static void case_12(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memset.record: negative control */
-static void case_12_control(sc_prog *p)
+static void case_memset_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -314,7 +338,7 @@ static void case_12_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.kernel */
-static void case_13(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -326,8 +350,10 @@ static void case_13(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.kernel: negative control */
-static void case_13_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -338,7 +364,7 @@ static void case_13_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.memset */
-static void case_14(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -350,8 +376,10 @@ static void case_14(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.memset: negative control */
-static void case_14_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -362,7 +390,7 @@ static void case_14_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.memcpy_d2h_pageable */
-static void case_15(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -374,8 +402,10 @@ static void case_15(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.memcpy_d2h_pageable: negative control */
-static void case_15_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -386,7 +416,7 @@ static void case_15_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.host_func */
-static void case_16(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -398,8 +428,10 @@ static void case_16(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.host_func: negative control */
-static void case_16_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -410,7 +442,7 @@ static void case_16_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.callback */
-static void case_17(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -422,8 +454,10 @@ static void case_17(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.callback: negative control */
-static void case_17_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -434,7 +468,7 @@ static void case_17_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.record */
-static void case_18(sc_prog *p)
+static void case_memcpy_h2d_pinned_record(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -447,8 +481,10 @@ static void case_18(sc_prog *p)
 }
 
 /* fifo.legacy_stream.memcpy_h2d_pinned.record: negative control */
-static void case_18_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -460,7 +496,7 @@ static void case_18_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.kernel */
-static void case_19(sc_prog *p)
+static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -472,8 +508,10 @@ static void case_19(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.kernel: negative control */
-static void case_19_control(sc_prog *p)
+static void case_host_func_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -484,7 +522,7 @@ static void case_19_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.memset */
-static void case_20(sc_prog *p)
+static void case_host_func_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -496,8 +534,10 @@ static void case_20(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.memset: negative control */
-static void case_20_control(sc_prog *p)
+static void case_host_func_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -508,7 +548,7 @@ static void case_20_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.memcpy_d2h_pageable */
-static void case_21(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -520,8 +560,10 @@ static void case_21(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.memcpy_d2h_pageable: negative control */
-static void case_21_control(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -532,7 +574,7 @@ static void case_21_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.host_func */
-static void case_22(sc_prog *p)
+static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -544,8 +586,10 @@ static void case_22(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.host_func: negative control */
-static void case_22_control(sc_prog *p)
+static void case_host_func_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -556,7 +600,7 @@ static void case_22_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.callback */
-static void case_23(sc_prog *p)
+static void case_host_func_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -568,8 +612,10 @@ static void case_23(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.callback: negative control */
-static void case_23_control(sc_prog *p)
+static void case_host_func_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -580,7 +626,7 @@ static void case_23_control(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.record */
-static void case_24(sc_prog *p)
+static void case_host_func_record(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -593,8 +639,10 @@ static void case_24(sc_prog *p)
 }
 
 /* fifo.legacy_stream.host_func.record: negative control */
-static void case_24_control(sc_prog *p)
+static void case_host_func_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -606,30 +654,54 @@ static void case_24_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"fifo.legacy_stream.kernel.kernel", case_1, case_1_control},
-    {"fifo.legacy_stream.kernel.memset", case_2, case_2_control},
-    {"fifo.legacy_stream.kernel.memcpy_d2h_pageable", case_3, case_3_control},
-    {"fifo.legacy_stream.kernel.host_func", case_4, case_4_control},
-    {"fifo.legacy_stream.kernel.callback", case_5, case_5_control},
-    {"fifo.legacy_stream.kernel.record", case_6, case_6_control},
-    {"fifo.legacy_stream.memset.kernel", case_7, case_7_control},
-    {"fifo.legacy_stream.memset.memset", case_8, case_8_control},
-    {"fifo.legacy_stream.memset.memcpy_d2h_pageable", case_9, case_9_control},
-    {"fifo.legacy_stream.memset.host_func", case_10, case_10_control},
-    {"fifo.legacy_stream.memset.callback", case_11, case_11_control},
-    {"fifo.legacy_stream.memset.record", case_12, case_12_control},
-    {"fifo.legacy_stream.memcpy_h2d_pinned.kernel", case_13, case_13_control},
-    {"fifo.legacy_stream.memcpy_h2d_pinned.memset", case_14, case_14_control},
-    {"fifo.legacy_stream.memcpy_h2d_pinned.memcpy_d2h_pageable", case_15, case_15_control},
-    {"fifo.legacy_stream.memcpy_h2d_pinned.host_func", case_16, case_16_control},
-    {"fifo.legacy_stream.memcpy_h2d_pinned.callback", case_17, case_17_control},
-    {"fifo.legacy_stream.memcpy_h2d_pinned.record", case_18, case_18_control},
-    {"fifo.legacy_stream.host_func.kernel", case_19, case_19_control},
-    {"fifo.legacy_stream.host_func.memset", case_20, case_20_control},
-    {"fifo.legacy_stream.host_func.memcpy_d2h_pageable", case_21, case_21_control},
-    {"fifo.legacy_stream.host_func.host_func", case_22, case_22_control},
-    {"fifo.legacy_stream.host_func.callback", case_23, case_23_control},
-    {"fifo.legacy_stream.host_func.record", case_24, case_24_control},
+    {"fifo.legacy_stream.kernel.kernel",
+     case_kernel_kernel, case_kernel_kernel_control},
+    {"fifo.legacy_stream.kernel.memset",
+     case_kernel_memset, case_kernel_memset_control},
+    {"fifo.legacy_stream.kernel.memcpy_d2h_pageable",
+     case_kernel_memcpy_d2h_pageable, case_kernel_memcpy_d2h_pageable_control},
+    {"fifo.legacy_stream.kernel.host_func",
+     case_kernel_host_func, case_kernel_host_func_control},
+    {"fifo.legacy_stream.kernel.callback",
+     case_kernel_callback, case_kernel_callback_control},
+    {"fifo.legacy_stream.kernel.record",
+     case_kernel_record, case_kernel_record_control},
+    {"fifo.legacy_stream.memset.kernel",
+     case_memset_kernel, case_memset_kernel_control},
+    {"fifo.legacy_stream.memset.memset",
+     case_memset_memset, case_memset_memset_control},
+    {"fifo.legacy_stream.memset.memcpy_d2h_pageable",
+     case_memset_memcpy_d2h_pageable, case_memset_memcpy_d2h_pageable_control},
+    {"fifo.legacy_stream.memset.host_func",
+     case_memset_host_func, case_memset_host_func_control},
+    {"fifo.legacy_stream.memset.callback",
+     case_memset_callback, case_memset_callback_control},
+    {"fifo.legacy_stream.memset.record",
+     case_memset_record, case_memset_record_control},
+    {"fifo.legacy_stream.memcpy_h2d_pinned.kernel",
+     case_memcpy_h2d_pinned_kernel, case_memcpy_h2d_pinned_kernel_control},
+    {"fifo.legacy_stream.memcpy_h2d_pinned.memset",
+     case_memcpy_h2d_pinned_memset, case_memcpy_h2d_pinned_memset_control},
+    {"fifo.legacy_stream.memcpy_h2d_pinned.memcpy_d2h_pageable",
+     case_memcpy_h2d_pinned_memcpy_d2h_pageable, case_memcpy_h2d_pinned_memcpy_d2h_pageable_control},
+    {"fifo.legacy_stream.memcpy_h2d_pinned.host_func",
+     case_memcpy_h2d_pinned_host_func, case_memcpy_h2d_pinned_host_func_control},
+    {"fifo.legacy_stream.memcpy_h2d_pinned.callback",
+     case_memcpy_h2d_pinned_callback, case_memcpy_h2d_pinned_callback_control},
+    {"fifo.legacy_stream.memcpy_h2d_pinned.record",
+     case_memcpy_h2d_pinned_record, case_memcpy_h2d_pinned_record_control},
+    {"fifo.legacy_stream.host_func.kernel",
+     case_host_func_kernel, case_host_func_kernel_control},
+    {"fifo.legacy_stream.host_func.memset",
+     case_host_func_memset, case_host_func_memset_control},
+    {"fifo.legacy_stream.host_func.memcpy_d2h_pageable",
+     case_host_func_memcpy_d2h_pageable, case_host_func_memcpy_d2h_pageable_control},
+    {"fifo.legacy_stream.host_func.host_func",
+     case_host_func_host_func, case_host_func_host_func_control},
+    {"fifo.legacy_stream.host_func.callback",
+     case_host_func_callback, case_host_func_callback_control},
+    {"fifo.legacy_stream.host_func.record",
+     case_host_func_record, case_host_func_record_control},
 };
 
 static const sc_rule rule = {
@@ -645,7 +717,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "375ee935cc14aaed",
+    .digest = "89376a10f68a1ebf",
     .cases = cases,
     .ncases = 24,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* fifo.nonblocking_stream.kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -47,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.memset */
-static void case_2(sc_prog *p)
+static void case_kernel_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -60,8 +62,10 @@ static void case_2(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -73,7 +77,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.memcpy_d2h_pageable */
-static void case_3(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -86,8 +90,10 @@ static void case_3(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.memcpy_d2h_pageable: negative control */
-static void case_3_control(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -99,7 +105,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.host_func */
-static void case_4(sc_prog *p)
+static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -112,8 +118,10 @@ static void case_4(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_kernel_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -125,7 +133,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.callback */
-static void case_5(sc_prog *p)
+static void case_kernel_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -138,8 +146,10 @@ static void case_5(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_kernel_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -151,7 +161,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.record */
-static void case_6(sc_prog *p)
+static void case_kernel_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -165,8 +175,10 @@ static void case_6(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.kernel.record: negative control */
-static void case_6_control(sc_prog *p)
+static void case_kernel_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -179,7 +191,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.kernel */
-static void case_7(sc_prog *p)
+static void case_memset_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -192,8 +204,10 @@ static void case_7(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.kernel: negative control */
-static void case_7_control(sc_prog *p)
+static void case_memset_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -205,7 +219,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.memset */
-static void case_8(sc_prog *p)
+static void case_memset_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -218,8 +232,10 @@ static void case_8(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.memset: negative control */
-static void case_8_control(sc_prog *p)
+static void case_memset_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -231,7 +247,7 @@ static void case_8_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.memcpy_d2h_pageable */
-static void case_9(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -244,8 +260,10 @@ static void case_9(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.memcpy_d2h_pageable: negative control */
-static void case_9_control(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -257,7 +275,7 @@ static void case_9_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.host_func */
-static void case_10(sc_prog *p)
+static void case_memset_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -270,8 +288,10 @@ static void case_10(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.host_func: negative control */
-static void case_10_control(sc_prog *p)
+static void case_memset_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -283,7 +303,7 @@ static void case_10_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.callback */
-static void case_11(sc_prog *p)
+static void case_memset_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -296,8 +316,10 @@ static void case_11(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.callback: negative control */
-static void case_11_control(sc_prog *p)
+static void case_memset_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -309,7 +331,7 @@ static void case_11_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.record */
-static void case_12(sc_prog *p)
+static void case_memset_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -323,8 +345,10 @@ static void case_12(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memset.record: negative control */
-static void case_12_control(sc_prog *p)
+static void case_memset_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -337,7 +361,7 @@ static void case_12_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.kernel */
-static void case_13(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -350,8 +374,10 @@ static void case_13(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.kernel: negative control */
-static void case_13_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -363,7 +389,7 @@ static void case_13_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.memset */
-static void case_14(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -376,8 +402,10 @@ static void case_14(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.memset: negative control */
-static void case_14_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -389,7 +417,7 @@ static void case_14_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.memcpy_d2h_pageable */
-static void case_15(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -402,8 +430,10 @@ static void case_15(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.memcpy_d2h_pageable: negative control */
-static void case_15_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -415,7 +445,7 @@ static void case_15_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.host_func */
-static void case_16(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -428,8 +458,10 @@ static void case_16(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.host_func: negative control */
-static void case_16_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -441,7 +473,7 @@ static void case_16_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.callback */
-static void case_17(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -454,8 +486,10 @@ static void case_17(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.callback: negative control */
-static void case_17_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -467,7 +501,7 @@ static void case_17_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.record */
-static void case_18(sc_prog *p)
+static void case_memcpy_h2d_pinned_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -481,8 +515,10 @@ static void case_18(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.memcpy_h2d_pinned.record: negative control */
-static void case_18_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -495,7 +531,7 @@ static void case_18_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.kernel */
-static void case_19(sc_prog *p)
+static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -508,8 +544,10 @@ static void case_19(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.kernel: negative control */
-static void case_19_control(sc_prog *p)
+static void case_host_func_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -521,7 +559,7 @@ static void case_19_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.memset */
-static void case_20(sc_prog *p)
+static void case_host_func_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -534,8 +572,10 @@ static void case_20(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.memset: negative control */
-static void case_20_control(sc_prog *p)
+static void case_host_func_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -547,7 +587,7 @@ static void case_20_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.memcpy_d2h_pageable */
-static void case_21(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -560,8 +600,10 @@ static void case_21(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.memcpy_d2h_pageable: negative control */
-static void case_21_control(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -573,7 +615,7 @@ static void case_21_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.host_func */
-static void case_22(sc_prog *p)
+static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -586,8 +628,10 @@ static void case_22(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.host_func: negative control */
-static void case_22_control(sc_prog *p)
+static void case_host_func_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -599,7 +643,7 @@ static void case_22_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.callback */
-static void case_23(sc_prog *p)
+static void case_host_func_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -612,8 +656,10 @@ static void case_23(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.callback: negative control */
-static void case_23_control(sc_prog *p)
+static void case_host_func_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -625,7 +671,7 @@ static void case_23_control(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.record */
-static void case_24(sc_prog *p)
+static void case_host_func_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -639,8 +685,10 @@ static void case_24(sc_prog *p)
 }
 
 /* fifo.nonblocking_stream.host_func.record: negative control */
-static void case_24_control(sc_prog *p)
+static void case_host_func_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -653,30 +701,54 @@ static void case_24_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"fifo.nonblocking_stream.kernel.kernel", case_1, case_1_control},
-    {"fifo.nonblocking_stream.kernel.memset", case_2, case_2_control},
-    {"fifo.nonblocking_stream.kernel.memcpy_d2h_pageable", case_3, case_3_control},
-    {"fifo.nonblocking_stream.kernel.host_func", case_4, case_4_control},
-    {"fifo.nonblocking_stream.kernel.callback", case_5, case_5_control},
-    {"fifo.nonblocking_stream.kernel.record", case_6, case_6_control},
-    {"fifo.nonblocking_stream.memset.kernel", case_7, case_7_control},
-    {"fifo.nonblocking_stream.memset.memset", case_8, case_8_control},
-    {"fifo.nonblocking_stream.memset.memcpy_d2h_pageable", case_9, case_9_control},
-    {"fifo.nonblocking_stream.memset.host_func", case_10, case_10_control},
-    {"fifo.nonblocking_stream.memset.callback", case_11, case_11_control},
-    {"fifo.nonblocking_stream.memset.record", case_12, case_12_control},
-    {"fifo.nonblocking_stream.memcpy_h2d_pinned.kernel", case_13, case_13_control},
-    {"fifo.nonblocking_stream.memcpy_h2d_pinned.memset", case_14, case_14_control},
-    {"fifo.nonblocking_stream.memcpy_h2d_pinned.memcpy_d2h_pageable", case_15, case_15_control},
-    {"fifo.nonblocking_stream.memcpy_h2d_pinned.host_func", case_16, case_16_control},
-    {"fifo.nonblocking_stream.memcpy_h2d_pinned.callback", case_17, case_17_control},
-    {"fifo.nonblocking_stream.memcpy_h2d_pinned.record", case_18, case_18_control},
-    {"fifo.nonblocking_stream.host_func.kernel", case_19, case_19_control},
-    {"fifo.nonblocking_stream.host_func.memset", case_20, case_20_control},
-    {"fifo.nonblocking_stream.host_func.memcpy_d2h_pageable", case_21, case_21_control},
-    {"fifo.nonblocking_stream.host_func.host_func", case_22, case_22_control},
-    {"fifo.nonblocking_stream.host_func.callback", case_23, case_23_control},
-    {"fifo.nonblocking_stream.host_func.record", case_24, case_24_control},
+    {"fifo.nonblocking_stream.kernel.kernel",
+     case_kernel_kernel, case_kernel_kernel_control},
+    {"fifo.nonblocking_stream.kernel.memset",
+     case_kernel_memset, case_kernel_memset_control},
+    {"fifo.nonblocking_stream.kernel.memcpy_d2h_pageable",
+     case_kernel_memcpy_d2h_pageable, case_kernel_memcpy_d2h_pageable_control},
+    {"fifo.nonblocking_stream.kernel.host_func",
+     case_kernel_host_func, case_kernel_host_func_control},
+    {"fifo.nonblocking_stream.kernel.callback",
+     case_kernel_callback, case_kernel_callback_control},
+    {"fifo.nonblocking_stream.kernel.record",
+     case_kernel_record, case_kernel_record_control},
+    {"fifo.nonblocking_stream.memset.kernel",
+     case_memset_kernel, case_memset_kernel_control},
+    {"fifo.nonblocking_stream.memset.memset",
+     case_memset_memset, case_memset_memset_control},
+    {"fifo.nonblocking_stream.memset.memcpy_d2h_pageable",
+     case_memset_memcpy_d2h_pageable, case_memset_memcpy_d2h_pageable_control},
+    {"fifo.nonblocking_stream.memset.host_func",
+     case_memset_host_func, case_memset_host_func_control},
+    {"fifo.nonblocking_stream.memset.callback",
+     case_memset_callback, case_memset_callback_control},
+    {"fifo.nonblocking_stream.memset.record",
+     case_memset_record, case_memset_record_control},
+    {"fifo.nonblocking_stream.memcpy_h2d_pinned.kernel",
+     case_memcpy_h2d_pinned_kernel, case_memcpy_h2d_pinned_kernel_control},
+    {"fifo.nonblocking_stream.memcpy_h2d_pinned.memset",
+     case_memcpy_h2d_pinned_memset, case_memcpy_h2d_pinned_memset_control},
+    {"fifo.nonblocking_stream.memcpy_h2d_pinned.memcpy_d2h_pageable",
+     case_memcpy_h2d_pinned_memcpy_d2h_pageable, case_memcpy_h2d_pinned_memcpy_d2h_pageable_control},
+    {"fifo.nonblocking_stream.memcpy_h2d_pinned.host_func",
+     case_memcpy_h2d_pinned_host_func, case_memcpy_h2d_pinned_host_func_control},
+    {"fifo.nonblocking_stream.memcpy_h2d_pinned.callback",
+     case_memcpy_h2d_pinned_callback, case_memcpy_h2d_pinned_callback_control},
+    {"fifo.nonblocking_stream.memcpy_h2d_pinned.record",
+     case_memcpy_h2d_pinned_record, case_memcpy_h2d_pinned_record_control},
+    {"fifo.nonblocking_stream.host_func.kernel",
+     case_host_func_kernel, case_host_func_kernel_control},
+    {"fifo.nonblocking_stream.host_func.memset",
+     case_host_func_memset, case_host_func_memset_control},
+    {"fifo.nonblocking_stream.host_func.memcpy_d2h_pageable",
+     case_host_func_memcpy_d2h_pageable, case_host_func_memcpy_d2h_pageable_control},
+    {"fifo.nonblocking_stream.host_func.host_func",
+     case_host_func_host_func, case_host_func_host_func_control},
+    {"fifo.nonblocking_stream.host_func.callback",
+     case_host_func_callback, case_host_func_callback_control},
+    {"fifo.nonblocking_stream.host_func.record",
+     case_host_func_record, case_host_func_record_control},
 };
 
 static const sc_rule rule = {
@@ -692,7 +764,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "87cc4d0fa0e00b03",
+    .digest = "5bb36babf5209f29",
     .cases = cases,
     .ncases = 24,
 };

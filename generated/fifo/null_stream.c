@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* fifo.null_stream.kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* fifo.null_stream.kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* fifo.null_stream.kernel.memset */
-static void case_2(sc_prog *p)
+static void case_kernel_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* fifo.null_stream.kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* fifo.null_stream.kernel.memcpy_d2h_pageable */
-static void case_3(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* fifo.null_stream.kernel.memcpy_d2h_pageable: negative control */
-static void case_3_control(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* fifo.null_stream.kernel.callback */
-static void case_4(sc_prog *p)
+static void case_kernel_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* fifo.null_stream.kernel.callback: negative control */
-static void case_4_control(sc_prog *p)
+static void case_kernel_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* fifo.null_stream.memset.kernel */
-static void case_5(sc_prog *p)
+static void case_memset_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -130,8 +138,10 @@ static void case_5(sc_prog *p)
 }
 
 /* fifo.null_stream.memset.kernel: negative control */
-static void case_5_control(sc_prog *p)
+static void case_memset_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -142,7 +152,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* fifo.null_stream.memset.memset */
-static void case_6(sc_prog *p)
+static void case_memset_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -154,8 +164,10 @@ static void case_6(sc_prog *p)
 }
 
 /* fifo.null_stream.memset.memset: negative control */
-static void case_6_control(sc_prog *p)
+static void case_memset_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -166,7 +178,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* fifo.null_stream.memset.memcpy_d2h_pageable */
-static void case_7(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -178,8 +190,10 @@ static void case_7(sc_prog *p)
 }
 
 /* fifo.null_stream.memset.memcpy_d2h_pageable: negative control */
-static void case_7_control(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -190,7 +204,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* fifo.null_stream.memset.callback */
-static void case_8(sc_prog *p)
+static void case_memset_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -202,8 +216,10 @@ static void case_8(sc_prog *p)
 }
 
 /* fifo.null_stream.memset.callback: negative control */
-static void case_8_control(sc_prog *p)
+static void case_memset_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -214,7 +230,7 @@ static void case_8_control(sc_prog *p)
 }
 
 /* fifo.null_stream.host_func.kernel */
-static void case_9(sc_prog *p)
+static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -226,8 +242,10 @@ static void case_9(sc_prog *p)
 }
 
 /* fifo.null_stream.host_func.kernel: negative control */
-static void case_9_control(sc_prog *p)
+static void case_host_func_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -238,7 +256,7 @@ static void case_9_control(sc_prog *p)
 }
 
 /* fifo.null_stream.host_func.memset */
-static void case_10(sc_prog *p)
+static void case_host_func_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -250,8 +268,10 @@ static void case_10(sc_prog *p)
 }
 
 /* fifo.null_stream.host_func.memset: negative control */
-static void case_10_control(sc_prog *p)
+static void case_host_func_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -262,7 +282,7 @@ static void case_10_control(sc_prog *p)
 }
 
 /* fifo.null_stream.host_func.memcpy_d2h_pageable */
-static void case_11(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -274,8 +294,10 @@ static void case_11(sc_prog *p)
 }
 
 /* fifo.null_stream.host_func.memcpy_d2h_pageable: negative control */
-static void case_11_control(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -286,7 +308,7 @@ static void case_11_control(sc_prog *p)
 }
 
 /* fifo.null_stream.host_func.callback */
-static void case_12(sc_prog *p)
+static void case_host_func_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -298,8 +320,10 @@ static void case_12(sc_prog *p)
 }
 
 /* fifo.null_stream.host_func.callback: negative control */
-static void case_12_control(sc_prog *p)
+static void case_host_func_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -310,18 +334,30 @@ static void case_12_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"fifo.null_stream.kernel.kernel", case_1, case_1_control},
-    {"fifo.null_stream.kernel.memset", case_2, case_2_control},
-    {"fifo.null_stream.kernel.memcpy_d2h_pageable", case_3, case_3_control},
-    {"fifo.null_stream.kernel.callback", case_4, case_4_control},
-    {"fifo.null_stream.memset.kernel", case_5, case_5_control},
-    {"fifo.null_stream.memset.memset", case_6, case_6_control},
-    {"fifo.null_stream.memset.memcpy_d2h_pageable", case_7, case_7_control},
-    {"fifo.null_stream.memset.callback", case_8, case_8_control},
-    {"fifo.null_stream.host_func.kernel", case_9, case_9_control},
-    {"fifo.null_stream.host_func.memset", case_10, case_10_control},
-    {"fifo.null_stream.host_func.memcpy_d2h_pageable", case_11, case_11_control},
-    {"fifo.null_stream.host_func.callback", case_12, case_12_control},
+    {"fifo.null_stream.kernel.kernel",
+     case_kernel_kernel, case_kernel_kernel_control},
+    {"fifo.null_stream.kernel.memset",
+     case_kernel_memset, case_kernel_memset_control},
+    {"fifo.null_stream.kernel.memcpy_d2h_pageable",
+     case_kernel_memcpy_d2h_pageable, case_kernel_memcpy_d2h_pageable_control},
+    {"fifo.null_stream.kernel.callback",
+     case_kernel_callback, case_kernel_callback_control},
+    {"fifo.null_stream.memset.kernel",
+     case_memset_kernel, case_memset_kernel_control},
+    {"fifo.null_stream.memset.memset",
+     case_memset_memset, case_memset_memset_control},
+    {"fifo.null_stream.memset.memcpy_d2h_pageable",
+     case_memset_memcpy_d2h_pageable, case_memset_memcpy_d2h_pageable_control},
+    {"fifo.null_stream.memset.callback",
+     case_memset_callback, case_memset_callback_control},
+    {"fifo.null_stream.host_func.kernel",
+     case_host_func_kernel, case_host_func_kernel_control},
+    {"fifo.null_stream.host_func.memset",
+     case_host_func_memset, case_host_func_memset_control},
+    {"fifo.null_stream.host_func.memcpy_d2h_pageable",
+     case_host_func_memcpy_d2h_pageable, case_host_func_memcpy_d2h_pageable_control},
+    {"fifo.null_stream.host_func.callback",
+     case_host_func_callback, case_host_func_callback_control},
 };
 
 static const sc_rule rule = {
@@ -337,7 +373,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d0bf7adda6a5468b",
+    .digest = "716c2288c8275755",
     .cases = cases,
     .ncases = 12,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* host_func.blocks_later_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memcpy_d2h_pinned */
-static void case_4(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memcpy_d2h_pinned: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memcpy_d2h_pageable */
-static void case_5(sc_prog *p)
+static void case_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -130,8 +138,10 @@ static void case_5(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memcpy_d2h_pageable: negative control */
-static void case_5_control(sc_prog *p)
+static void case_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -142,7 +152,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memcpy_d2d */
-static void case_6(sc_prog *p)
+static void case_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -154,8 +164,10 @@ static void case_6(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.memcpy_d2d: negative control */
-static void case_6_control(sc_prog *p)
+static void case_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -166,7 +178,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.record */
-static void case_7(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -179,8 +191,10 @@ static void case_7(sc_prog *p)
 }
 
 /* host_func.blocks_later_work.record: negative control */
-static void case_7_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -192,13 +206,13 @@ static void case_7_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"host_func.blocks_later_work.kernel", case_1, case_1_control},
-    {"host_func.blocks_later_work.memset", case_2, case_2_control},
-    {"host_func.blocks_later_work.memcpy_h2d_pinned", case_3, case_3_control},
-    {"host_func.blocks_later_work.memcpy_d2h_pinned", case_4, case_4_control},
-    {"host_func.blocks_later_work.memcpy_d2h_pageable", case_5, case_5_control},
-    {"host_func.blocks_later_work.memcpy_d2d", case_6, case_6_control},
-    {"host_func.blocks_later_work.record", case_7, case_7_control},
+    {"host_func.blocks_later_work.kernel", case_kernel, case_kernel_control},
+    {"host_func.blocks_later_work.memset", case_memset, case_memset_control},
+    {"host_func.blocks_later_work.memcpy_h2d_pinned", case_memcpy_h2d_pinned, case_memcpy_h2d_pinned_control},
+    {"host_func.blocks_later_work.memcpy_d2h_pinned", case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"host_func.blocks_later_work.memcpy_d2h_pageable", case_memcpy_d2h_pageable, case_memcpy_d2h_pageable_control},
+    {"host_func.blocks_later_work.memcpy_d2d", case_memcpy_d2d, case_memcpy_d2d_control},
+    {"host_func.blocks_later_work.record", case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -214,7 +228,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "0e5da73c68f5728a",
+    .digest = "baabcfa34f29060d",
     .cases = cases,
     .ncases = 7,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* host_func.blocks_later_work_of_legacy_stream.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* host_func.blocks_later_work_of_legacy_stream.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: G moved to stream t */
+
     sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* host_func.blocks_later_work_of_legacy_stream.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* host_func.blocks_later_work_of_legacy_stream.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: G moved to stream t */
+
     sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* host_func.blocks_later_work_of_legacy_stream.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* host_func.blocks_later_work_of_legacy_stream.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: G moved to stream t */
+
     sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -94,9 +100,12 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"host_func.blocks_later_work_of_legacy_stream.kernel", case_1, case_1_control},
-    {"host_func.blocks_later_work_of_legacy_stream.memset", case_2, case_2_control},
-    {"host_func.blocks_later_work_of_legacy_stream.memcpy_d2h_pinned", case_3, case_3_control},
+    {"host_func.blocks_later_work_of_legacy_stream.kernel",
+     case_kernel, case_kernel_control},
+    {"host_func.blocks_later_work_of_legacy_stream.memset",
+     case_memset, case_memset_control},
+    {"host_func.blocks_later_work_of_legacy_stream.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
 };
 
 static const sc_rule rule = {
@@ -112,7 +121,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "bbbfdc6e68adda40",
+    .digest = "7d686273ff9a3443",
     .cases = cases,
     .ncases = 3,
 };

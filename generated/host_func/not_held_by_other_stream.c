@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* host_func.not_held_by_other_stream */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* host_func.not_held_by_other_stream: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: H moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"host_func.not_held_by_other_stream", case_1, case_1_control},
+    {"host_func.not_held_by_other_stream", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "50fc366f1999d978",
+    .digest = "51f35db29f36cf43",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* host_func.orders_other_stream_work_behind_it */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* host_func.orders_other_stream_work_behind_it: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -51,7 +53,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"host_func.orders_other_stream_work_behind_it", case_1, case_1_control},
+    {"host_func.orders_other_stream_work_behind_it", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -67,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f9dfa2345cbce8d2",
+    .digest = "dfe74a565fdc7987",
     .cases = cases,
     .ncases = 1,
 };

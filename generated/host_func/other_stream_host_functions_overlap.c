@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* host_func.other_stream_host_functions_overlap.host_func */
-static void case_1(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* host_func.other_stream_host_functions_overlap.host_func: negative control */
-static void case_1_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* host_func.other_stream_host_functions_overlap.callback */
-static void case_2(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* host_func.other_stream_host_functions_overlap.callback: negative control */
-static void case_2_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -70,8 +74,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"host_func.other_stream_host_functions_overlap.host_func", case_1, case_1_control},
-    {"host_func.other_stream_host_functions_overlap.callback", case_2, case_2_control},
+    {"host_func.other_stream_host_functions_overlap.host_func", case_host_func, case_host_func_control},
+    {"host_func.other_stream_host_functions_overlap.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -87,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "98403b1ded1c336a",
+    .digest = "74f530da1be17420",
     .cases = cases,
     .ncases = 2,
 };

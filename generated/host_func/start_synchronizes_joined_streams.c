@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* host_func.start_synchronizes_joined_streams.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* host_func.start_synchronizes_joined_streams.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* host_func.start_synchronizes_joined_streams.memcpy_d2h_pinned */
-static void case_2(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -69,8 +71,10 @@ static void case_2(sc_prog *p)
 }
 
 /* host_func.start_synchronizes_joined_streams.memcpy_d2h_pinned: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -84,8 +88,10 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"host_func.start_synchronizes_joined_streams.kernel", case_1, case_1_control},
-    {"host_func.start_synchronizes_joined_streams.memcpy_d2h_pinned", case_2, case_2_control},
+    {"host_func.start_synchronizes_joined_streams.kernel",
+     case_kernel, case_kernel_control},
+    {"host_func.start_synchronizes_joined_streams.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
 };
 
 static const sc_rule rule = {
@@ -101,7 +107,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "897e5a06a49ed2b1",
+    .digest = "6fcfeb5beaaf377d",
     .cases = cases,
     .ncases = 2,
 };

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from types import SimpleNamespace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -31,7 +32,9 @@ sys.path.insert(0, os.path.join(ROOT, "gen"))
 sys.path.insert(0, HERE)
 import streamcts_gen as gen  # noqa: E402
 from streamcts.cases import compile_row  # noqa: E402
-from streamcts.emit_c import c_comment, c_string  # noqa: E402
+from streamcts.control import stream_text  # noqa: E402
+from streamcts.emit_c import C_IDENTIFIER_CHARS, c_comment, c_string, case_functions  # noqa: E402
+from streamcts.program import parse_stream  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
 from streamcts.vocab import DEFAULTS, KINDS, NODE_KINDS, PROCESS_KINDS, SLOT_KINDS  # noqa: E402
@@ -463,6 +466,49 @@ class Units(TempDirCase):
         self.assertEqual(rule.cells["program"], "gate on s; A: kernel on s; B: {a} on s in {th}")
         self.assertIn('sc_op op_B = sc_memset(p, "B", st_s);', rule.cases[3].build["ops"])
         self.assertIn('sc_in_thread(p, op_B, "t2");', rule.cases[3].build["ops"])
+        self.assertEqual(case_functions(rule), ["case_kernel_t1", "case_kernel_t2", "case_memset_t1", "case_memset_t2"])
+
+    def test_case_builders_named_alike_are_numbered(self):
+        """A case's builder is named by its axis values; where two would share a name (or one's is another's
+        control's), or a name is too long for C to tell apart, the case's number makes it unique."""
+        def names(*suffixes):  # only the ids matter
+            return case_functions(SimpleNamespace(id="x.y", cases=[SimpleNamespace(id="x.y" + s) for s in suffixes]))
+
+        self.assertEqual(names(""), ["case_only"])
+        self.assertEqual(names(".a_b.c", ".a.b_c", ".d.e"), ["case_a_b_c_1", "case_a_b_c_2", "case_d_e"])
+        self.assertEqual(names(".a", ".a_control"), ["case_a_1", "case_a_control_2"])
+        # a number is not given where another case's name is already that
+        self.assertEqual(names(".a_b.c", ".a.b_c", ".a_b_c.1"), ["case_a_b_c_1_2", "case_a_b_c_2", "case_a_b_c_1"])
+        long = names("." + "v" * 60, ".w")
+        self.assertEqual(long, ["case_" + "v" * 48 + "_1", "case_w"])
+        self.assertLessEqual(len(long[0] + "_control"), C_IDENTIFIER_CHARS)
+
+    def test_controls_say_what_each_edit_changed(self):
+        program = "gate on s; A: kernel on s; record E on s; W: wait E on t; B: kernel on t | B after A"
+        controls = ["drop W", "W on s", "W in t1", "W: kernel on t", "insert kernel on t before W",
+                    "insert V: wait E on s before W, drop W",
+                    "E=event disable_timing, t=blocking priority=greatest device=1 count=2, drop W"]
+        rows, errors = self.read(
+            "id | level | streams | objects | threads | program | expect | control | source | rule\n"
+            + "".join(f"x.c{i} | MUST | s=nonblocking, t=nonblocking | E=event | t1 | {program} | {c} | S | R.\n"
+                      for i, c in enumerate(controls)))
+        self.assertEqual(errors, [])
+        self.assertEqual([compile_row(r)[0].cases[0].changes for r in rows], [
+            ("W dropped",),
+            ("W moved to stream s",),
+            ("W moved to thread t1",),
+            ("W replaced by kernel on t",),
+            ("kernel on t inserted before W",),
+            ("wait E on s inserted before W as V", "W dropped"),
+            ("E redeclared event disable_timing (was event)",
+             "t redeclared blocking priority=greatest device=1 count=2 (was nonblocking)", "W dropped"),
+        ])
+
+    def test_a_stream_is_written_as_it_is_declared(self):
+        for text in ("blocking", "nonblocking priority=least", "blocking device=1 count=4", "nonblocking green"):
+            self.assertEqual(stream_text(parse_stream(text)), text)
+        self.assertEqual(stream_text(parse_stream("nonblocking count=4 priority=greatest")),
+                         "nonblocking priority=greatest count=4")
 
 
     def test_null_is_legacy_only_in_legacy_mode(self):

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.access.another_device_has_none_by_default */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_pool pl_P = sc_pool_create(p, "P", 0);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.access.another_device_has_none_by_default: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: pool_access_grant P 1 inserted before G */
+
     sc_pool pl_P = sc_pool_create(p, "P", 0);
 
     sc_pool_set_access(p, "op1", pl_P, 1, SC_ACCESS_READWRITE);
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.access.another_device_has_none_by_default", case_1, case_1_control},
+    {"alloc.access.another_device_has_none_by_default", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -59,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "49e84f12f91658b3",
+    .digest = "1fdc66d4117bc0a6",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.access.own_device_not_revoked */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_pool pl_P = sc_pool_create(p, "P", 0);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.access.own_device_not_revoked: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: G replaced by pool_access P 1 */
+
     sc_pool pl_P = sc_pool_create(p, "P", 0);
 
     sc_pool_set_access(p, "R", pl_P, 0, SC_ACCESS_NONE);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.access.own_device_not_revoked", case_1, case_1_control},
+    {"alloc.access.own_device_not_revoked", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -60,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "1dd5825debbdbcd7",
+    .digest = "6a78719462468a8f",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.free.ordered_after_prior_work */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.free.ordered_after_prior_work: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: F dropped, B replaced by fill M on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -57,7 +59,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.free.ordered_after_prior_work", case_1, case_1_control},
+    {"alloc.free.ordered_after_prior_work", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -73,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d904b4fd44856e7d",
+    .digest = "d71f5dc41416aa06",
     .cases = cases,
     .ncases = 1,
 };

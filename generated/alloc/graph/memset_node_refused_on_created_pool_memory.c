@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.graph.memset_node_refused_on_created_pool_memory */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", 0);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.graph.memset_node_refused_on_created_pool_memory: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by node_memset G */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_NODES);
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.graph.memset_node_refused_on_created_pool_memory", case_1, case_1_control},
+    {"alloc.graph.memset_node_refused_on_created_pool_memory", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -68,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ad3d42e6a557e40e",
+    .digest = "9cb2100102cb85f3",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.graph.memset_node_refused_on_default_pool_memory */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_NODES);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.graph.memset_node_refused_on_default_pool_memory: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by node_memset G */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_NODES);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.graph.memset_node_refused_on_default_pool_memory", case_1, case_1_control},
+    {"alloc.graph.memset_node_refused_on_default_pool_memory", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -66,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a0b27285049d5eff",
+    .digest = "89b5e8e1ac3942a9",
     .cases = cases,
     .ncases = 1,
 };

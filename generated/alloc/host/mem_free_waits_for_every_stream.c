@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.host.mem_free_waits_for_every_stream.blocking */
-static void case_1(sc_prog *p)
+static void case_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.host.mem_free_waits_for_every_stream.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* alloc.host.mem_free_waits_for_every_stream.nonblocking */
-static void case_2(sc_prog *p)
+static void case_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* alloc.host.mem_free_waits_for_every_stream.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_nonblocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,8 +78,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.host.mem_free_waits_for_every_stream.blocking", case_1, case_1_control},
-    {"alloc.host.mem_free_waits_for_every_stream.nonblocking", case_2, case_2_control},
+    {"alloc.host.mem_free_waits_for_every_stream.blocking", case_blocking, case_blocking_control},
+    {"alloc.host.mem_free_waits_for_every_stream.nonblocking", case_nonblocking, case_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -91,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "33487a4b2120958f",
+    .digest = "74732a8b5f409c38",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.ipc.export_needs_handle_type */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_pool pl_P = sc_pool_create(p, "P", 0);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.ipc.export_needs_handle_type: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: P redeclared pool ipc (was pool) */
+
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_IPC);
 
     sc_op op_X = sc_pool_export(p, "X", pl_P);
@@ -42,7 +44,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.ipc.export_needs_handle_type", case_1, case_1_control},
+    {"alloc.ipc.export_needs_handle_type", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -58,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e5f403a8b03d9673",
+    .digest = "76857fa4ba2ab204",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.ipc.export_pool_keeps_freed_memory */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_IPC);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.ipc.export_pool_keeps_freed_memory: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: P redeclared pool (was pool ipc) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.ipc.export_pool_keeps_freed_memory", case_1, case_1_control},
+    {"alloc.ipc.export_pool_keeps_freed_memory", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -72,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "135edc42a5d6b576",
+    .digest = "4fd14ca8d40b9f75",
     .cases = cases,
     .ncases = 1,
 };

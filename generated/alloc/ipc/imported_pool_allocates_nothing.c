@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.ipc.imported_pool_allocates_nothing */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_IPC);
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.ipc.imported_pool_allocates_nothing: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by alloc_from M P on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_IPC);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.ipc.imported_pool_allocates_nothing", case_1, case_1_control},
+    {"alloc.ipc.imported_pool_allocates_nothing", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -61,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "33427438a61324b4",
+    .digest = "beaf95cbade51407",
     .cases = cases,
     .ncases = 1,
 };

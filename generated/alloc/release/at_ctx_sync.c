@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.release.at_ctx_sync */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", 0);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.release.at_ctx_sync: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: S dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.release.at_ctx_sync", case_1, case_1_control},
+    {"alloc.release.at_ctx_sync", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -69,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "31b63831a0116e9e",
+    .digest = "1b255000efec2e2a",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.release.at_event_sync */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.release.at_event_sync: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: S dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
     sc_pool pl_P = sc_pool_create(p, "P", 0);
@@ -57,7 +59,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.release.at_event_sync", case_1, case_1_control},
+    {"alloc.release.at_event_sync", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -73,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "186345d92a2ccbc6",
+    .digest = "5e995f9df9218e18",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.release.threshold_keeps_memory_at_ctx_sync */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.release.threshold_keeps_memory_at_ctx_sync: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: P redeclared pool (was pool keep_memory) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.release.threshold_keeps_memory_at_ctx_sync", case_1, case_1_control},
+    {"alloc.release.threshold_keeps_memory_at_ctx_sync", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -70,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "12816758f61a915d",
+    .digest = "a30e2137b56e106e",
     .cases = cases,
     .ncases = 1,
 };

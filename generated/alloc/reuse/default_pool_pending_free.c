@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.reuse.default_pool_pending_free */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.reuse.default_pool_pending_free: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: F dropped, B replaced by fill M on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -57,7 +59,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.reuse.default_pool_pending_free", case_1, case_1_control},
+    {"alloc.reuse.default_pool_pending_free", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -73,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "04c2b425f41557db",
+    .digest = "76f7815b8ba2e9c3",
     .cases = cases,
     .ncases = 1,
 };

@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* alloc.reuse.follows_legacy_stream_dependency */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -42,8 +42,14 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.reuse.follows_legacy_stream_dependency: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /*
+     * control: s redeclared nonblocking (was blocking),
+     *          F dropped,
+     *          B replaced by fill M on t
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -60,7 +66,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.reuse.follows_legacy_stream_dependency", case_1, case_1_control},
+    {"alloc.reuse.follows_legacy_stream_dependency", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -76,7 +82,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6bd5e67ccf3f06db",
+    .digest = "98b1534352e9f18a",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.reuse.full_pool_inserts_dependency */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -41,8 +41,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.reuse.full_pool_inserts_dependency: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: P redeclared pool (was pool max_one) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", 0);
@@ -60,7 +62,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.reuse.full_pool_inserts_dependency", case_1, case_1_control},
+    {"alloc.reuse.full_pool_inserts_dependency", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -76,7 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cbac9acbfd4fc29b",
+    .digest = "cf6c1dfd1a6834b1",
     .cases = cases,
     .ncases = 1,
 };

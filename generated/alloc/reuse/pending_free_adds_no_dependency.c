@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.reuse.pending_free_adds_no_dependency */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.reuse.pending_free_adds_no_dependency: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -58,7 +60,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.reuse.pending_free_adds_no_dependency", case_1, case_1_control},
+    {"alloc.reuse.pending_free_adds_no_dependency", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -74,7 +76,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4640a332c55781f6",
+    .digest = "6f68344de7a291e7",
     .cases = cases,
     .ncases = 1,
 };

@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_follow_events.t */
-static void case_1(sc_prog *p)
+static void case_no_follow_events_t(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -46,8 +46,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_follow_events.t: negative control */
-static void case_1_control(sc_prog *p)
+static void case_no_follow_events_t_control(sc_prog *p)
 {
+    /* control: F dropped, W dropped, B replaced by fill M on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -67,7 +69,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_follow_events.u */
-static void case_2(sc_prog *p)
+static void case_no_follow_events_u(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -90,8 +92,10 @@ static void case_2(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_follow_events.u: negative control */
-static void case_2_control(sc_prog *p)
+static void case_no_follow_events_u_control(sc_prog *p)
 {
+    /* control: F dropped, W dropped, B replaced by fill M on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -111,7 +115,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_opportunistic.t */
-static void case_3(sc_prog *p)
+static void case_no_opportunistic_t(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -134,8 +138,10 @@ static void case_3(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_opportunistic.t: negative control */
-static void case_3_control(sc_prog *p)
+static void case_no_opportunistic_t_control(sc_prog *p)
 {
+    /* control: F dropped, W dropped, B replaced by fill M on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -155,7 +161,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_opportunistic.u */
-static void case_4(sc_prog *p)
+static void case_no_opportunistic_u(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -178,8 +184,10 @@ static void case_4(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_opportunistic.u: negative control */
-static void case_4_control(sc_prog *p)
+static void case_no_opportunistic_u_control(sc_prog *p)
 {
+    /* control: F dropped, W dropped, B replaced by fill M on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -199,7 +207,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_internal_deps.t */
-static void case_5(sc_prog *p)
+static void case_no_internal_deps_t(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -222,8 +230,10 @@ static void case_5(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_internal_deps.t: negative control */
-static void case_5_control(sc_prog *p)
+static void case_no_internal_deps_t_control(sc_prog *p)
 {
+    /* control: F dropped, W dropped, B replaced by fill M on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -243,7 +253,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_internal_deps.u */
-static void case_6(sc_prog *p)
+static void case_no_internal_deps_u(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -266,8 +276,10 @@ static void case_6(sc_prog *p)
 }
 
 /* alloc.reuse.single_policy_off_never_corrupts.no_internal_deps.u: negative control */
-static void case_6_control(sc_prog *p)
+static void case_no_internal_deps_u_control(sc_prog *p)
 {
+    /* control: F dropped, W dropped, B replaced by fill M on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -287,12 +299,18 @@ static void case_6_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.reuse.single_policy_off_never_corrupts.no_follow_events.t", case_1, case_1_control},
-    {"alloc.reuse.single_policy_off_never_corrupts.no_follow_events.u", case_2, case_2_control},
-    {"alloc.reuse.single_policy_off_never_corrupts.no_opportunistic.t", case_3, case_3_control},
-    {"alloc.reuse.single_policy_off_never_corrupts.no_opportunistic.u", case_4, case_4_control},
-    {"alloc.reuse.single_policy_off_never_corrupts.no_internal_deps.t", case_5, case_5_control},
-    {"alloc.reuse.single_policy_off_never_corrupts.no_internal_deps.u", case_6, case_6_control},
+    {"alloc.reuse.single_policy_off_never_corrupts.no_follow_events.t",
+     case_no_follow_events_t, case_no_follow_events_t_control},
+    {"alloc.reuse.single_policy_off_never_corrupts.no_follow_events.u",
+     case_no_follow_events_u, case_no_follow_events_u_control},
+    {"alloc.reuse.single_policy_off_never_corrupts.no_opportunistic.t",
+     case_no_opportunistic_t, case_no_opportunistic_t_control},
+    {"alloc.reuse.single_policy_off_never_corrupts.no_opportunistic.u",
+     case_no_opportunistic_u, case_no_opportunistic_u_control},
+    {"alloc.reuse.single_policy_off_never_corrupts.no_internal_deps.t",
+     case_no_internal_deps_t, case_no_internal_deps_t_control},
+    {"alloc.reuse.single_policy_off_never_corrupts.no_internal_deps.u",
+     case_no_internal_deps_u, case_no_internal_deps_u_control},
 };
 
 static const sc_rule rule = {
@@ -308,7 +326,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "53c47c8e37b6d405",
+    .digest = "c0c070f1a7dd94d5",
     .cases = cases,
     .ncases = 6,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.reuse.without_follow_events_after_event_wait */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -44,8 +44,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.reuse.without_follow_events_after_event_wait: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: F dropped, W dropped, B replaced by fill M on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -64,7 +66,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.reuse.without_follow_events_after_event_wait", case_1, case_1_control},
+    {"alloc.reuse.without_follow_events_after_event_wait", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -80,7 +82,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f4c20e0f27a0d01a",
+    .digest = "4f2016f3902b371d",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* alloc.trim.keeps_live_allocations */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
@@ -37,8 +37,14 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.trim.keeps_live_allocations: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /*
+     * control: free_async M on s inserted before R,
+     *          stream_sync s inserted before R,
+     *          pool_trim P inserted before R
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -56,7 +62,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.trim.keeps_live_allocations", case_1, case_1_control},
+    {"alloc.trim.keeps_live_allocations", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -72,7 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3cf0e5be3a20dea1",
+    .digest = "19ac6cc70ca47185",
     .cases = cases,
     .ncases = 1,
 };

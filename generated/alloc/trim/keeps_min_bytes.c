@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.trim.keeps_min_bytes */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.trim.keeps_min_bytes: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: T replaced by pool_trim P */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.trim.keeps_min_bytes", case_1, case_1_control},
+    {"alloc.trim.keeps_min_bytes", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -72,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b6c5b0104131a9e2",
+    .digest = "30cd0e40d8e5cf03",
     .cases = cases,
     .ncases = 1,
 };

@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* alloc.use.ordered_by_legacy_stream */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.use.ordered_by_legacy_stream: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -55,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.use.ordered_by_legacy_stream", case_1, case_1_control},
+    {"alloc.use.ordered_by_legacy_stream", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -71,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1e92e51fed3f1ae2",
+    .digest = "20f7da780b32fac0",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* alloc.used.counts_live_allocation */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", 0);
@@ -36,8 +36,13 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.used.counts_live_allocation: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /*
+     * control: free_async M on s inserted before U,
+     *          stream_sync s inserted before U
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -53,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.used.counts_live_allocation", case_1, case_1_control},
+    {"alloc.used.counts_live_allocation", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -69,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "dcd3f4c34c7ff504",
+    .digest = "a07c2b41477aa29d",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* alloc.used.zero_after_free_synchronized */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* alloc.used.zero_after_free_synchronized: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: F dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"alloc.used.zero_after_free_synchronized", case_1, case_1_control},
+    {"alloc.used.zero_after_free_synchronized", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -69,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "005950ebe192ad27",
+    .digest = "fc6b7daede277bb4",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* api_sync.kernel_launch.returns_before_work.blocking */
-static void case_1(sc_prog *p)
+static void case_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.kernel_launch.returns_before_work.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.kernel_launch.returns_before_work.nonblocking */
-static void case_2(sc_prog *p)
+static void case_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -57,8 +59,10 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.kernel_launch.returns_before_work.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_nonblocking_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -69,8 +73,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.kernel_launch.returns_before_work.blocking", case_1, case_1_control},
-    {"api_sync.kernel_launch.returns_before_work.nonblocking", case_2, case_2_control},
+    {"api_sync.kernel_launch.returns_before_work.blocking", case_blocking, case_blocking_control},
+    {"api_sync.kernel_launch.returns_before_work.nonblocking", case_nonblocking, case_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -86,7 +90,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "95c3ab8c806e5c24",
+    .digest = "36f2300f8619e8c4",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy_h2d_pinned */
-static void case_1(sc_prog *p)
+static void case_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy_h2d_pinned: negative control */
-static void case_1_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy_d2d */
-static void case_2(sc_prog *p)
+static void case_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy_d2d: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy2d_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy2d_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy2d_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy2d_h2d_pinned_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy2d_d2h_pinned */
-static void case_4(sc_prog *p)
+static void case_memcpy2d_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy2d_d2h_pinned: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memcpy2d_d2h_pinned_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy2d_d2d */
-static void case_5(sc_prog *p)
+static void case_memcpy2d_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -130,8 +138,10 @@ static void case_5(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy2d_d2d: negative control */
-static void case_5_control(sc_prog *p)
+static void case_memcpy2d_d2d_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -142,7 +152,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy3d_h2d_pinned */
-static void case_6(sc_prog *p)
+static void case_memcpy3d_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -154,8 +164,10 @@ static void case_6(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy3d_h2d_pinned: negative control */
-static void case_6_control(sc_prog *p)
+static void case_memcpy3d_h2d_pinned_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -166,7 +178,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy3d_d2h_pinned */
-static void case_7(sc_prog *p)
+static void case_memcpy3d_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -178,8 +190,10 @@ static void case_7(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy3d_d2h_pinned: negative control */
-static void case_7_control(sc_prog *p)
+static void case_memcpy3d_d2h_pinned_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -190,7 +204,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy3d_d2d */
-static void case_8(sc_prog *p)
+static void case_memcpy3d_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -202,8 +216,10 @@ static void case_8(sc_prog *p)
 }
 
 /* api_sync.memcpy_async.returns_before_copy.memcpy3d_d2d: negative control */
-static void case_8_control(sc_prog *p)
+static void case_memcpy3d_d2d_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -214,14 +230,22 @@ static void case_8_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_async.returns_before_copy.memcpy_h2d_pinned", case_1, case_1_control},
-    {"api_sync.memcpy_async.returns_before_copy.memcpy_d2d", case_2, case_2_control},
-    {"api_sync.memcpy_async.returns_before_copy.memcpy2d_h2d_pinned", case_3, case_3_control},
-    {"api_sync.memcpy_async.returns_before_copy.memcpy2d_d2h_pinned", case_4, case_4_control},
-    {"api_sync.memcpy_async.returns_before_copy.memcpy2d_d2d", case_5, case_5_control},
-    {"api_sync.memcpy_async.returns_before_copy.memcpy3d_h2d_pinned", case_6, case_6_control},
-    {"api_sync.memcpy_async.returns_before_copy.memcpy3d_d2h_pinned", case_7, case_7_control},
-    {"api_sync.memcpy_async.returns_before_copy.memcpy3d_d2d", case_8, case_8_control},
+    {"api_sync.memcpy_async.returns_before_copy.memcpy_h2d_pinned",
+     case_memcpy_h2d_pinned, case_memcpy_h2d_pinned_control},
+    {"api_sync.memcpy_async.returns_before_copy.memcpy_d2d",
+     case_memcpy_d2d, case_memcpy_d2d_control},
+    {"api_sync.memcpy_async.returns_before_copy.memcpy2d_h2d_pinned",
+     case_memcpy2d_h2d_pinned, case_memcpy2d_h2d_pinned_control},
+    {"api_sync.memcpy_async.returns_before_copy.memcpy2d_d2h_pinned",
+     case_memcpy2d_d2h_pinned, case_memcpy2d_d2h_pinned_control},
+    {"api_sync.memcpy_async.returns_before_copy.memcpy2d_d2d",
+     case_memcpy2d_d2d, case_memcpy2d_d2d_control},
+    {"api_sync.memcpy_async.returns_before_copy.memcpy3d_h2d_pinned",
+     case_memcpy3d_h2d_pinned, case_memcpy3d_h2d_pinned_control},
+    {"api_sync.memcpy_async.returns_before_copy.memcpy3d_d2h_pinned",
+     case_memcpy3d_d2h_pinned, case_memcpy3d_d2h_pinned_control},
+    {"api_sync.memcpy_async.returns_before_copy.memcpy3d_d2d",
+     case_memcpy3d_d2d, case_memcpy3d_d2d_control},
 };
 
 static const sc_rule rule = {
@@ -237,7 +261,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9f0481c5176350f6",
+    .digest = "ae9c4b88dc641768",
     .cases = cases,
     .ncases = 8,
 };

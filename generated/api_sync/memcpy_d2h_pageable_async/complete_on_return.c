@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy */
-static void case_1(sc_prog *p)
+static void case_memcpy(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_memcpy_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pinned on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy2d */
-static void case_2(sc_prog *p)
+static void case_memcpy2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy2d: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memcpy2d_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy2d_d2h_pinned on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy3d */
-static void case_3(sc_prog *p)
+static void case_memcpy3d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy3d: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy3d_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy3d_d2h_pinned on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -94,9 +100,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy", case_1, case_1_control},
-    {"api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy2d", case_2, case_2_control},
-    {"api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy3d", case_3, case_3_control},
+    {"api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy", case_memcpy, case_memcpy_control},
+    {"api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy2d", case_memcpy2d, case_memcpy2d_control},
+    {"api_sync.memcpy_d2h_pageable_async.complete_on_return.memcpy3d", case_memcpy3d, case_memcpy3d_control},
 };
 
 static const sc_rule rule = {
@@ -112,7 +118,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "840f642ef50c3272",
+    .digest = "879a6e1bea5914a6",
     .cases = cases,
     .ncases = 3,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_h2d_pageable_async.waits_for_stream */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_h2d_pageable_async.waits_for_stream: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_h2d_pinned on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_h2d_pageable_async.waits_for_stream", case_1, case_1_control},
+    {"api_sync.memcpy_h2d_pageable_async.waits_for_stream", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4c036094ebec4964",
+    .digest = "d51610ec73c5b6ee",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_h2h_async.complete_on_return.pinned */
-static void case_1(sc_prog *p)
+static void case_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -31,8 +31,13 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_h2h_async.complete_on_return.pinned: negative control */
-static void case_1_control(sc_prog *p)
+static void case_pinned_control(sc_prog *p)
 {
+    /*
+     * control: gate on s inserted before X,
+     *          X replaced by memcpy_d2h_pinned on s
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -42,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_h2h_async.complete_on_return.pageable */
-static void case_2(sc_prog *p)
+static void case_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -52,8 +57,13 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.memcpy_h2h_async.complete_on_return.pageable: negative control */
-static void case_2_control(sc_prog *p)
+static void case_pageable_control(sc_prog *p)
 {
+    /*
+     * control: gate on s inserted before X,
+     *          X replaced by memcpy_d2h_pinned on s
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -63,8 +73,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_h2h_async.complete_on_return.pinned", case_1, case_1_control},
-    {"api_sync.memcpy_h2h_async.complete_on_return.pageable", case_2, case_2_control},
+    {"api_sync.memcpy_h2h_async.complete_on_return.pinned", case_pinned, case_pinned_control},
+    {"api_sync.memcpy_h2h_async.complete_on_return.pageable", case_pageable, case_pageable_control},
 };
 
 static const sc_rule rule = {
@@ -80,7 +90,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6b70eaf4d8f44ff3",
+    .digest = "799228693d5979c9",
     .cases = cases,
     .ncases = 2,
 };

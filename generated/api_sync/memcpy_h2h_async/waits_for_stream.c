@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_h2h_async.waits_for_stream.pinned */
-static void case_1(sc_prog *p)
+static void case_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_h2h_async.waits_for_stream.pinned: negative control */
-static void case_1_control(sc_prog *p)
+static void case_pinned_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pinned on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_h2h_async.waits_for_stream.pageable */
-static void case_2(sc_prog *p)
+static void case_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.memcpy_h2h_async.waits_for_stream.pageable: negative control */
-static void case_2_control(sc_prog *p)
+static void case_pageable_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pinned on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -70,8 +74,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_h2h_async.waits_for_stream.pinned", case_1, case_1_control},
-    {"api_sync.memcpy_h2h_async.waits_for_stream.pageable", case_2, case_2_control},
+    {"api_sync.memcpy_h2h_async.waits_for_stream.pinned", case_pinned, case_pinned_control},
+    {"api_sync.memcpy_h2h_async.waits_for_stream.pageable", case_pageable, case_pageable_control},
 };
 
 static const sc_rule rule = {
@@ -87,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a457dac7ff69f81c",
+    .digest = "0152ab46fbaa2cdb",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_managed_async.returns_before_copy.d2m */
-static void case_1(sc_prog *p)
+static void case_d2m(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_async.returns_before_copy.d2m: negative control */
-static void case_1_control(sc_prog *p)
+static void case_d2m_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_async.returns_before_copy.m2d */
-static void case_2(sc_prog *p)
+static void case_m2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_async.returns_before_copy.m2d: negative control */
-static void case_2_control(sc_prog *p)
+static void case_m2d_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy_d2h_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -70,8 +74,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_managed_async.returns_before_copy.d2m", case_1, case_1_control},
-    {"api_sync.memcpy_managed_async.returns_before_copy.m2d", case_2, case_2_control},
+    {"api_sync.memcpy_managed_async.returns_before_copy.d2m", case_d2m, case_d2m_control},
+    {"api_sync.memcpy_managed_async.returns_before_copy.m2d", case_m2d, case_m2d_control},
 };
 
 static const sc_rule rule = {
@@ -87,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "498abf4d5b3f58f5",
+    .digest = "52f1c0e9de9dafd5",
     .cases = cases,
     .ncases = 2,
 };

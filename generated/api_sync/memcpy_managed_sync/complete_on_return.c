@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_managed_sync.complete_on_return.h2m */
-static void case_1(sc_prog *p)
+static void case_h2m(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -32,8 +32,13 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_sync.complete_on_return.h2m: negative control */
-static void case_1_control(sc_prog *p)
+static void case_h2m_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -43,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_sync.complete_on_return.m2h */
-static void case_2(sc_prog *p)
+static void case_m2h(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -53,8 +58,13 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_sync.complete_on_return.m2h: negative control */
-static void case_2_control(sc_prog *p)
+static void case_m2h_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -64,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_sync.complete_on_return.d2m */
-static void case_3(sc_prog *p)
+static void case_d2m(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,8 +84,13 @@ static void case_3(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_sync.complete_on_return.d2m: negative control */
-static void case_3_control(sc_prog *p)
+static void case_d2m_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -85,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_sync.complete_on_return.m2d */
-static void case_4(sc_prog *p)
+static void case_m2d(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -95,8 +110,13 @@ static void case_4(sc_prog *p)
 }
 
 /* api_sync.memcpy_managed_sync.complete_on_return.m2d: negative control */
-static void case_4_control(sc_prog *p)
+static void case_m2d_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -106,10 +126,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_managed_sync.complete_on_return.h2m", case_1, case_1_control},
-    {"api_sync.memcpy_managed_sync.complete_on_return.m2h", case_2, case_2_control},
-    {"api_sync.memcpy_managed_sync.complete_on_return.d2m", case_3, case_3_control},
-    {"api_sync.memcpy_managed_sync.complete_on_return.m2d", case_4, case_4_control},
+    {"api_sync.memcpy_managed_sync.complete_on_return.h2m", case_h2m, case_h2m_control},
+    {"api_sync.memcpy_managed_sync.complete_on_return.m2h", case_m2h, case_m2h_control},
+    {"api_sync.memcpy_managed_sync.complete_on_return.d2m", case_d2m, case_d2m_control},
+    {"api_sync.memcpy_managed_sync.complete_on_return.m2d", case_m2d, case_m2d_control},
 };
 
 static const sc_rule rule = {
@@ -125,7 +145,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a3f6b65bce42744f",
+    .digest = "d9ab5b2401596f3e",
     .cases = cases,
     .ncases = 4,
 };

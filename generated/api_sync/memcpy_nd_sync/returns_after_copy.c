@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.h2d_pinned */
-static void case_1(sc_prog *p)
+static void case_memcpy2d_h2d_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.h2d_pinned: negative control */
-static void case_1_control(sc_prog *p)
+static void case_memcpy2d_h2d_pinned_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.h2d_pageable */
-static void case_2(sc_prog *p)
+static void case_memcpy2d_h2d_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.h2d_pageable: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memcpy2d_h2d_pageable_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy2d_d2h_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy2d_d2h_pinned_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.d2h_pageable */
-static void case_4(sc_prog *p)
+static void case_memcpy2d_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.d2h_pageable: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memcpy2d_d2h_pageable_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.h2d_pinned */
-static void case_5(sc_prog *p)
+static void case_memcpy3d_h2d_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -130,8 +138,10 @@ static void case_5(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.h2d_pinned: negative control */
-static void case_5_control(sc_prog *p)
+static void case_memcpy3d_h2d_pinned_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -142,7 +152,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.h2d_pageable */
-static void case_6(sc_prog *p)
+static void case_memcpy3d_h2d_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -154,8 +164,10 @@ static void case_6(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.h2d_pageable: negative control */
-static void case_6_control(sc_prog *p)
+static void case_memcpy3d_h2d_pageable_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -166,7 +178,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.d2h_pinned */
-static void case_7(sc_prog *p)
+static void case_memcpy3d_d2h_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -178,8 +190,10 @@ static void case_7(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.d2h_pinned: negative control */
-static void case_7_control(sc_prog *p)
+static void case_memcpy3d_d2h_pinned_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -190,7 +204,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.d2h_pageable */
-static void case_8(sc_prog *p)
+static void case_memcpy3d_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -202,8 +216,10 @@ static void case_8(sc_prog *p)
 }
 
 /* api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.d2h_pageable: negative control */
-static void case_8_control(sc_prog *p)
+static void case_memcpy3d_d2h_pageable_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -214,14 +230,22 @@ static void case_8_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.h2d_pinned", case_1, case_1_control},
-    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.h2d_pageable", case_2, case_2_control},
-    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.d2h_pinned", case_3, case_3_control},
-    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.d2h_pageable", case_4, case_4_control},
-    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.h2d_pinned", case_5, case_5_control},
-    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.h2d_pageable", case_6, case_6_control},
-    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.d2h_pinned", case_7, case_7_control},
-    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.d2h_pageable", case_8, case_8_control},
+    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.h2d_pinned",
+     case_memcpy2d_h2d_pinned, case_memcpy2d_h2d_pinned_control},
+    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.h2d_pageable",
+     case_memcpy2d_h2d_pageable, case_memcpy2d_h2d_pageable_control},
+    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.d2h_pinned",
+     case_memcpy2d_d2h_pinned, case_memcpy2d_d2h_pinned_control},
+    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy2d.d2h_pageable",
+     case_memcpy2d_d2h_pageable, case_memcpy2d_d2h_pageable_control},
+    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.h2d_pinned",
+     case_memcpy3d_h2d_pinned, case_memcpy3d_h2d_pinned_control},
+    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.h2d_pageable",
+     case_memcpy3d_h2d_pageable, case_memcpy3d_h2d_pageable_control},
+    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.d2h_pinned",
+     case_memcpy3d_d2h_pinned, case_memcpy3d_d2h_pinned_control},
+    {"api_sync.memcpy_nd_sync.returns_after_copy.memcpy3d.d2h_pageable",
+     case_memcpy3d_d2h_pageable, case_memcpy3d_d2h_pageable_control},
 };
 
 static const sc_rule rule = {
@@ -237,7 +261,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "06e9ac2441ee7787",
+    .digest = "bf37846da258a7e6",
     .cases = cases,
     .ncases = 8,
 };

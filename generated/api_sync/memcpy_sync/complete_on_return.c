@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_h2d_pinned_sync */
-static void case_1(sc_prog *p)
+static void case_memcpy_h2d_pinned_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -32,8 +32,13 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_h2d_pinned_sync: negative control */
-static void case_1_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -43,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_h2d_pageable_sync */
-static void case_2(sc_prog *p)
+static void case_memcpy_h2d_pageable_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -53,8 +58,13 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_h2d_pageable_sync: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memcpy_h2d_pageable_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -64,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_d2h_pinned_sync */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,8 +84,13 @@ static void case_3(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_d2h_pinned_sync: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -85,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_d2h_pageable_sync */
-static void case_4(sc_prog *p)
+static void case_memcpy_d2h_pageable_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -95,8 +110,13 @@ static void case_4(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_d2h_pageable_sync: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memcpy_d2h_pageable_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -106,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_h2h_pinned_sync */
-static void case_5(sc_prog *p)
+static void case_memcpy_h2h_pinned_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -116,8 +136,13 @@ static void case_5(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_h2h_pinned_sync: negative control */
-static void case_5_control(sc_prog *p)
+static void case_memcpy_h2h_pinned_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -127,7 +152,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_h2h_pageable_sync */
-static void case_6(sc_prog *p)
+static void case_memcpy_h2h_pageable_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -137,8 +162,13 @@ static void case_6(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy_h2h_pageable_sync: negative control */
-static void case_6_control(sc_prog *p)
+static void case_memcpy_h2h_pageable_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -148,7 +178,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy2d_d2h_pinned_sync */
-static void case_7(sc_prog *p)
+static void case_memcpy2d_d2h_pinned_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -158,8 +188,13 @@ static void case_7(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy2d_d2h_pinned_sync: negative control */
-static void case_7_control(sc_prog *p)
+static void case_memcpy2d_d2h_pinned_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -169,7 +204,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy2d_h2d_pageable_sync */
-static void case_8(sc_prog *p)
+static void case_memcpy2d_h2d_pageable_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -179,8 +214,13 @@ static void case_8(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy2d_h2d_pageable_sync: negative control */
-static void case_8_control(sc_prog *p)
+static void case_memcpy2d_h2d_pageable_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -190,7 +230,7 @@ static void case_8_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy3d_d2h_pageable_sync */
-static void case_9(sc_prog *p)
+static void case_memcpy3d_d2h_pageable_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -200,8 +240,13 @@ static void case_9(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy3d_d2h_pageable_sync: negative control */
-static void case_9_control(sc_prog *p)
+static void case_memcpy3d_d2h_pageable_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -211,7 +256,7 @@ static void case_9_control(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy3d_h2d_pinned_sync */
-static void case_10(sc_prog *p)
+static void case_memcpy3d_h2d_pinned_sync(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -221,8 +266,13 @@ static void case_10(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.complete_on_return.memcpy3d_h2d_pinned_sync: negative control */
-static void case_10_control(sc_prog *p)
+static void case_memcpy3d_h2d_pinned_sync_control(sc_prog *p)
 {
+    /*
+     * control: gate on t inserted before X,
+     *          X replaced by memcpy_d2h_pinned on t
+     */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -232,16 +282,26 @@ static void case_10_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_sync.complete_on_return.memcpy_h2d_pinned_sync", case_1, case_1_control},
-    {"api_sync.memcpy_sync.complete_on_return.memcpy_h2d_pageable_sync", case_2, case_2_control},
-    {"api_sync.memcpy_sync.complete_on_return.memcpy_d2h_pinned_sync", case_3, case_3_control},
-    {"api_sync.memcpy_sync.complete_on_return.memcpy_d2h_pageable_sync", case_4, case_4_control},
-    {"api_sync.memcpy_sync.complete_on_return.memcpy_h2h_pinned_sync", case_5, case_5_control},
-    {"api_sync.memcpy_sync.complete_on_return.memcpy_h2h_pageable_sync", case_6, case_6_control},
-    {"api_sync.memcpy_sync.complete_on_return.memcpy2d_d2h_pinned_sync", case_7, case_7_control},
-    {"api_sync.memcpy_sync.complete_on_return.memcpy2d_h2d_pageable_sync", case_8, case_8_control},
-    {"api_sync.memcpy_sync.complete_on_return.memcpy3d_d2h_pageable_sync", case_9, case_9_control},
-    {"api_sync.memcpy_sync.complete_on_return.memcpy3d_h2d_pinned_sync", case_10, case_10_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy_h2d_pinned_sync",
+     case_memcpy_h2d_pinned_sync, case_memcpy_h2d_pinned_sync_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy_h2d_pageable_sync",
+     case_memcpy_h2d_pageable_sync, case_memcpy_h2d_pageable_sync_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy_d2h_pinned_sync",
+     case_memcpy_d2h_pinned_sync, case_memcpy_d2h_pinned_sync_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy_d2h_pageable_sync",
+     case_memcpy_d2h_pageable_sync, case_memcpy_d2h_pageable_sync_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy_h2h_pinned_sync",
+     case_memcpy_h2h_pinned_sync, case_memcpy_h2h_pinned_sync_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy_h2h_pageable_sync",
+     case_memcpy_h2h_pageable_sync, case_memcpy_h2h_pageable_sync_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy2d_d2h_pinned_sync",
+     case_memcpy2d_d2h_pinned_sync, case_memcpy2d_d2h_pinned_sync_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy2d_h2d_pageable_sync",
+     case_memcpy2d_h2d_pageable_sync, case_memcpy2d_h2d_pageable_sync_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy3d_d2h_pageable_sync",
+     case_memcpy3d_d2h_pageable_sync, case_memcpy3d_d2h_pageable_sync_control},
+    {"api_sync.memcpy_sync.complete_on_return.memcpy3d_h2d_pinned_sync",
+     case_memcpy3d_h2d_pinned_sync, case_memcpy3d_h2d_pinned_sync_control},
 };
 
 static const sc_rule rule = {
@@ -257,7 +317,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "67368452fec84de1",
+    .digest = "95976529e45afcbc",
     .cases = cases,
     .ncases = 10,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memcpy_sync.independent_of_blocking_streams_in_per_thread_mode */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memcpy_sync.independent_of_blocking_streams_in_per_thread_mode: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: G moved to stream legacy, A moved to stream legacy */
+
     sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "G", SC_LEGACY_STREAM);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memcpy_sync.independent_of_blocking_streams_in_per_thread_mode", case_1, case_1_control},
+    {"api_sync.memcpy_sync.independent_of_blocking_streams_in_per_thread_mode", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1a1418aac0ec5c7a",
+    .digest = "e466e17bd4dfce4d",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memset_sync.host_target_complete_on_return.pinned */
-static void case_1(sc_prog *p)
+static void case_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memset_sync.host_target_complete_on_return.pinned: negative control */
-static void case_1_control(sc_prog *p)
+static void case_pinned_control(sc_prog *p)
 {
+    /* control: gate on t inserted before X, X replaced by memset_pinned on t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memset_sync.host_target_complete_on_return.pinned", case_1, case_1_control},
+    {"api_sync.memset_sync.host_target_complete_on_return.pinned", case_pinned, case_pinned_control},
 };
 
 static const sc_rule rule = {
@@ -59,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2fe457da95596112",
+    .digest = "c094fb6e3cab4066",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memset_sync.host_target_waits_for_legacy_stream.pinned */
-static void case_1(sc_prog *p)
+static void case_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memset_sync.host_target_waits_for_legacy_stream.pinned: negative control */
-static void case_1_control(sc_prog *p)
+static void case_pinned_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* api_sync.memset_sync.host_target_waits_for_legacy_stream.managed */
-static void case_2(sc_prog *p)
+static void case_managed(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* api_sync.memset_sync.host_target_waits_for_legacy_stream.managed: negative control */
-static void case_2_control(sc_prog *p)
+static void case_managed_control(sc_prog *p)
 {
+    /* control: G moved to stream t, A moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_t);
@@ -70,8 +74,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memset_sync.host_target_waits_for_legacy_stream.pinned", case_1, case_1_control},
-    {"api_sync.memset_sync.host_target_waits_for_legacy_stream.managed", case_2, case_2_control},
+    {"api_sync.memset_sync.host_target_waits_for_legacy_stream.pinned", case_pinned, case_pinned_control},
+    {"api_sync.memset_sync.host_target_waits_for_legacy_stream.managed", case_managed, case_managed_control},
 };
 
 static const sc_rule rule = {
@@ -87,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f3f3fce3b495e33f",
+    .digest = "7b1a11953f5c3123",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* api_sync.memset_sync.managed_target_complete_on_return */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* api_sync.memset_sync.managed_target_complete_on_return: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: gate on t inserted before X, X replaced by memset_managed on t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_t);
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"api_sync.memset_sync.managed_target_complete_on_return", case_1, case_1_control},
+    {"api_sync.memset_sync.managed_target_complete_on_return", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -59,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f990e92a61091ab3",
+    .digest = "ffdbe6ffebc0aaa4",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* capture.begin.legacy_stream_refused */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -31,8 +31,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.begin.legacy_stream_refused: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by capture_begin s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_X = sc_capture_begin(p, "X", st_s, SC_CAPTURE_GLOBAL);
@@ -41,7 +43,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.begin.legacy_stream_refused", case_1, case_1_control},
+    {"capture.begin.legacy_stream_refused", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -57,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9c1d9b463eb83f36",
+    .digest = "4a652eaa69bbbfdf",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* capture.begin.twice_refused */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.begin.twice_refused: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by capture_begin t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.begin.twice_refused", case_1, case_1_control},
+    {"capture.begin.twice_refused", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -61,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b5f163cb9144c21c",
+    .digest = "8940d387be6707bd",
     .cases = cases,
     .ncases = 1,
 };

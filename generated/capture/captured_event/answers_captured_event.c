@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.captured_event.answers_captured_event.event_sync */
-static void case_1(sc_prog *p)
+static void case_event_sync(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.captured_event.answers_captured_event.event_sync: negative control */
-static void case_1_control(sc_prog *p)
+static void case_event_sync_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.captured_event.answers_captured_event.event_query */
-static void case_2(sc_prog *p)
+static void case_event_query(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -64,8 +66,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.captured_event.answers_captured_event.event_query: negative control */
-static void case_2_control(sc_prog *p)
+static void case_event_query_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -78,8 +82,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.captured_event.answers_captured_event.event_sync", case_1, case_1_control},
-    {"capture.captured_event.answers_captured_event.event_query", case_2, case_2_control},
+    {"capture.captured_event.answers_captured_event.event_sync", case_event_sync, case_event_sync_control},
+    {"capture.captured_event.answers_captured_event.event_query", case_event_query, case_event_query_control},
 };
 
 static const sc_rule rule = {
@@ -95,7 +99,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4296aeea73587fd4",
+    .digest = "c09c1e582520e61a",
     .cases = cases,
     .ncases = 2,
 };

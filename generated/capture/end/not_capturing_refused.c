@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* capture.end.not_capturing_refused */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -31,8 +31,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.end.not_capturing_refused: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: capture_begin s inserted before X */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -42,7 +44,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.end.not_capturing_refused", case_1, case_1_control},
+    {"capture.end.not_capturing_refused", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -58,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d36d788633c8703f",
+    .digest = "15e9647ba656c6d0",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.end.on_joined_stream_answers_unmatched */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -41,8 +41,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.end.on_joined_stream_answers_unmatched: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by capture_end s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -60,7 +62,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.end.on_joined_stream_answers_unmatched", case_1, case_1_control},
+    {"capture.end.on_joined_stream_answers_unmatched", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -76,7 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e9dab49e30aefdb6",
+    .digest = "87a39763100455c9",
     .cases = cases,
     .ncases = 1,
 };

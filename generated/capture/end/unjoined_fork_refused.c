@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.end.unjoined_fork_refused */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.end.unjoined_fork_refused: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: record F on t inserted before X, wait F on s inserted before X */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -57,7 +59,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.end.unjoined_fork_refused", case_1, case_1_control},
+    {"capture.end.unjoined_fork_refused", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -73,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fddf74f473bd3a5c",
+    .digest = "eed6f52b0ce91dc1",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.end.wrong_thread.capture_begin */
-static void case_1(sc_prog *p)
+static void case_capture_begin(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.end.wrong_thread.capture_begin: negative control */
-static void case_1_control(sc_prog *p)
+static void case_capture_begin_control(sc_prog *p)
 {
+    /* control: C replaced by capture_begin_relaxed s in t1 */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_capture_begin(p, "C", st_s, SC_CAPTURE_RELAXED);
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.end.wrong_thread.capture_begin_thread_local */
-static void case_2(sc_prog *p)
+static void case_capture_begin_thread_local(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.end.wrong_thread.capture_begin_thread_local: negative control */
-static void case_2_control(sc_prog *p)
+static void case_capture_begin_thread_local_control(sc_prog *p)
 {
+    /* control: C replaced by capture_begin_relaxed s in t1 */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_capture_begin(p, "C", st_s, SC_CAPTURE_RELAXED);
@@ -74,8 +78,10 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.end.wrong_thread.capture_begin", case_1, case_1_control},
-    {"capture.end.wrong_thread.capture_begin_thread_local", case_2, case_2_control},
+    {"capture.end.wrong_thread.capture_begin",
+     case_capture_begin, case_capture_begin_control},
+    {"capture.end.wrong_thread.capture_begin_thread_local",
+     case_capture_begin_thread_local, case_capture_begin_thread_local_control},
 };
 
 static const sc_rule rule = {
@@ -91,7 +97,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f58f2197e988d031",
+    .digest = "0a3dee725ff1c202",
     .cases = cases,
     .ncases = 2,
 };

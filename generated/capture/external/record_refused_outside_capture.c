@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.external.record_refused_outside_capture */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.external.record_refused_outside_capture: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: capture_begin s inserted before X */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.external.record_refused_outside_capture", case_1, case_1_control},
+    {"capture.external.record_refused_outside_capture", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -61,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "99a01f7fab2b63bc",
+    .digest = "cf3d16727ba83df7",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.kept.fork_branches_independent */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -45,8 +45,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.kept.fork_branches_independent: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: K moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -68,7 +70,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.kept.fork_branches_independent", case_1, case_1_control},
+    {"capture.kept.fork_branches_independent", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -84,7 +86,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "572175f83acae5ca",
+    .digest = "6c5f5820e444fadc",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.kept.forked_branch_runs_after_fork_point.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -46,8 +46,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.kept.forked_branch_runs_after_fork_point.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: K moved to stream v */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -70,7 +72,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.kept.forked_branch_runs_after_fork_point.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -94,8 +96,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.kept.forked_branch_runs_after_fork_point.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: K moved to stream v */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -118,8 +122,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.kept.forked_branch_runs_after_fork_point.kernel", case_1, case_1_control},
-    {"capture.kept.forked_branch_runs_after_fork_point.host_func", case_2, case_2_control},
+    {"capture.kept.forked_branch_runs_after_fork_point.kernel", case_kernel, case_kernel_control},
+    {"capture.kept.forked_branch_runs_after_fork_point.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -135,7 +139,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "06c3b08ad812a1f6",
+    .digest = "27d2f823a00ea470",
     .cases = cases,
     .ncases = 2,
 };

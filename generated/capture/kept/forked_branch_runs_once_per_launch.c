@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.kept.forked_branch_runs_once_per_launch.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -47,8 +47,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.kept.forked_branch_runs_once_per_launch.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: K moved to stream v */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -72,7 +74,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.kept.forked_branch_runs_once_per_launch.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -97,8 +99,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.kept.forked_branch_runs_once_per_launch.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: K moved to stream v */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -122,8 +126,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.kept.forked_branch_runs_once_per_launch.kernel", case_1, case_1_control},
-    {"capture.kept.forked_branch_runs_once_per_launch.host_func", case_2, case_2_control},
+    {"capture.kept.forked_branch_runs_once_per_launch.kernel", case_kernel, case_kernel_control},
+    {"capture.kept.forked_branch_runs_once_per_launch.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -139,7 +143,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2a4444b8746f874d",
+    .digest = "c2bfb3ef6cf19e48",
     .cases = cases,
     .ncases = 2,
 };

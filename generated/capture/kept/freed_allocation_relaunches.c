@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.kept.freed_allocation_relaunches */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -42,8 +42,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.kept.freed_allocation_relaunches: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: Fr dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
@@ -61,7 +63,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.kept.freed_allocation_relaunches", case_1, case_1_control},
+    {"capture.kept.freed_allocation_relaunches", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -77,7 +79,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2218692481e1e8da",
+    .digest = "216cc83e1708f319",
     .cases = cases,
     .ncases = 1,
 };

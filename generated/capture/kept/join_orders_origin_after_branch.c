@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.kept.join_orders_origin_after_branch */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -46,8 +46,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.kept.join_orders_origin_after_branch: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: K moved to stream v */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -70,7 +72,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.kept.join_orders_origin_after_branch", case_1, case_1_control},
+    {"capture.kept.join_orders_origin_after_branch", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -86,7 +88,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a0a734e5d5f51e86",
+    .digest = "f3a71dcfb4ef3c56",
     .cases = cases,
     .ncases = 1,
 };

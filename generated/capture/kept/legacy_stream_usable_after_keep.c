@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.kept.legacy_stream_usable_after_keep */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.kept.legacy_stream_usable_after_keep: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: K dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
@@ -49,7 +51,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.kept.legacy_stream_usable_after_keep", case_1, case_1_control},
+    {"capture.kept.legacy_stream_usable_after_keep", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -65,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ede932efd52aa970",
+    .digest = "a48d39f05e3b42c6",
     .cases = cases,
     .ncases = 1,
 };

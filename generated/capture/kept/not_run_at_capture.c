@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.kept.not_run_at_capture.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.kept.not_run_at_capture.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: K moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -58,7 +60,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.kept.not_run_at_capture.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -76,8 +78,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.kept.not_run_at_capture.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: K moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -94,8 +98,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.kept.not_run_at_capture.kernel", case_1, case_1_control},
-    {"capture.kept.not_run_at_capture.host_func", case_2, case_2_control},
+    {"capture.kept.not_run_at_capture.kernel", case_kernel, case_kernel_control},
+    {"capture.kept.not_run_at_capture.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -111,7 +115,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9ea424eca324c5e2",
+    .digest = "f878630aff3242b0",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.kept.runs_in_captured_order.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.kept.runs_in_captured_order.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: K moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.kept.runs_in_captured_order.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -73,8 +75,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.kept.runs_in_captured_order.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: K moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -90,8 +94,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.kept.runs_in_captured_order.kernel", case_1, case_1_control},
-    {"capture.kept.runs_in_captured_order.host_func", case_2, case_2_control},
+    {"capture.kept.runs_in_captured_order.kernel", case_kernel, case_kernel_control},
+    {"capture.kept.runs_in_captured_order.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -107,7 +111,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6d922526a6034d96",
+    .digest = "d9b5ff3d656eb0d4",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.kept.unfreed_allocation_relaunch_refused */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -41,8 +41,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.kept.unfreed_allocation_relaunch_refused: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: free_async M on s inserted before K */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
@@ -61,7 +63,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.kept.unfreed_allocation_relaunch_refused", case_1, case_1_control},
+    {"capture.kept.unfreed_allocation_relaunch_refused", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -77,7 +79,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6b3c1531de27935e",
+    .digest = "8347c4e2cb70f528",
     .cases = cases,
     .ncases = 1,
 };

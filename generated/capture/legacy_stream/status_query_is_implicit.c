@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.legacy_stream.status_query_is_implicit */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.legacy_stream.status_query_is_implicit: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.legacy_stream.status_query_is_implicit", case_1, case_1_control},
+    {"capture.legacy_stream.status_query_is_implicit", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -60,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "71ae2e865dbdffbd",
+    .digest = "a2870d5f0b1426c5",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.legacy_stream.sync_memcpy_fails_in_legacy_mode.memcpy_d2h_pinned_sync */
-static void case_1(sc_prog *p)
+static void case_memcpy_d2h_pinned_sync(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.legacy_stream.sync_memcpy_fails_in_legacy_mode.memcpy_d2h_pinned_sync: negative control */
-static void case_1_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_sync_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.legacy_stream.sync_memcpy_fails_in_legacy_mode.memcpy_h2d_pinned_sync */
-static void case_2(sc_prog *p)
+static void case_memcpy_h2d_pinned_sync(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -55,8 +57,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.legacy_stream.sync_memcpy_fails_in_legacy_mode.memcpy_h2d_pinned_sync: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_sync_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -66,8 +70,10 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.legacy_stream.sync_memcpy_fails_in_legacy_mode.memcpy_d2h_pinned_sync", case_1, case_1_control},
-    {"capture.legacy_stream.sync_memcpy_fails_in_legacy_mode.memcpy_h2d_pinned_sync", case_2, case_2_control},
+    {"capture.legacy_stream.sync_memcpy_fails_in_legacy_mode.memcpy_d2h_pinned_sync",
+     case_memcpy_d2h_pinned_sync, case_memcpy_d2h_pinned_sync_control},
+    {"capture.legacy_stream.sync_memcpy_fails_in_legacy_mode.memcpy_h2d_pinned_sync",
+     case_memcpy_h2d_pinned_sync, case_memcpy_h2d_pinned_sync_control},
 };
 
 static const sc_rule rule = {
@@ -83,7 +89,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f25e4538afb6c490",
+    .digest = "207dd8f6df118dce",
     .cases = cases,
     .ncases = 2,
 };

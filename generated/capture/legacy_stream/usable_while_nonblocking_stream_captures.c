@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* capture.legacy_stream.usable_while_nonblocking_stream_captures.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.legacy_stream.usable_while_nonblocking_stream_captures.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.legacy_stream.usable_while_nonblocking_stream_captures.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -54,8 +56,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.legacy_stream.usable_while_nonblocking_stream_captures.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -65,7 +69,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* capture.legacy_stream.usable_while_nonblocking_stream_captures.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -76,8 +80,10 @@ static void case_3(sc_prog *p)
 }
 
 /* capture.legacy_stream.usable_while_nonblocking_stream_captures.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -87,9 +93,12 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.legacy_stream.usable_while_nonblocking_stream_captures.kernel", case_1, case_1_control},
-    {"capture.legacy_stream.usable_while_nonblocking_stream_captures.memset", case_2, case_2_control},
-    {"capture.legacy_stream.usable_while_nonblocking_stream_captures.host_func", case_3, case_3_control},
+    {"capture.legacy_stream.usable_while_nonblocking_stream_captures.kernel",
+     case_kernel, case_kernel_control},
+    {"capture.legacy_stream.usable_while_nonblocking_stream_captures.memset",
+     case_memset, case_memset_control},
+    {"capture.legacy_stream.usable_while_nonblocking_stream_captures.host_func",
+     case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -105,7 +114,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b08460aac981e408",
+    .digest = "3eec1293e0b5988d",
     .cases = cases,
     .ncases = 3,
 };

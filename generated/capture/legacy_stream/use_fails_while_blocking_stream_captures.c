@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -55,8 +57,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -66,7 +70,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -77,8 +81,10 @@ static void case_3(sc_prog *p)
 }
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -88,7 +94,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -99,8 +105,10 @@ static void case_4(sc_prog *p)
 }
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -110,7 +118,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.record */
-static void case_5(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_X_event = sc_event_create(p, "X_event");
@@ -122,8 +130,10 @@ static void case_5(sc_prog *p)
 }
 
 /* capture.legacy_stream.use_fails_while_blocking_stream_captures.record: negative control */
-static void case_5_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_X_event = sc_event_create(p, "X_event");
 
@@ -134,11 +144,16 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.kernel", case_1, case_1_control},
-    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.memset", case_2, case_2_control},
-    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.memcpy_d2h_pinned", case_3, case_3_control},
-    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.host_func", case_4, case_4_control},
-    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.record", case_5, case_5_control},
+    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.kernel",
+     case_kernel, case_kernel_control},
+    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.memset",
+     case_memset, case_memset_control},
+    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.host_func",
+     case_host_func, case_host_func_control},
+    {"capture.legacy_stream.use_fails_while_blocking_stream_captures.record",
+     case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -154,7 +169,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6c8afd7c8b0882cd",
+    .digest = "26b2baaf10c2a47f",
     .cases = cases,
     .ncases = 5,
 };

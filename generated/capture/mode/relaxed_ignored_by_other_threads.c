@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.mode.relaxed_ignored_by_other_threads */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.mode.relaxed_ignored_by_other_threads: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: C replaced by capture_begin s in t1 */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_capture_begin(p, "C", st_s, SC_CAPTURE_GLOBAL);
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.mode.relaxed_ignored_by_other_threads", case_1, case_1_control},
+    {"capture.mode.relaxed_ignored_by_other_threads", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ac160fdc47ec9427",
+    .digest = "9ae77b6d9eba0946",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* capture.status.active_in_every_mode.capture_begin_thread_local */
-static void case_1(sc_prog *p)
+static void case_capture_begin_thread_local(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.status.active_in_every_mode.capture_begin_thread_local: negative control */
-static void case_1_control(sc_prog *p)
+static void case_capture_begin_thread_local_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_X = sc_capture_status(p, "X", st_s);
@@ -42,7 +44,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.status.active_in_every_mode.capture_begin_relaxed */
-static void case_2(sc_prog *p)
+static void case_capture_begin_relaxed(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -53,8 +55,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.status.active_in_every_mode.capture_begin_relaxed: negative control */
-static void case_2_control(sc_prog *p)
+static void case_capture_begin_relaxed_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_X = sc_capture_status(p, "X", st_s);
@@ -63,8 +67,10 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.status.active_in_every_mode.capture_begin_thread_local", case_1, case_1_control},
-    {"capture.status.active_in_every_mode.capture_begin_relaxed", case_2, case_2_control},
+    {"capture.status.active_in_every_mode.capture_begin_thread_local",
+     case_capture_begin_thread_local, case_capture_begin_thread_local_control},
+    {"capture.status.active_in_every_mode.capture_begin_relaxed",
+     case_capture_begin_relaxed, case_capture_begin_relaxed_control},
 };
 
 static const sc_rule rule = {
@@ -80,7 +86,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b4e39d4b9faeb708",
+    .digest = "4aea89f9ea3e2945",
     .cases = cases,
     .ncases = 2,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* capture.status.none_after_end */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.status.none_after_end: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: E dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.status.none_after_end", case_1, case_1_control},
+    {"capture.status.none_after_end", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "bb3b96e1c7e62376",
+    .digest = "ca30d537803372bc",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* capture.status.seen_from_other_thread.capture_begin */
-static void case_1(sc_prog *p)
+static void case_capture_begin(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.status.seen_from_other_thread.capture_begin: negative control */
-static void case_1_control(sc_prog *p)
+static void case_capture_begin_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_X = sc_capture_status(p, "X", st_s);
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* capture.status.seen_from_other_thread.capture_begin_thread_local */
-static void case_2(sc_prog *p)
+static void case_capture_begin_thread_local(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* capture.status.seen_from_other_thread.capture_begin_thread_local: negative control */
-static void case_2_control(sc_prog *p)
+static void case_capture_begin_thread_local_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_X = sc_capture_status(p, "X", st_s);
@@ -69,7 +73,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* capture.status.seen_from_other_thread.capture_begin_relaxed */
-static void case_3(sc_prog *p)
+static void case_capture_begin_relaxed(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* capture.status.seen_from_other_thread.capture_begin_relaxed: negative control */
-static void case_3_control(sc_prog *p)
+static void case_capture_begin_relaxed_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_X = sc_capture_status(p, "X", st_s);
@@ -93,9 +99,12 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.status.seen_from_other_thread.capture_begin", case_1, case_1_control},
-    {"capture.status.seen_from_other_thread.capture_begin_thread_local", case_2, case_2_control},
-    {"capture.status.seen_from_other_thread.capture_begin_relaxed", case_3, case_3_control},
+    {"capture.status.seen_from_other_thread.capture_begin",
+     case_capture_begin, case_capture_begin_control},
+    {"capture.status.seen_from_other_thread.capture_begin_thread_local",
+     case_capture_begin_thread_local, case_capture_begin_thread_local_control},
+    {"capture.status.seen_from_other_thread.capture_begin_relaxed",
+     case_capture_begin_relaxed, case_capture_begin_relaxed_control},
 };
 
 static const sc_rule rule = {
@@ -111,7 +120,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "64ea21b7189d7d8a",
+    .digest = "3024942c778559bd",
     .cases = cases,
     .ncases = 3,
 };

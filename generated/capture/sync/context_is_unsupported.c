@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* capture.sync.context_is_unsupported */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* capture.sync.context_is_unsupported: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_X = sc_ctx_sync(p, "X");
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"capture.sync.context_is_unsupported", case_1, case_1_control},
+    {"capture.sync.context_is_unsupported", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -59,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b769521d4cbeb2d8",
+    .digest = "f214f2138bf0b7c8",
     .cases = cases,
     .ncases = 1,
 };

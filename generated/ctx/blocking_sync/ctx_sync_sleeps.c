@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* ctx.blocking_sync.ctx_sync_sleeps */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create_flags(p, "C", SC_CTX_BLOCKING_SYNC);
 
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.blocking_sync.ctx_sync_sleeps: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: C redeclared context (was context blocking_sync) */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
@@ -57,7 +59,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.blocking_sync.ctx_sync_sleeps", case_1, case_1_control},
+    {"ctx.blocking_sync.ctx_sync_sleeps", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -73,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "ab8e279e785cc665",
+    .digest = "28e652a8a70872be",
     .cases = cases,
     .ncases = 1,
 };

@@ -24,7 +24,7 @@
 #include "streamcts.h"
 
 /* ctx.create.pop_restores_the_supplanted_context */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -42,8 +42,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.create.pop_restores_the_supplanted_context: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: P dropped */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_N = sc_ctx_create(p, "N", cx_C);
@@ -58,7 +60,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.create.pop_restores_the_supplanted_context", case_1, case_1_control},
+    {"ctx.create.pop_restores_the_supplanted_context", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -74,7 +76,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "68c050494955aee4",
+    .digest = "ceab17315506b0bb",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.created.current_context_is_per_thread */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.created.current_context_is_per_thread: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: Q moved to thread t1 */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
@@ -55,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.created.current_context_is_per_thread", case_1, case_1_control},
+    {"ctx.created.current_context_is_per_thread", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -71,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "cc9f2d977950db8d",
+    .digest = "163192ca0bf66e10",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.created.legacy_not_held_by_primary_legacy */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.created.legacy_not_held_by_primary_legacy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: P dropped, Q dropped */
+
     sc_context_create(p, "C");
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.created.legacy_not_held_by_primary_legacy", case_1, case_1_control},
+    {"ctx.created.legacy_not_held_by_primary_legacy", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -68,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "ab0e1d148646459f",
+    .digest = "9ccb135ba2c5feca",
     .cases = cases,
     .ncases = 1,
 };

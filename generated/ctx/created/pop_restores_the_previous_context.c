@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.created.pop_restores_the_previous_context */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.created.pop_restores_the_previous_context: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: Q dropped */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.created.pop_restores_the_previous_context", case_1, case_1_control},
+    {"ctx.created.pop_restores_the_previous_context", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -72,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "f59cd0557afd4dcf",
+    .digest = "de91e208170a42bc",
     .cases = cases,
     .ncases = 1,
 };

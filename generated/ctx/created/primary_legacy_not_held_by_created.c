@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.created.primary_legacy_not_held_by_created */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.created.primary_legacy_not_held_by_created: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: P dropped, Q dropped */
+
     sc_context_create(p, "C");
 
     sc_op op_op1 = sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.created.primary_legacy_not_held_by_created", case_1, case_1_control},
+    {"ctx.created.primary_legacy_not_held_by_created", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -70,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "85a6a312c08b7bab",
+    .digest = "4915a401fa1031f7",
     .cases = cases,
     .ncases = 1,
 };

@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* ctx.created.stream_query_sees_its_legacy_stream.push */
-static void case_1(sc_prog *p)
+static void case_push(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.created.stream_query_sees_its_legacy_stream.push: negative control */
-static void case_1_control(sc_prog *p)
+static void case_push_control(sc_prog *p)
 {
+    /* control: Q moved to thread main */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* ctx.created.stream_query_sees_its_legacy_stream.set */
-static void case_2(sc_prog *p)
+static void case_set(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -73,8 +75,10 @@ static void case_2(sc_prog *p)
 }
 
 /* ctx.created.stream_query_sees_its_legacy_stream.set: negative control */
-static void case_2_control(sc_prog *p)
+static void case_set_control(sc_prog *p)
 {
+    /* control: Q moved to thread main */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
@@ -89,8 +93,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.created.stream_query_sees_its_legacy_stream.push", case_1, case_1_control},
-    {"ctx.created.stream_query_sees_its_legacy_stream.set", case_2, case_2_control},
+    {"ctx.created.stream_query_sees_its_legacy_stream.push", case_push, case_push_control},
+    {"ctx.created.stream_query_sees_its_legacy_stream.set", case_set, case_set_control},
 };
 
 static const sc_rule rule = {
@@ -106,7 +110,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "f948eeb9d19112eb",
+    .digest = "3c66673bd1a72595",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.created.sync_returns_before_other_contexts_work */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.created.sync_returns_before_other_contexts_work: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X moved to thread t1 */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
@@ -55,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.created.sync_returns_before_other_contexts_work", case_1, case_1_control},
+    {"ctx.created.sync_returns_before_other_contexts_work", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -71,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "652dc8409a3a9659",
+    .digest = "c08e4f570b46c862",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.created.sync_waits_for_its_own_context.push */
-static void case_1(sc_prog *p)
+static void case_push(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.created.sync_waits_for_its_own_context.push: negative control */
-static void case_1_control(sc_prog *p)
+static void case_push_control(sc_prog *p)
 {
+    /* control: X moved to thread main */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
@@ -55,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* ctx.created.sync_waits_for_its_own_context.set */
-static void case_2(sc_prog *p)
+static void case_set(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -72,8 +74,10 @@ static void case_2(sc_prog *p)
 }
 
 /* ctx.created.sync_waits_for_its_own_context.set: negative control */
-static void case_2_control(sc_prog *p)
+static void case_set_control(sc_prog *p)
 {
+    /* control: X moved to thread main */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
@@ -88,8 +92,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.created.sync_waits_for_its_own_context.push", case_1, case_1_control},
-    {"ctx.created.sync_waits_for_its_own_context.set", case_2, case_2_control},
+    {"ctx.created.sync_waits_for_its_own_context.push", case_push, case_push_control},
+    {"ctx.created.sync_waits_for_its_own_context.set", case_set, case_set_control},
 };
 
 static const sc_rule rule = {
@@ -105,7 +109,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "44e90b6290f1a076",
+    .digest = "5d795178b632d55b",
     .cases = cases,
     .ncases = 2,
 };

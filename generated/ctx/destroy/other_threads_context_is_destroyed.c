@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.destroy.other_threads_context_is_destroyed.push */
-static void case_1(sc_prog *p)
+static void case_push(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.destroy.other_threads_context_is_destroyed.push: negative control */
-static void case_1_control(sc_prog *p)
+static void case_push_control(sc_prog *p)
 {
+    /* control: D dropped */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
@@ -49,7 +51,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* ctx.destroy.other_threads_context_is_destroyed.set */
-static void case_2(sc_prog *p)
+static void case_set(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -63,8 +65,10 @@ static void case_2(sc_prog *p)
 }
 
 /* ctx.destroy.other_threads_context_is_destroyed.set: negative control */
-static void case_2_control(sc_prog *p)
+static void case_set_control(sc_prog *p)
 {
+    /* control: D dropped */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
@@ -76,8 +80,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.destroy.other_threads_context_is_destroyed.push", case_1, case_1_control},
-    {"ctx.destroy.other_threads_context_is_destroyed.set", case_2, case_2_control},
+    {"ctx.destroy.other_threads_context_is_destroyed.push", case_push, case_push_control},
+    {"ctx.destroy.other_threads_context_is_destroyed.set", case_set, case_set_control},
 };
 
 static const sc_rule rule = {
@@ -93,7 +97,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "ff1ffafe2fdaaf24",
+    .digest = "f6649a872b25ed83",
     .cases = cases,
     .ncases = 2,
 };

@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* ctx.destroy.other_threads_query_is_destroyed.push */
-static void case_1(sc_prog *p)
+static void case_push(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.destroy.other_threads_query_is_destroyed.push: negative control */
-static void case_1_control(sc_prog *p)
+static void case_push_control(sc_prog *p)
 {
+    /* control: D dropped */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* ctx.destroy.other_threads_query_is_destroyed.set */
-static void case_2(sc_prog *p)
+static void case_set(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -64,8 +66,10 @@ static void case_2(sc_prog *p)
 }
 
 /* ctx.destroy.other_threads_query_is_destroyed.set: negative control */
-static void case_2_control(sc_prog *p)
+static void case_set_control(sc_prog *p)
 {
+    /* control: D dropped */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
@@ -77,8 +81,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.destroy.other_threads_query_is_destroyed.push", case_1, case_1_control},
-    {"ctx.destroy.other_threads_query_is_destroyed.set", case_2, case_2_control},
+    {"ctx.destroy.other_threads_query_is_destroyed.push", case_push, case_push_control},
+    {"ctx.destroy.other_threads_query_is_destroyed.set", case_set, case_set_control},
 };
 
 static const sc_rule rule = {
@@ -94,7 +98,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "b463dd8ca0eea37c",
+    .digest = "286a6b0dca7907fd",
     .cases = cases,
     .ncases = 2,
 };

@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* ctx.destroy.pops_the_calling_threads_context */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -41,8 +41,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.destroy.pops_the_calling_threads_context: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: D dropped */
+
     sc_context cx_C = sc_context_create(p, "C");
 
     sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
@@ -57,7 +59,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.destroy.pops_the_calling_threads_context", case_1, case_1_control},
+    {"ctx.destroy.pops_the_calling_threads_context", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -73,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "10f6f7e63599e731",
+    .digest = "c7dcb18d8f416a13",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.green.primary_sync_waits_for_green_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create_green(p, "g", SC_PRIO_NONE);
     sc_context_create(p, "C");
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.green.primary_sync_waits_for_green_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: ctx_enter_push C in t1 inserted before X */
+
     sc_stream st_g = sc_stream_create_green(p, "g", SC_PRIO_NONE);
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* ctx.green.primary_sync_waits_for_green_work.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create_green(p, "g", SC_PRIO_NONE);
     sc_context_create(p, "C");
@@ -66,8 +68,10 @@ static void case_2(sc_prog *p)
 }
 
 /* ctx.green.primary_sync_waits_for_green_work.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: ctx_enter_push C in t1 inserted before X */
+
     sc_stream st_g = sc_stream_create_green(p, "g", SC_PRIO_NONE);
     sc_context cx_C = sc_context_create(p, "C");
 
@@ -82,8 +86,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.green.primary_sync_waits_for_green_work.kernel", case_1, case_1_control},
-    {"ctx.green.primary_sync_waits_for_green_work.host_func", case_2, case_2_control},
+    {"ctx.green.primary_sync_waits_for_green_work.kernel", case_kernel, case_kernel_control},
+    {"ctx.green.primary_sync_waits_for_green_work.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -100,7 +104,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .needs = SC_NEEDS_GREEN,
-    .digest = "b5c37ccd8200ecd7",
+    .digest = "bf894819c3452005",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.primary.last_release_resets */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_op op_X = sc_primary_release(p, "X", SC_PRIMARY_RELEASE_ALL);
 
@@ -30,15 +30,17 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.primary.last_release_resets: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by primary_release_balanced */
+
     sc_op op_X = sc_primary_release(p, "X", SC_PRIMARY_BALANCED);
 
     sc_expect_value(p, op_X, SC_VALUE_RESET);
 }
 
 static const sc_case cases[] = {
-    {"ctx.primary.last_release_resets", case_1, case_1_control},
+    {"ctx.primary.last_release_resets", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -54,7 +56,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "6dd3f6fa0b4157f4",
+    .digest = "0587162dd1c6da81",
     .cases = cases,
     .ncases = 1,
 };

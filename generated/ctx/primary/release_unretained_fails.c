@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.primary.release_unretained_fails */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_op op_X = sc_primary_release(p, "X", SC_PRIMARY_RELEASE_EXTRA);
 
@@ -30,15 +30,17 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.primary.release_unretained_fails: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by primary_release_balanced */
+
     sc_op op_X = sc_primary_release(p, "X", SC_PRIMARY_BALANCED);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_CONTEXT);
 }
 
 static const sc_case cases[] = {
-    {"ctx.primary.release_unretained_fails", case_1, case_1_control},
+    {"ctx.primary.release_unretained_fails", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -54,7 +56,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "1585a79a15cd1695",
+    .digest = "934f2e7adaa92554",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.primary.shared_with_runtime.kernel.blocking */
-static void case_1(sc_prog *p)
+static void case_kernel_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.primary.shared_with_runtime.kernel.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_blocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* ctx.primary.shared_with_runtime.kernel.nonblocking */
-static void case_2(sc_prog *p)
+static void case_kernel_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* ctx.primary.shared_with_runtime.kernel.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_nonblocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* ctx.primary.shared_with_runtime.memset.blocking */
-static void case_3(sc_prog *p)
+static void case_memset_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* ctx.primary.shared_with_runtime.memset.blocking: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memset_blocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* ctx.primary.shared_with_runtime.memset.nonblocking */
-static void case_4(sc_prog *p)
+static void case_memset_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* ctx.primary.shared_with_runtime.memset.nonblocking: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memset_nonblocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -126,10 +134,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.primary.shared_with_runtime.kernel.blocking", case_1, case_1_control},
-    {"ctx.primary.shared_with_runtime.kernel.nonblocking", case_2, case_2_control},
-    {"ctx.primary.shared_with_runtime.memset.blocking", case_3, case_3_control},
-    {"ctx.primary.shared_with_runtime.memset.nonblocking", case_4, case_4_control},
+    {"ctx.primary.shared_with_runtime.kernel.blocking", case_kernel_blocking, case_kernel_blocking_control},
+    {"ctx.primary.shared_with_runtime.kernel.nonblocking", case_kernel_nonblocking, case_kernel_nonblocking_control},
+    {"ctx.primary.shared_with_runtime.memset.blocking", case_memset_blocking, case_memset_blocking_control},
+    {"ctx.primary.shared_with_runtime.memset.nonblocking", case_memset_nonblocking, case_memset_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -145,7 +153,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5ed8616e6b743f57",
+    .digest = "0765a572434cba42",
     .cases = cases,
     .ncases = 4,
 };

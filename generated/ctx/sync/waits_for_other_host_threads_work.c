@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* ctx.sync.waits_for_other_host_threads_work.per_thread */
-static void case_1(sc_prog *p)
+static void case_per_thread(sc_prog *p)
 {
     sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* ctx.sync.waits_for_other_host_threads_work.per_thread: negative control */
-static void case_1_control(sc_prog *p)
+static void case_per_thread_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* ctx.sync.waits_for_other_host_threads_work.s */
-static void case_2(sc_prog *p)
+static void case_s(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -67,8 +69,10 @@ static void case_2(sc_prog *p)
 }
 
 /* ctx.sync.waits_for_other_host_threads_work.s: negative control */
-static void case_2_control(sc_prog *p)
+static void case_s_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -82,8 +86,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"ctx.sync.waits_for_other_host_threads_work.per_thread", case_1, case_1_control},
-    {"ctx.sync.waits_for_other_host_threads_work.s", case_2, case_2_control},
+    {"ctx.sync.waits_for_other_host_threads_work.per_thread", case_per_thread, case_per_thread_control},
+    {"ctx.sync.waits_for_other_host_threads_work.s", case_s, case_s_control},
 };
 
 static const sc_rule rule = {
@@ -99,7 +103,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "68b8e9ec17ef1707",
+    .digest = "28a7da07a3c9448a",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* default_stream.blocking.not_held_by_blocking.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.memcpy_d2h_pageable */
-static void case_4(sc_prog *p)
+static void case_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.memcpy_d2h_pageable: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -126,7 +134,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.host_func */
-static void case_5(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -139,8 +147,10 @@ static void case_5(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.host_func: negative control */
-static void case_5_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -152,7 +162,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.callback */
-static void case_6(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -165,8 +175,10 @@ static void case_6(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.callback: negative control */
-static void case_6_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -178,7 +190,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.record */
-static void case_7(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -192,8 +204,10 @@ static void case_7(sc_prog *p)
 }
 
 /* default_stream.blocking.not_held_by_blocking.record: negative control */
-static void case_7_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -206,13 +220,20 @@ static void case_7_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"default_stream.blocking.not_held_by_blocking.kernel", case_1, case_1_control},
-    {"default_stream.blocking.not_held_by_blocking.memset", case_2, case_2_control},
-    {"default_stream.blocking.not_held_by_blocking.memcpy_h2d_pinned", case_3, case_3_control},
-    {"default_stream.blocking.not_held_by_blocking.memcpy_d2h_pageable", case_4, case_4_control},
-    {"default_stream.blocking.not_held_by_blocking.host_func", case_5, case_5_control},
-    {"default_stream.blocking.not_held_by_blocking.callback", case_6, case_6_control},
-    {"default_stream.blocking.not_held_by_blocking.record", case_7, case_7_control},
+    {"default_stream.blocking.not_held_by_blocking.kernel",
+     case_kernel, case_kernel_control},
+    {"default_stream.blocking.not_held_by_blocking.memset",
+     case_memset, case_memset_control},
+    {"default_stream.blocking.not_held_by_blocking.memcpy_h2d_pinned",
+     case_memcpy_h2d_pinned, case_memcpy_h2d_pinned_control},
+    {"default_stream.blocking.not_held_by_blocking.memcpy_d2h_pageable",
+     case_memcpy_d2h_pageable, case_memcpy_d2h_pageable_control},
+    {"default_stream.blocking.not_held_by_blocking.host_func",
+     case_host_func, case_host_func_control},
+    {"default_stream.blocking.not_held_by_blocking.callback",
+     case_callback, case_callback_control},
+    {"default_stream.blocking.not_held_by_blocking.record",
+     case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -228,7 +249,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5c92d5cbc6824c02",
+    .digest = "1f8c8807387b4745",
     .cases = cases,
     .ncases = 7,
 };

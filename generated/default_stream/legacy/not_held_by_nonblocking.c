@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memset */
-static void case_2(sc_prog *p)
+static void case_kernel_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_memset_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_kernel_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_kernel_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_h2d_pageable */
-static void case_4(sc_prog *p)
+static void case_kernel_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_h2d_pageable: negative control */
-static void case_4_control(sc_prog *p)
+static void case_kernel_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2h_pinned */
-static void case_5(sc_prog *p)
+static void case_kernel_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -130,8 +138,10 @@ static void case_5(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2h_pinned: negative control */
-static void case_5_control(sc_prog *p)
+static void case_kernel_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -142,7 +152,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2h_pageable */
-static void case_6(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -154,8 +164,10 @@ static void case_6(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2h_pageable: negative control */
-static void case_6_control(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -166,7 +178,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2d */
-static void case_7(sc_prog *p)
+static void case_kernel_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -178,8 +190,10 @@ static void case_7(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2d: negative control */
-static void case_7_control(sc_prog *p)
+static void case_kernel_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -190,7 +204,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.host_func */
-static void case_8(sc_prog *p)
+static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -202,8 +216,10 @@ static void case_8(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.host_func: negative control */
-static void case_8_control(sc_prog *p)
+static void case_kernel_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -214,7 +230,7 @@ static void case_8_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.callback */
-static void case_9(sc_prog *p)
+static void case_kernel_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -226,8 +242,10 @@ static void case_9(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.callback: negative control */
-static void case_9_control(sc_prog *p)
+static void case_kernel_callback_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -238,7 +256,7 @@ static void case_9_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.record */
-static void case_10(sc_prog *p)
+static void case_kernel_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -251,8 +269,10 @@ static void case_10(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.kernel.record: negative control */
-static void case_10_control(sc_prog *p)
+static void case_kernel_record_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -264,7 +284,7 @@ static void case_10_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.kernel */
-static void case_11(sc_prog *p)
+static void case_memset_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -276,8 +296,10 @@ static void case_11(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.kernel: negative control */
-static void case_11_control(sc_prog *p)
+static void case_memset_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -288,7 +310,7 @@ static void case_11_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memset */
-static void case_12(sc_prog *p)
+static void case_memset_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -300,8 +322,10 @@ static void case_12(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memset: negative control */
-static void case_12_control(sc_prog *p)
+static void case_memset_memset_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -312,7 +336,7 @@ static void case_12_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_h2d_pinned */
-static void case_13(sc_prog *p)
+static void case_memset_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -324,8 +348,10 @@ static void case_13(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_h2d_pinned: negative control */
-static void case_13_control(sc_prog *p)
+static void case_memset_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -336,7 +362,7 @@ static void case_13_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_h2d_pageable */
-static void case_14(sc_prog *p)
+static void case_memset_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -348,8 +374,10 @@ static void case_14(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_h2d_pageable: negative control */
-static void case_14_control(sc_prog *p)
+static void case_memset_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -360,7 +388,7 @@ static void case_14_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2h_pinned */
-static void case_15(sc_prog *p)
+static void case_memset_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -372,8 +400,10 @@ static void case_15(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2h_pinned: negative control */
-static void case_15_control(sc_prog *p)
+static void case_memset_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -384,7 +414,7 @@ static void case_15_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2h_pageable */
-static void case_16(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -396,8 +426,10 @@ static void case_16(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2h_pageable: negative control */
-static void case_16_control(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -408,7 +440,7 @@ static void case_16_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2d */
-static void case_17(sc_prog *p)
+static void case_memset_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -420,8 +452,10 @@ static void case_17(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2d: negative control */
-static void case_17_control(sc_prog *p)
+static void case_memset_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -432,7 +466,7 @@ static void case_17_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.host_func */
-static void case_18(sc_prog *p)
+static void case_memset_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -444,8 +478,10 @@ static void case_18(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.host_func: negative control */
-static void case_18_control(sc_prog *p)
+static void case_memset_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -456,7 +492,7 @@ static void case_18_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.callback */
-static void case_19(sc_prog *p)
+static void case_memset_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -468,8 +504,10 @@ static void case_19(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.callback: negative control */
-static void case_19_control(sc_prog *p)
+static void case_memset_callback_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -480,7 +518,7 @@ static void case_19_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.record */
-static void case_20(sc_prog *p)
+static void case_memset_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -493,8 +531,10 @@ static void case_20(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memset.record: negative control */
-static void case_20_control(sc_prog *p)
+static void case_memset_record_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -506,7 +546,7 @@ static void case_20_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.kernel */
-static void case_21(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -518,8 +558,10 @@ static void case_21(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.kernel: negative control */
-static void case_21_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -530,7 +572,7 @@ static void case_21_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memset */
-static void case_22(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -542,8 +584,10 @@ static void case_22(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memset: negative control */
-static void case_22_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -554,7 +598,7 @@ static void case_22_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_h2d_pinned */
-static void case_23(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -566,8 +610,10 @@ static void case_23(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_h2d_pinned: negative control */
-static void case_23_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -578,7 +624,7 @@ static void case_23_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_h2d_pageable */
-static void case_24(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -590,8 +636,10 @@ static void case_24(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_h2d_pageable: negative control */
-static void case_24_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -602,7 +650,7 @@ static void case_24_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2h_pinned */
-static void case_25(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -614,8 +662,10 @@ static void case_25(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2h_pinned: negative control */
-static void case_25_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -626,7 +676,7 @@ static void case_25_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2h_pageable */
-static void case_26(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -638,8 +688,10 @@ static void case_26(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2h_pageable: negative control */
-static void case_26_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -650,7 +702,7 @@ static void case_26_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2d */
-static void case_27(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -662,8 +714,10 @@ static void case_27(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2d: negative control */
-static void case_27_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -674,7 +728,7 @@ static void case_27_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.host_func */
-static void case_28(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -686,8 +740,10 @@ static void case_28(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.host_func: negative control */
-static void case_28_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -698,7 +754,7 @@ static void case_28_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.callback */
-static void case_29(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -710,8 +766,10 @@ static void case_29(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.callback: negative control */
-static void case_29_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -722,7 +780,7 @@ static void case_29_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.record */
-static void case_30(sc_prog *p)
+static void case_memcpy_h2d_pinned_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -735,8 +793,10 @@ static void case_30(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.record: negative control */
-static void case_30_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_record_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -748,7 +808,7 @@ static void case_30_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.kernel */
-static void case_31(sc_prog *p)
+static void case_memcpy_d2h_pinned_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -760,8 +820,10 @@ static void case_31(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.kernel: negative control */
-static void case_31_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -772,7 +834,7 @@ static void case_31_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memset */
-static void case_32(sc_prog *p)
+static void case_memcpy_d2h_pinned_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -784,8 +846,10 @@ static void case_32(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memset: negative control */
-static void case_32_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memset_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -796,7 +860,7 @@ static void case_32_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_h2d_pinned */
-static void case_33(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -808,8 +872,10 @@ static void case_33(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_h2d_pinned: negative control */
-static void case_33_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -820,7 +886,7 @@ static void case_33_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_h2d_pageable */
-static void case_34(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -832,8 +898,10 @@ static void case_34(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_h2d_pageable: negative control */
-static void case_34_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -844,7 +912,7 @@ static void case_34_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2h_pinned */
-static void case_35(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -856,8 +924,10 @@ static void case_35(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2h_pinned: negative control */
-static void case_35_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -868,7 +938,7 @@ static void case_35_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2h_pageable */
-static void case_36(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -880,8 +950,10 @@ static void case_36(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2h_pageable: negative control */
-static void case_36_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -892,7 +964,7 @@ static void case_36_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2d */
-static void case_37(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -904,8 +976,10 @@ static void case_37(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2d: negative control */
-static void case_37_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -916,7 +990,7 @@ static void case_37_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.host_func */
-static void case_38(sc_prog *p)
+static void case_memcpy_d2h_pinned_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -928,8 +1002,10 @@ static void case_38(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.host_func: negative control */
-static void case_38_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -940,7 +1016,7 @@ static void case_38_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.callback */
-static void case_39(sc_prog *p)
+static void case_memcpy_d2h_pinned_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -952,8 +1028,10 @@ static void case_39(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.callback: negative control */
-static void case_39_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_callback_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -964,7 +1042,7 @@ static void case_39_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.record */
-static void case_40(sc_prog *p)
+static void case_memcpy_d2h_pinned_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -977,8 +1055,10 @@ static void case_40(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.record: negative control */
-static void case_40_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_record_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -990,7 +1070,7 @@ static void case_40_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.kernel */
-static void case_41(sc_prog *p)
+static void case_memcpy_d2d_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1002,8 +1082,10 @@ static void case_41(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.kernel: negative control */
-static void case_41_control(sc_prog *p)
+static void case_memcpy_d2d_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1014,7 +1096,7 @@ static void case_41_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memset */
-static void case_42(sc_prog *p)
+static void case_memcpy_d2d_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1026,8 +1108,10 @@ static void case_42(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memset: negative control */
-static void case_42_control(sc_prog *p)
+static void case_memcpy_d2d_memset_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1038,7 +1122,7 @@ static void case_42_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_h2d_pinned */
-static void case_43(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1050,8 +1134,10 @@ static void case_43(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_h2d_pinned: negative control */
-static void case_43_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1062,7 +1148,7 @@ static void case_43_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_h2d_pageable */
-static void case_44(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1074,8 +1160,10 @@ static void case_44(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_h2d_pageable: negative control */
-static void case_44_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1086,7 +1174,7 @@ static void case_44_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2h_pinned */
-static void case_45(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1098,8 +1186,10 @@ static void case_45(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2h_pinned: negative control */
-static void case_45_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1110,7 +1200,7 @@ static void case_45_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2h_pageable */
-static void case_46(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1122,8 +1212,10 @@ static void case_46(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2h_pageable: negative control */
-static void case_46_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1134,7 +1226,7 @@ static void case_46_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2d */
-static void case_47(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1146,8 +1238,10 @@ static void case_47(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2d: negative control */
-static void case_47_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1158,7 +1252,7 @@ static void case_47_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.host_func */
-static void case_48(sc_prog *p)
+static void case_memcpy_d2d_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1170,8 +1264,10 @@ static void case_48(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.host_func: negative control */
-static void case_48_control(sc_prog *p)
+static void case_memcpy_d2d_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1182,7 +1278,7 @@ static void case_48_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.callback */
-static void case_49(sc_prog *p)
+static void case_memcpy_d2d_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1194,8 +1290,10 @@ static void case_49(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.callback: negative control */
-static void case_49_control(sc_prog *p)
+static void case_memcpy_d2d_callback_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1206,7 +1304,7 @@ static void case_49_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.record */
-static void case_50(sc_prog *p)
+static void case_memcpy_d2d_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -1219,8 +1317,10 @@ static void case_50(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.record: negative control */
-static void case_50_control(sc_prog *p)
+static void case_memcpy_d2d_record_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -1232,7 +1332,7 @@ static void case_50_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.kernel */
-static void case_51(sc_prog *p)
+static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1244,8 +1344,10 @@ static void case_51(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.kernel: negative control */
-static void case_51_control(sc_prog *p)
+static void case_host_func_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1256,7 +1358,7 @@ static void case_51_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memset */
-static void case_52(sc_prog *p)
+static void case_host_func_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1268,8 +1370,10 @@ static void case_52(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memset: negative control */
-static void case_52_control(sc_prog *p)
+static void case_host_func_memset_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1280,7 +1384,7 @@ static void case_52_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_h2d_pinned */
-static void case_53(sc_prog *p)
+static void case_host_func_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1292,8 +1396,10 @@ static void case_53(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_h2d_pinned: negative control */
-static void case_53_control(sc_prog *p)
+static void case_host_func_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1304,7 +1410,7 @@ static void case_53_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_h2d_pageable */
-static void case_54(sc_prog *p)
+static void case_host_func_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1316,8 +1422,10 @@ static void case_54(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_h2d_pageable: negative control */
-static void case_54_control(sc_prog *p)
+static void case_host_func_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1328,7 +1436,7 @@ static void case_54_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2h_pinned */
-static void case_55(sc_prog *p)
+static void case_host_func_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1340,8 +1448,10 @@ static void case_55(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2h_pinned: negative control */
-static void case_55_control(sc_prog *p)
+static void case_host_func_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1352,7 +1462,7 @@ static void case_55_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2h_pageable */
-static void case_56(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1364,8 +1474,10 @@ static void case_56(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2h_pageable: negative control */
-static void case_56_control(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1376,7 +1488,7 @@ static void case_56_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2d */
-static void case_57(sc_prog *p)
+static void case_host_func_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1388,8 +1500,10 @@ static void case_57(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2d: negative control */
-static void case_57_control(sc_prog *p)
+static void case_host_func_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1400,7 +1514,7 @@ static void case_57_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.host_func */
-static void case_58(sc_prog *p)
+static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1412,8 +1526,10 @@ static void case_58(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.host_func: negative control */
-static void case_58_control(sc_prog *p)
+static void case_host_func_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1424,7 +1540,7 @@ static void case_58_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.callback */
-static void case_59(sc_prog *p)
+static void case_host_func_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1436,8 +1552,10 @@ static void case_59(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.callback: negative control */
-static void case_59_control(sc_prog *p)
+static void case_host_func_callback_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1448,7 +1566,7 @@ static void case_59_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.record */
-static void case_60(sc_prog *p)
+static void case_host_func_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -1461,8 +1579,10 @@ static void case_60(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.host_func.record: negative control */
-static void case_60_control(sc_prog *p)
+static void case_host_func_record_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -1474,7 +1594,7 @@ static void case_60_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.kernel */
-static void case_61(sc_prog *p)
+static void case_callback_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1486,8 +1606,10 @@ static void case_61(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.kernel: negative control */
-static void case_61_control(sc_prog *p)
+static void case_callback_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1498,7 +1620,7 @@ static void case_61_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memset */
-static void case_62(sc_prog *p)
+static void case_callback_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1510,8 +1632,10 @@ static void case_62(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memset: negative control */
-static void case_62_control(sc_prog *p)
+static void case_callback_memset_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1522,7 +1646,7 @@ static void case_62_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_h2d_pinned */
-static void case_63(sc_prog *p)
+static void case_callback_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1534,8 +1658,10 @@ static void case_63(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_h2d_pinned: negative control */
-static void case_63_control(sc_prog *p)
+static void case_callback_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1546,7 +1672,7 @@ static void case_63_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_h2d_pageable */
-static void case_64(sc_prog *p)
+static void case_callback_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1558,8 +1684,10 @@ static void case_64(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_h2d_pageable: negative control */
-static void case_64_control(sc_prog *p)
+static void case_callback_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1570,7 +1698,7 @@ static void case_64_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2h_pinned */
-static void case_65(sc_prog *p)
+static void case_callback_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1582,8 +1710,10 @@ static void case_65(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2h_pinned: negative control */
-static void case_65_control(sc_prog *p)
+static void case_callback_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1594,7 +1724,7 @@ static void case_65_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2h_pageable */
-static void case_66(sc_prog *p)
+static void case_callback_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1606,8 +1736,10 @@ static void case_66(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2h_pageable: negative control */
-static void case_66_control(sc_prog *p)
+static void case_callback_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1618,7 +1750,7 @@ static void case_66_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2d */
-static void case_67(sc_prog *p)
+static void case_callback_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1630,8 +1762,10 @@ static void case_67(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2d: negative control */
-static void case_67_control(sc_prog *p)
+static void case_callback_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1642,7 +1776,7 @@ static void case_67_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.host_func */
-static void case_68(sc_prog *p)
+static void case_callback_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1654,8 +1788,10 @@ static void case_68(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.host_func: negative control */
-static void case_68_control(sc_prog *p)
+static void case_callback_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1666,7 +1802,7 @@ static void case_68_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.callback */
-static void case_69(sc_prog *p)
+static void case_callback_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -1678,8 +1814,10 @@ static void case_69(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.callback: negative control */
-static void case_69_control(sc_prog *p)
+static void case_callback_callback_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -1690,7 +1828,7 @@ static void case_69_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.record */
-static void case_70(sc_prog *p)
+static void case_callback_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -1703,8 +1841,10 @@ static void case_70(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.callback.record: negative control */
-static void case_70_control(sc_prog *p)
+static void case_callback_record_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -1716,7 +1856,7 @@ static void case_70_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.kernel */
-static void case_71(sc_prog *p)
+static void case_record_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1729,8 +1869,10 @@ static void case_71(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.kernel: negative control */
-static void case_71_control(sc_prog *p)
+static void case_record_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
@@ -1742,7 +1884,7 @@ static void case_71_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memset */
-static void case_72(sc_prog *p)
+static void case_record_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1755,8 +1897,10 @@ static void case_72(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memset: negative control */
-static void case_72_control(sc_prog *p)
+static void case_record_memset_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
@@ -1768,7 +1912,7 @@ static void case_72_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_h2d_pinned */
-static void case_73(sc_prog *p)
+static void case_record_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1781,8 +1925,10 @@ static void case_73(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_h2d_pinned: negative control */
-static void case_73_control(sc_prog *p)
+static void case_record_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
@@ -1794,7 +1940,7 @@ static void case_73_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_h2d_pageable */
-static void case_74(sc_prog *p)
+static void case_record_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1807,8 +1953,10 @@ static void case_74(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_h2d_pageable: negative control */
-static void case_74_control(sc_prog *p)
+static void case_record_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
@@ -1820,7 +1968,7 @@ static void case_74_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2h_pinned */
-static void case_75(sc_prog *p)
+static void case_record_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1833,8 +1981,10 @@ static void case_75(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2h_pinned: negative control */
-static void case_75_control(sc_prog *p)
+static void case_record_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
@@ -1846,7 +1996,7 @@ static void case_75_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2h_pageable */
-static void case_76(sc_prog *p)
+static void case_record_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1859,8 +2009,10 @@ static void case_76(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2h_pageable: negative control */
-static void case_76_control(sc_prog *p)
+static void case_record_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
@@ -1872,7 +2024,7 @@ static void case_76_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2d */
-static void case_77(sc_prog *p)
+static void case_record_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1885,8 +2037,10 @@ static void case_77(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2d: negative control */
-static void case_77_control(sc_prog *p)
+static void case_record_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
@@ -1898,7 +2052,7 @@ static void case_77_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.host_func */
-static void case_78(sc_prog *p)
+static void case_record_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1911,8 +2065,10 @@ static void case_78(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.host_func: negative control */
-static void case_78_control(sc_prog *p)
+static void case_record_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
@@ -1924,7 +2080,7 @@ static void case_78_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.callback */
-static void case_79(sc_prog *p)
+static void case_record_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1937,8 +2093,10 @@ static void case_79(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.callback: negative control */
-static void case_79_control(sc_prog *p)
+static void case_record_callback_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
@@ -1950,7 +2108,7 @@ static void case_79_control(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.record */
-static void case_80(sc_prog *p)
+static void case_record_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -1964,8 +2122,10 @@ static void case_80(sc_prog *p)
 }
 
 /* default_stream.legacy.not_held_by_nonblocking.record.record: negative control */
-static void case_80_control(sc_prog *p)
+static void case_record_record_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -1978,86 +2138,166 @@ static void case_80_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.kernel", case_1, case_1_control},
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.memset", case_2, case_2_control},
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_h2d_pinned", case_3, case_3_control},
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_h2d_pageable", case_4, case_4_control},
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2h_pinned", case_5, case_5_control},
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2h_pageable", case_6, case_6_control},
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2d", case_7, case_7_control},
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.host_func", case_8, case_8_control},
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.callback", case_9, case_9_control},
-    {"default_stream.legacy.not_held_by_nonblocking.kernel.record", case_10, case_10_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.kernel", case_11, case_11_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.memset", case_12, case_12_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_h2d_pinned", case_13, case_13_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_h2d_pageable", case_14, case_14_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2h_pinned", case_15, case_15_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2h_pageable", case_16, case_16_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2d", case_17, case_17_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.host_func", case_18, case_18_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.callback", case_19, case_19_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memset.record", case_20, case_20_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.kernel", case_21, case_21_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memset", case_22, case_22_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_h2d_pinned", case_23, case_23_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_h2d_pageable", case_24, case_24_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2h_pinned", case_25, case_25_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2h_pageable", case_26, case_26_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2d", case_27, case_27_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.host_func", case_28, case_28_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.callback", case_29, case_29_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.record", case_30, case_30_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.kernel", case_31, case_31_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memset", case_32, case_32_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_h2d_pinned", case_33, case_33_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_h2d_pageable", case_34, case_34_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2h_pinned", case_35, case_35_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2h_pageable", case_36, case_36_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2d", case_37, case_37_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.host_func", case_38, case_38_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.callback", case_39, case_39_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.record", case_40, case_40_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.kernel", case_41, case_41_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memset", case_42, case_42_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_h2d_pinned", case_43, case_43_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_h2d_pageable", case_44, case_44_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2h_pinned", case_45, case_45_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2h_pageable", case_46, case_46_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2d", case_47, case_47_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.host_func", case_48, case_48_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.callback", case_49, case_49_control},
-    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.record", case_50, case_50_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.kernel", case_51, case_51_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.memset", case_52, case_52_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_h2d_pinned", case_53, case_53_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_h2d_pageable", case_54, case_54_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2h_pinned", case_55, case_55_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2h_pageable", case_56, case_56_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2d", case_57, case_57_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.host_func", case_58, case_58_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.callback", case_59, case_59_control},
-    {"default_stream.legacy.not_held_by_nonblocking.host_func.record", case_60, case_60_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.kernel", case_61, case_61_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.memset", case_62, case_62_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_h2d_pinned", case_63, case_63_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_h2d_pageable", case_64, case_64_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2h_pinned", case_65, case_65_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2h_pageable", case_66, case_66_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2d", case_67, case_67_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.host_func", case_68, case_68_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.callback", case_69, case_69_control},
-    {"default_stream.legacy.not_held_by_nonblocking.callback.record", case_70, case_70_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.kernel", case_71, case_71_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.memset", case_72, case_72_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_h2d_pinned", case_73, case_73_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_h2d_pageable", case_74, case_74_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2h_pinned", case_75, case_75_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2h_pageable", case_76, case_76_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2d", case_77, case_77_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.host_func", case_78, case_78_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.callback", case_79, case_79_control},
-    {"default_stream.legacy.not_held_by_nonblocking.record.record", case_80, case_80_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.kernel",
+     case_kernel_kernel, case_kernel_kernel_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.memset",
+     case_kernel_memset, case_kernel_memset_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_h2d_pinned",
+     case_kernel_memcpy_h2d_pinned, case_kernel_memcpy_h2d_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_h2d_pageable",
+     case_kernel_memcpy_h2d_pageable, case_kernel_memcpy_h2d_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2h_pinned",
+     case_kernel_memcpy_d2h_pinned, case_kernel_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2h_pageable",
+     case_kernel_memcpy_d2h_pageable, case_kernel_memcpy_d2h_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.memcpy_d2d",
+     case_kernel_memcpy_d2d, case_kernel_memcpy_d2d_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.host_func",
+     case_kernel_host_func, case_kernel_host_func_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.callback",
+     case_kernel_callback, case_kernel_callback_control},
+    {"default_stream.legacy.not_held_by_nonblocking.kernel.record",
+     case_kernel_record, case_kernel_record_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.kernel",
+     case_memset_kernel, case_memset_kernel_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.memset",
+     case_memset_memset, case_memset_memset_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_h2d_pinned",
+     case_memset_memcpy_h2d_pinned, case_memset_memcpy_h2d_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_h2d_pageable",
+     case_memset_memcpy_h2d_pageable, case_memset_memcpy_h2d_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2h_pinned",
+     case_memset_memcpy_d2h_pinned, case_memset_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2h_pageable",
+     case_memset_memcpy_d2h_pageable, case_memset_memcpy_d2h_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.memcpy_d2d",
+     case_memset_memcpy_d2d, case_memset_memcpy_d2d_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.host_func",
+     case_memset_host_func, case_memset_host_func_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.callback",
+     case_memset_callback, case_memset_callback_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memset.record",
+     case_memset_record, case_memset_record_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.kernel",
+     case_memcpy_h2d_pinned_kernel, case_memcpy_h2d_pinned_kernel_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memset",
+     case_memcpy_h2d_pinned_memset, case_memcpy_h2d_pinned_memset_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_h2d_pinned",
+     case_memcpy_h2d_pinned_memcpy_h2d_pinned, case_memcpy_h2d_pinned_memcpy_h2d_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_h2d_pageable",
+     case_memcpy_h2d_pinned_memcpy_h2d_pageable, case_memcpy_h2d_pinned_memcpy_h2d_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2h_pinned",
+     case_memcpy_h2d_pinned_memcpy_d2h_pinned, case_memcpy_h2d_pinned_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2h_pageable",
+     case_memcpy_h2d_pinned_memcpy_d2h_pageable, case_memcpy_h2d_pinned_memcpy_d2h_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.memcpy_d2d",
+     case_memcpy_h2d_pinned_memcpy_d2d, case_memcpy_h2d_pinned_memcpy_d2d_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.host_func",
+     case_memcpy_h2d_pinned_host_func, case_memcpy_h2d_pinned_host_func_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.callback",
+     case_memcpy_h2d_pinned_callback, case_memcpy_h2d_pinned_callback_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_h2d_pinned.record",
+     case_memcpy_h2d_pinned_record, case_memcpy_h2d_pinned_record_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.kernel",
+     case_memcpy_d2h_pinned_kernel, case_memcpy_d2h_pinned_kernel_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memset",
+     case_memcpy_d2h_pinned_memset, case_memcpy_d2h_pinned_memset_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_h2d_pinned",
+     case_memcpy_d2h_pinned_memcpy_h2d_pinned, case_memcpy_d2h_pinned_memcpy_h2d_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_h2d_pageable",
+     case_memcpy_d2h_pinned_memcpy_h2d_pageable, case_memcpy_d2h_pinned_memcpy_h2d_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned_memcpy_d2h_pinned, case_memcpy_d2h_pinned_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2h_pageable",
+     case_memcpy_d2h_pinned_memcpy_d2h_pageable, case_memcpy_d2h_pinned_memcpy_d2h_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.memcpy_d2d",
+     case_memcpy_d2h_pinned_memcpy_d2d, case_memcpy_d2h_pinned_memcpy_d2d_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.host_func",
+     case_memcpy_d2h_pinned_host_func, case_memcpy_d2h_pinned_host_func_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.callback",
+     case_memcpy_d2h_pinned_callback, case_memcpy_d2h_pinned_callback_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2h_pinned.record",
+     case_memcpy_d2h_pinned_record, case_memcpy_d2h_pinned_record_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.kernel",
+     case_memcpy_d2d_kernel, case_memcpy_d2d_kernel_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memset",
+     case_memcpy_d2d_memset, case_memcpy_d2d_memset_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_h2d_pinned",
+     case_memcpy_d2d_memcpy_h2d_pinned, case_memcpy_d2d_memcpy_h2d_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_h2d_pageable",
+     case_memcpy_d2d_memcpy_h2d_pageable, case_memcpy_d2d_memcpy_h2d_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2h_pinned",
+     case_memcpy_d2d_memcpy_d2h_pinned, case_memcpy_d2d_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2h_pageable",
+     case_memcpy_d2d_memcpy_d2h_pageable, case_memcpy_d2d_memcpy_d2h_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.memcpy_d2d",
+     case_memcpy_d2d_memcpy_d2d, case_memcpy_d2d_memcpy_d2d_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.host_func",
+     case_memcpy_d2d_host_func, case_memcpy_d2d_host_func_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.callback",
+     case_memcpy_d2d_callback, case_memcpy_d2d_callback_control},
+    {"default_stream.legacy.not_held_by_nonblocking.memcpy_d2d.record",
+     case_memcpy_d2d_record, case_memcpy_d2d_record_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.kernel",
+     case_host_func_kernel, case_host_func_kernel_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.memset",
+     case_host_func_memset, case_host_func_memset_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_h2d_pinned",
+     case_host_func_memcpy_h2d_pinned, case_host_func_memcpy_h2d_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_h2d_pageable",
+     case_host_func_memcpy_h2d_pageable, case_host_func_memcpy_h2d_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2h_pinned",
+     case_host_func_memcpy_d2h_pinned, case_host_func_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2h_pageable",
+     case_host_func_memcpy_d2h_pageable, case_host_func_memcpy_d2h_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.memcpy_d2d",
+     case_host_func_memcpy_d2d, case_host_func_memcpy_d2d_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.host_func",
+     case_host_func_host_func, case_host_func_host_func_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.callback",
+     case_host_func_callback, case_host_func_callback_control},
+    {"default_stream.legacy.not_held_by_nonblocking.host_func.record",
+     case_host_func_record, case_host_func_record_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.kernel",
+     case_callback_kernel, case_callback_kernel_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.memset",
+     case_callback_memset, case_callback_memset_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_h2d_pinned",
+     case_callback_memcpy_h2d_pinned, case_callback_memcpy_h2d_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_h2d_pageable",
+     case_callback_memcpy_h2d_pageable, case_callback_memcpy_h2d_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2h_pinned",
+     case_callback_memcpy_d2h_pinned, case_callback_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2h_pageable",
+     case_callback_memcpy_d2h_pageable, case_callback_memcpy_d2h_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.memcpy_d2d",
+     case_callback_memcpy_d2d, case_callback_memcpy_d2d_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.host_func",
+     case_callback_host_func, case_callback_host_func_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.callback",
+     case_callback_callback, case_callback_callback_control},
+    {"default_stream.legacy.not_held_by_nonblocking.callback.record",
+     case_callback_record, case_callback_record_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.kernel",
+     case_record_kernel, case_record_kernel_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.memset",
+     case_record_memset, case_record_memset_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_h2d_pinned",
+     case_record_memcpy_h2d_pinned, case_record_memcpy_h2d_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_h2d_pageable",
+     case_record_memcpy_h2d_pageable, case_record_memcpy_h2d_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2h_pinned",
+     case_record_memcpy_d2h_pinned, case_record_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2h_pageable",
+     case_record_memcpy_d2h_pageable, case_record_memcpy_d2h_pageable_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.memcpy_d2d",
+     case_record_memcpy_d2d, case_record_memcpy_d2d_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.host_func",
+     case_record_host_func, case_record_host_func_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.callback",
+     case_record_callback, case_record_callback_control},
+    {"default_stream.legacy.not_held_by_nonblocking.record.record",
+     case_record_record, case_record_record_control},
 };
 
 static const sc_rule rule = {
@@ -2073,7 +2313,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "67e22c53e270e1d7",
+    .digest = "02a579ab42b0c6c9",
     .cases = cases,
     .ncases = 80,
 };

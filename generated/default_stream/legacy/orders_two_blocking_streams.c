@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* default_stream.legacy.orders_two_blocking_streams.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* default_stream.legacy.orders_two_blocking_streams.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: L moved to stream per_thread */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* default_stream.legacy.orders_two_blocking_streams.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -64,8 +66,10 @@ static void case_2(sc_prog *p)
 }
 
 /* default_stream.legacy.orders_two_blocking_streams.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: L moved to stream per_thread */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -78,7 +82,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* default_stream.legacy.orders_two_blocking_streams.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -92,8 +96,10 @@ static void case_3(sc_prog *p)
 }
 
 /* default_stream.legacy.orders_two_blocking_streams.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: L moved to stream per_thread */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -106,7 +112,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* default_stream.legacy.orders_two_blocking_streams.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -120,8 +126,10 @@ static void case_4(sc_prog *p)
 }
 
 /* default_stream.legacy.orders_two_blocking_streams.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: L moved to stream per_thread */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -134,7 +142,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* default_stream.legacy.orders_two_blocking_streams.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -148,8 +156,10 @@ static void case_5(sc_prog *p)
 }
 
 /* default_stream.legacy.orders_two_blocking_streams.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: L moved to stream per_thread */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -162,11 +172,16 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"default_stream.legacy.orders_two_blocking_streams.kernel", case_1, case_1_control},
-    {"default_stream.legacy.orders_two_blocking_streams.memset", case_2, case_2_control},
-    {"default_stream.legacy.orders_two_blocking_streams.memcpy_d2h_pinned", case_3, case_3_control},
-    {"default_stream.legacy.orders_two_blocking_streams.host_func", case_4, case_4_control},
-    {"default_stream.legacy.orders_two_blocking_streams.callback", case_5, case_5_control},
+    {"default_stream.legacy.orders_two_blocking_streams.kernel",
+     case_kernel, case_kernel_control},
+    {"default_stream.legacy.orders_two_blocking_streams.memset",
+     case_memset, case_memset_control},
+    {"default_stream.legacy.orders_two_blocking_streams.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.orders_two_blocking_streams.host_func",
+     case_host_func, case_host_func_control},
+    {"default_stream.legacy.orders_two_blocking_streams.callback",
+     case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -182,7 +197,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "627d380f96969ef8",
+    .digest = "151788afe54ef4b7",
     .cases = cases,
     .ncases = 5,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -70,8 +72,10 @@ static void case_2(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -86,7 +90,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -102,8 +106,10 @@ static void case_3(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -118,7 +124,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -134,8 +140,10 @@ static void case_4(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -150,7 +158,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -166,8 +174,10 @@ static void case_5(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -182,7 +192,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.record */
-static void case_6(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -199,8 +209,10 @@ static void case_6(sc_prog *p)
 }
 
 /* default_stream.legacy.wait_event_seen_by_per_thread_stream.record: negative control */
-static void case_6_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -216,12 +228,18 @@ static void case_6_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.kernel", case_1, case_1_control},
-    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.memset", case_2, case_2_control},
-    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.memcpy_d2h_pinned", case_3, case_3_control},
-    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.host_func", case_4, case_4_control},
-    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.callback", case_5, case_5_control},
-    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.record", case_6, case_6_control},
+    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.kernel",
+     case_kernel, case_kernel_control},
+    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.memset",
+     case_memset, case_memset_control},
+    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.host_func",
+     case_host_func, case_host_func_control},
+    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.callback",
+     case_callback, case_callback_control},
+    {"default_stream.legacy.wait_event_seen_by_per_thread_stream.record",
+     case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -237,7 +255,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2ec4f16ca8f98373",
+    .digest = "4c8cc944e6929df6",
     .cases = cases,
     .ncases = 6,
 };

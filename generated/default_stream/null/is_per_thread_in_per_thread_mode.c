@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -130,8 +138,10 @@ static void case_5(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -142,7 +152,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.record */
-static void case_6(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -155,8 +165,10 @@ static void case_6(sc_prog *p)
 }
 
 /* default_stream.null.is_per_thread_in_per_thread_mode.record: negative control */
-static void case_6_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -168,12 +180,18 @@ static void case_6_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"default_stream.null.is_per_thread_in_per_thread_mode.kernel", case_1, case_1_control},
-    {"default_stream.null.is_per_thread_in_per_thread_mode.memset", case_2, case_2_control},
-    {"default_stream.null.is_per_thread_in_per_thread_mode.memcpy_d2h_pinned", case_3, case_3_control},
-    {"default_stream.null.is_per_thread_in_per_thread_mode.host_func", case_4, case_4_control},
-    {"default_stream.null.is_per_thread_in_per_thread_mode.callback", case_5, case_5_control},
-    {"default_stream.null.is_per_thread_in_per_thread_mode.record", case_6, case_6_control},
+    {"default_stream.null.is_per_thread_in_per_thread_mode.kernel",
+     case_kernel, case_kernel_control},
+    {"default_stream.null.is_per_thread_in_per_thread_mode.memset",
+     case_memset, case_memset_control},
+    {"default_stream.null.is_per_thread_in_per_thread_mode.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"default_stream.null.is_per_thread_in_per_thread_mode.host_func",
+     case_host_func, case_host_func_control},
+    {"default_stream.null.is_per_thread_in_per_thread_mode.callback",
+     case_callback, case_callback_control},
+    {"default_stream.null.is_per_thread_in_per_thread_mode.record",
+     case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -189,7 +207,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e7237f4cf631cea0",
+    .digest = "4021b7c252146023",
     .cases = cases,
     .ncases = 6,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -67,8 +69,10 @@ static void case_2(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
@@ -82,7 +86,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -97,8 +101,10 @@ static void case_3(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
@@ -112,7 +118,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -127,8 +133,10 @@ static void case_4(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
@@ -142,7 +150,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -157,8 +165,10 @@ static void case_5(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
@@ -172,7 +182,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.record */
-static void case_6(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -188,8 +198,10 @@ static void case_6(sc_prog *p)
 }
 
 /* default_stream.null.shared_by_host_threads_in_legacy_mode.record: negative control */
-static void case_6_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -204,12 +216,18 @@ static void case_6_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"default_stream.null.shared_by_host_threads_in_legacy_mode.kernel", case_1, case_1_control},
-    {"default_stream.null.shared_by_host_threads_in_legacy_mode.memset", case_2, case_2_control},
-    {"default_stream.null.shared_by_host_threads_in_legacy_mode.memcpy_d2h_pinned", case_3, case_3_control},
-    {"default_stream.null.shared_by_host_threads_in_legacy_mode.host_func", case_4, case_4_control},
-    {"default_stream.null.shared_by_host_threads_in_legacy_mode.callback", case_5, case_5_control},
-    {"default_stream.null.shared_by_host_threads_in_legacy_mode.record", case_6, case_6_control},
+    {"default_stream.null.shared_by_host_threads_in_legacy_mode.kernel",
+     case_kernel, case_kernel_control},
+    {"default_stream.null.shared_by_host_threads_in_legacy_mode.memset",
+     case_memset, case_memset_control},
+    {"default_stream.null.shared_by_host_threads_in_legacy_mode.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"default_stream.null.shared_by_host_threads_in_legacy_mode.host_func",
+     case_host_func, case_host_func_control},
+    {"default_stream.null.shared_by_host_threads_in_legacy_mode.callback",
+     case_callback, case_callback_control},
+    {"default_stream.null.shared_by_host_threads_in_legacy_mode.record",
+     case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -225,7 +243,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9373f2c9bbe35d4e",
+    .digest = "8d64a7708366c922",
     .cases = cases,
     .ncases = 6,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* default_stream.per_thread.one_per_host_thread.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to thread t1 */
+
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to thread t1 */
+
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to thread t1 */
+
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to thread t1 */
+
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
@@ -126,7 +134,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
@@ -139,8 +147,10 @@ static void case_5(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: B moved to thread t1 */
+
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_op1, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
@@ -152,7 +162,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.record */
-static void case_6(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
@@ -167,8 +177,10 @@ static void case_6(sc_prog *p)
 }
 
 /* default_stream.per_thread.one_per_host_thread.record: negative control */
-static void case_6_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: B moved to thread t1 */
+
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
     sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
@@ -182,12 +194,18 @@ static void case_6_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"default_stream.per_thread.one_per_host_thread.kernel", case_1, case_1_control},
-    {"default_stream.per_thread.one_per_host_thread.memset", case_2, case_2_control},
-    {"default_stream.per_thread.one_per_host_thread.memcpy_d2h_pinned", case_3, case_3_control},
-    {"default_stream.per_thread.one_per_host_thread.host_func", case_4, case_4_control},
-    {"default_stream.per_thread.one_per_host_thread.callback", case_5, case_5_control},
-    {"default_stream.per_thread.one_per_host_thread.record", case_6, case_6_control},
+    {"default_stream.per_thread.one_per_host_thread.kernel",
+     case_kernel, case_kernel_control},
+    {"default_stream.per_thread.one_per_host_thread.memset",
+     case_memset, case_memset_control},
+    {"default_stream.per_thread.one_per_host_thread.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"default_stream.per_thread.one_per_host_thread.host_func",
+     case_host_func, case_host_func_control},
+    {"default_stream.per_thread.one_per_host_thread.callback",
+     case_callback, case_callback_control},
+    {"default_stream.per_thread.one_per_host_thread.record",
+     case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -203,7 +221,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d388e6a0ae89001e",
+    .digest = "214c890ea7d56743",
     .cases = cases,
     .ncases = 6,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* error.fault.callback_runs_once */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.fault.callback_runs_once: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: C replaced by host_func on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.fault.callback_runs_once", case_1, case_1_control},
+    {"error.fault.callback_runs_once", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -59,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "16ba0d8b697a8c46",
+    .digest = "2c604b1921b809f7",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.fault.ctx_sync_reports_it */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.fault.ctx_sync_reports_it: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_s);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.fault.ctx_sync_reports_it", case_1, case_1_control},
+    {"error.fault.ctx_sync_reports_it", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -60,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "fc3c37bc388ecfee",
+    .digest = "f47cbc42343cc1d0",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.fault.event_sync_reports_it */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.fault.event_sync_reports_it: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.fault.event_sync_reports_it", case_1, case_1_control},
+    {"error.fault.event_sync_reports_it", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "9b64bcbc8956e346",
+    .digest = "15f41d220ce83af8",
     .cases = cases,
     .ncases = 1,
 };

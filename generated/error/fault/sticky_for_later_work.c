@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.fault.sticky_for_later_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.fault.sticky_for_later_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* error.fault.sticky_for_later_work.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* error.fault.sticky_for_later_work.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* error.fault.sticky_for_later_work.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* error.fault.sticky_for_later_work.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* error.fault.sticky_for_later_work.record */
-static void case_4(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -114,8 +120,10 @@ static void case_4(sc_prog *p)
 }
 
 /* error.fault.sticky_for_later_work.record: negative control */
-static void case_4_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_X_event = sc_event_create(p, "X_event");
@@ -128,10 +136,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.fault.sticky_for_later_work.kernel", case_1, case_1_control},
-    {"error.fault.sticky_for_later_work.memset", case_2, case_2_control},
-    {"error.fault.sticky_for_later_work.memcpy_h2d_pinned", case_3, case_3_control},
-    {"error.fault.sticky_for_later_work.record", case_4, case_4_control},
+    {"error.fault.sticky_for_later_work.kernel", case_kernel, case_kernel_control},
+    {"error.fault.sticky_for_later_work.memset", case_memset, case_memset_control},
+    {"error.fault.sticky_for_later_work.memcpy_h2d_pinned", case_memcpy_h2d_pinned, case_memcpy_h2d_pinned_control},
+    {"error.fault.sticky_for_later_work.record", case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -147,7 +155,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "082020944f473cdf",
+    .digest = "5afa2a81998b60e2",
     .cases = cases,
     .ncases = 4,
 };

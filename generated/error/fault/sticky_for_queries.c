@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.fault.sticky_for_queries.faulted */
-static void case_1(sc_prog *p)
+static void case_faulted(sc_prog *p)
 {
     sc_stream st_faulted = sc_stream_create(p, "faulted", SC_NONBLOCKING);
     sc_stream_create(p, "idle", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.fault.sticky_for_queries.faulted: negative control */
-static void case_1_control(sc_prog *p)
+static void case_faulted_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on faulted */
+
     sc_stream st_faulted = sc_stream_create(p, "faulted", SC_NONBLOCKING);
     sc_stream_create(p, "idle", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* error.fault.sticky_for_queries.idle */
-static void case_2(sc_prog *p)
+static void case_idle(sc_prog *p)
 {
     sc_stream st_faulted = sc_stream_create(p, "faulted", SC_NONBLOCKING);
     sc_stream st_idle = sc_stream_create(p, "idle", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* error.fault.sticky_for_queries.idle: negative control */
-static void case_2_control(sc_prog *p)
+static void case_idle_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on faulted */
+
     sc_stream st_faulted = sc_stream_create(p, "faulted", SC_NONBLOCKING);
     sc_stream st_idle = sc_stream_create(p, "idle", SC_NONBLOCKING);
 
@@ -74,8 +78,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.fault.sticky_for_queries.faulted", case_1, case_1_control},
-    {"error.fault.sticky_for_queries.idle", case_2, case_2_control},
+    {"error.fault.sticky_for_queries.faulted", case_faulted, case_faulted_control},
+    {"error.fault.sticky_for_queries.idle", case_idle, case_idle_control},
 };
 
 static const sc_rule rule = {
@@ -91,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "f50a465f1516f376",
+    .digest = "47983eb78c61aab5",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.last_error.event_query_not_ready_not_recorded.peek_last_error */
-static void case_1(sc_prog *p)
+static void case_peek_last_error(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.last_error.event_query_not_ready_not_recorded.peek_last_error: negative control */
-static void case_1_control(sc_prog *p)
+static void case_peek_last_error_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_create_invalid_flags */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* error.last_error.event_query_not_ready_not_recorded.get_last_error */
-static void case_2(sc_prog *p)
+static void case_get_last_error(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -64,8 +66,10 @@ static void case_2(sc_prog *p)
 }
 
 /* error.last_error.event_query_not_ready_not_recorded.get_last_error: negative control */
-static void case_2_control(sc_prog *p)
+static void case_get_last_error_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_create_invalid_flags */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -78,8 +82,10 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.last_error.event_query_not_ready_not_recorded.peek_last_error", case_1, case_1_control},
-    {"error.last_error.event_query_not_ready_not_recorded.get_last_error", case_2, case_2_control},
+    {"error.last_error.event_query_not_ready_not_recorded.peek_last_error",
+     case_peek_last_error, case_peek_last_error_control},
+    {"error.last_error.event_query_not_ready_not_recorded.get_last_error",
+     case_get_last_error, case_get_last_error_control},
 };
 
 static const sc_rule rule = {
@@ -95,7 +101,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9e4324c846bd37cf",
+    .digest = "e9939d4bc46e3400",
     .cases = cases,
     .ncases = 2,
 };

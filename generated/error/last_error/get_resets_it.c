@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.last_error.get_resets_it */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream_create_invalid(p, "X");
     sc_get_last_error(p, "G");
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.last_error.get_resets_it: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: G dropped */
+
     sc_stream_create_invalid(p, "X");
     sc_op op_P = sc_peek_last_error(p, "P");
 
@@ -41,7 +43,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.last_error.get_resets_it", case_1, case_1_control},
+    {"error.last_error.get_resets_it", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -57,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f4c1ebb5004ad59a",
+    .digest = "3a386d57377dc787",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.last_error.peek_keeps_it */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream_create_invalid(p, "X");
     sc_peek_last_error(p, "P1");
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.last_error.peek_keeps_it: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: P1 replaced by get_last_error */
+
     sc_stream_create_invalid(p, "X");
     sc_get_last_error(p, "P1");
     sc_op op_P2 = sc_peek_last_error(p, "P2");
@@ -42,7 +44,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.last_error.peek_keeps_it", case_1, case_1_control},
+    {"error.last_error.peek_keeps_it", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -58,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "0d7a2fb51a14b6e3",
+    .digest = "8172d60f2ec0e75e",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.last_error.per_host_thread */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_op op_X = sc_stream_create_invalid(p, "X");
     sc_in_thread(p, op_X, "t1");
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.last_error.per_host_thread: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: G moved to thread t1 */
+
     sc_op op_X = sc_stream_create_invalid(p, "X");
     sc_in_thread(p, op_X, "t1");
     sc_op op_G = sc_get_last_error(p, "G");
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.last_error.per_host_thread", case_1, case_1_control},
+    {"error.last_error.per_host_thread", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -59,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5acd55169d1731ca",
+    .digest = "9a0246603cc4b12b",
     .cases = cases,
     .ncases = 1,
 };

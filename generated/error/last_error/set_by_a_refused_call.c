@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.last_error.set_by_a_refused_call */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream_create_invalid(p, "X");
     sc_op op_G = sc_get_last_error(p, "G");
@@ -31,15 +31,17 @@ static void case_1(sc_prog *p)
 }
 
 /* error.last_error.set_by_a_refused_call: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X dropped */
+
     sc_op op_G = sc_get_last_error(p, "G");
 
     sc_expect_answer(p, op_G, SC_CODE_INVALID_VALUE);
 }
 
 static const sc_case cases[] = {
-    {"error.last_error.set_by_a_refused_call", case_1, case_1_control},
+    {"error.last_error.set_by_a_refused_call", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -55,7 +57,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "144f6459531f705d",
+    .digest = "301ed9541ebf522c",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.last_error.set_by_an_asynchronous_error */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.last_error.set_by_an_asynchronous_error: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.last_error.set_by_an_asynchronous_error", case_1, case_1_control},
+    {"error.last_error.set_by_an_asynchronous_error", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "a29182c15cfd6ab8",
+    .digest = "61319733b1233543",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* error.last_error.stream_query_not_ready_not_recorded.peek_last_error */
-static void case_1(sc_prog *p)
+static void case_peek_last_error(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.last_error.stream_query_not_ready_not_recorded.peek_last_error: negative control */
-static void case_1_control(sc_prog *p)
+static void case_peek_last_error_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_create_invalid_flags */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* error.last_error.stream_query_not_ready_not_recorded.get_last_error */
-static void case_2(sc_prog *p)
+static void case_get_last_error(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* error.last_error.stream_query_not_ready_not_recorded.get_last_error: negative control */
-static void case_2_control(sc_prog *p)
+static void case_get_last_error_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_create_invalid_flags */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -70,8 +74,10 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.last_error.stream_query_not_ready_not_recorded.peek_last_error", case_1, case_1_control},
-    {"error.last_error.stream_query_not_ready_not_recorded.get_last_error", case_2, case_2_control},
+    {"error.last_error.stream_query_not_ready_not_recorded.peek_last_error",
+     case_peek_last_error, case_peek_last_error_control},
+    {"error.last_error.stream_query_not_ready_not_recorded.get_last_error",
+     case_get_last_error, case_get_last_error_control},
 };
 
 static const sc_rule rule = {
@@ -87,7 +93,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "0e503c76fb953c62",
+    .digest = "1e8a153eecd1529c",
     .cases = cases,
     .ncases = 2,
 };

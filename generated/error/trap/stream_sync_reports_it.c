@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* error.trap.stream_sync_reports_it */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* error.trap.stream_sync_reports_it: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: F replaced by kernel on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_s);
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"error.trap.stream_sync_reports_it", case_1, case_1_control},
+    {"error.trap.stream_sync_reports_it", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -59,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "cfd4ac58b964107a",
+    .digest = "5d93259a6b83e8e5",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.destroy.earlier_wait_still_holds.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.destroy.earlier_wait_still_holds.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -55,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.destroy.earlier_wait_still_holds.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -72,8 +74,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.destroy.earlier_wait_still_holds.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -88,7 +92,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.destroy.earlier_wait_still_holds.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -105,8 +109,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.destroy.earlier_wait_still_holds.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -121,9 +127,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.destroy.earlier_wait_still_holds.kernel", case_1, case_1_control},
-    {"event.destroy.earlier_wait_still_holds.memset", case_2, case_2_control},
-    {"event.destroy.earlier_wait_still_holds.host_func", case_3, case_3_control},
+    {"event.destroy.earlier_wait_still_holds.kernel", case_kernel, case_kernel_control},
+    {"event.destroy.earlier_wait_still_holds.memset", case_memset, case_memset_control},
+    {"event.destroy.earlier_wait_still_holds.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -139,7 +145,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ccbed42a1ba82394",
+    .digest = "46758acc6297400c",
     .cases = cases,
     .ncases = 3,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.elapsed.blocking_sync_spans_the_hold */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E1 = sc_event_create_flags(p, "E1", SC_EV_BLOCKING_SYNC);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.elapsed.blocking_sync_spans_the_hold: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: record E1 on s inserted before B */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E1 = sc_event_create_flags(p, "E1", SC_EV_BLOCKING_SYNC);
     sc_event ev_E2 = sc_event_create_flags(p, "E2", SC_EV_BLOCKING_SYNC);
@@ -57,7 +59,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.elapsed.blocking_sync_spans_the_hold", case_1, case_1_control},
+    {"event.elapsed.blocking_sync_spans_the_hold", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -73,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7d19531952ab6152",
+    .digest = "5aee032c8599650d",
     .cases = cases,
     .ncases = 1,
 };

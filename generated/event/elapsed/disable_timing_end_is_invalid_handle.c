@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* event.elapsed.disable_timing_end_is_invalid_handle */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E2 = sc_event_create_flags(p, "E2", SC_EV_DISABLE_TIMING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.elapsed.disable_timing_end_is_invalid_handle: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: E2 redeclared event (was event disable_timing) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E2 = sc_event_create(p, "E2");
     sc_event ev_E1 = sc_event_create(p, "E1");
@@ -51,7 +53,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.elapsed.disable_timing_end_is_invalid_handle", case_1, case_1_control},
+    {"event.elapsed.disable_timing_end_is_invalid_handle", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -67,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "0aab375c5c17ed2f",
+    .digest = "21bdd49c6585c95c",
     .cases = cases,
     .ncases = 1,
 };

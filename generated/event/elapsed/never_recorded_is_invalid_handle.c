@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.elapsed.never_recorded_is_invalid_handle */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E1 = sc_event_create(p, "E1");
@@ -36,8 +36,13 @@ static void case_1(sc_prog *p)
 }
 
 /* event.elapsed.never_recorded_is_invalid_handle: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /*
+     * control: record E2 on s inserted before X,
+     *          event_sync E2 inserted before X
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
@@ -52,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.elapsed.never_recorded_is_invalid_handle", case_1, case_1_control},
+    {"event.elapsed.never_recorded_is_invalid_handle", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -68,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9488419c0f08efd4",
+    .digest = "cdaa4711bc31d8aa",
     .cases = cases,
     .ncases = 1,
 };

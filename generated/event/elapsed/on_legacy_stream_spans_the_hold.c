@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.elapsed.on_legacy_stream_spans_the_hold */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.elapsed.on_legacy_stream_spans_the_hold: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: record E1 on legacy inserted before B */
+
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
@@ -55,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.elapsed.on_legacy_stream_spans_the_hold", case_1, case_1_control},
+    {"event.elapsed.on_legacy_stream_spans_the_hold", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -71,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "12a6b6677a0038d9",
+    .digest = "87e9a86ce5328136",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.elapsed.pending_is_not_ready */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.elapsed.pending_is_not_ready: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: R2 moved to stream t, event_sync E2 inserted before X */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E1 = sc_event_create(p, "E1");
@@ -59,7 +61,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.elapsed.pending_is_not_ready", case_1, case_1_control},
+    {"event.elapsed.pending_is_not_ready", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -75,7 +77,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1e0e93b62fc40b16",
+    .digest = "4ee04eec43671d74",
     .cases = cases,
     .ncases = 1,
 };

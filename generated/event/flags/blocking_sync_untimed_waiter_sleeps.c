@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* event.flags.blocking_sync_untimed_waiter_sleeps */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC | SC_EV_DISABLE_TIMING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.flags.blocking_sync_untimed_waiter_sleeps: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: E redeclared event disable_timing (was event blocking_sync disable_timing) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
 
@@ -49,7 +51,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.flags.blocking_sync_untimed_waiter_sleeps", case_1, case_1_control},
+    {"event.flags.blocking_sync_untimed_waiter_sleeps", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -65,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "71cdb6fe8fcae0df",
+    .digest = "7458e86e1a884146",
     .cases = cases,
     .ncases = 1,
 };

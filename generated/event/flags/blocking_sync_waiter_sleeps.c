@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.flags.blocking_sync_waiter_sleeps */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.flags.blocking_sync_waiter_sleeps: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: E redeclared event (was event blocking_sync) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.flags.blocking_sync_waiter_sleeps", case_1, case_1_control},
+    {"event.flags.blocking_sync_waiter_sleeps", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -66,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1b369bd8e817afbb",
+    .digest = "6375b61a47205c91",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.flags.interprocess_event_orders_locally.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.flags.interprocess_event_orders_locally.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.flags.interprocess_event_orders_locally.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -69,8 +71,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.flags.interprocess_event_orders_locally.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.flags.interprocess_event_orders_locally.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -100,8 +104,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.flags.interprocess_event_orders_locally.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -115,9 +121,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.flags.interprocess_event_orders_locally.kernel", case_1, case_1_control},
-    {"event.flags.interprocess_event_orders_locally.memset", case_2, case_2_control},
-    {"event.flags.interprocess_event_orders_locally.host_func", case_3, case_3_control},
+    {"event.flags.interprocess_event_orders_locally.kernel", case_kernel, case_kernel_control},
+    {"event.flags.interprocess_event_orders_locally.memset", case_memset, case_memset_control},
+    {"event.flags.interprocess_event_orders_locally.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -133,7 +139,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "011e1267a5e1f752",
+    .digest = "807f0524b901cc6e",
     .cases = cases,
     .ncases = 3,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.flags.query_not_ready_while_captured_work_pending.blocking_sync */
-static void case_1(sc_prog *p)
+static void case_blocking_sync(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.flags.query_not_ready_while_captured_work_pending.blocking_sync: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_sync_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC);
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.flags.query_not_ready_while_captured_work_pending.disable_timing */
-static void case_2(sc_prog *p)
+static void case_disable_timing(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -68,8 +70,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.flags.query_not_ready_while_captured_work_pending.disable_timing: negative control */
-static void case_2_control(sc_prog *p)
+static void case_disable_timing_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
@@ -84,8 +88,10 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.flags.query_not_ready_while_captured_work_pending.blocking_sync", case_1, case_1_control},
-    {"event.flags.query_not_ready_while_captured_work_pending.disable_timing", case_2, case_2_control},
+    {"event.flags.query_not_ready_while_captured_work_pending.blocking_sync",
+     case_blocking_sync, case_blocking_sync_control},
+    {"event.flags.query_not_ready_while_captured_work_pending.disable_timing",
+     case_disable_timing, case_disable_timing_control},
 };
 
 static const sc_rule rule = {
@@ -101,7 +107,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f5678b26251096ee",
+    .digest = "c44a0c4bd4e66a0c",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.flags.sync_blocks_until_captured_work.blocking_sync */
-static void case_1(sc_prog *p)
+static void case_blocking_sync(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.flags.sync_blocks_until_captured_work.blocking_sync: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_sync_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC);
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.flags.sync_blocks_until_captured_work.disable_timing */
-static void case_2(sc_prog *p)
+static void case_disable_timing(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -67,8 +69,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.flags.sync_blocks_until_captured_work.disable_timing: negative control */
-static void case_2_control(sc_prog *p)
+static void case_disable_timing_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
@@ -82,8 +86,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.flags.sync_blocks_until_captured_work.blocking_sync", case_1, case_1_control},
-    {"event.flags.sync_blocks_until_captured_work.disable_timing", case_2, case_2_control},
+    {"event.flags.sync_blocks_until_captured_work.blocking_sync", case_blocking_sync, case_blocking_sync_control},
+    {"event.flags.sync_blocks_until_captured_work.disable_timing", case_disable_timing, case_disable_timing_control},
 };
 
 static const sc_rule rule = {
@@ -99,7 +103,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2a9b6f3ec01ca673",
+    .digest = "8b0b2b8205c05c21",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.query.never_recorded_is_success */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.query.never_recorded_is_success: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: record E on s inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -49,7 +51,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.query.never_recorded_is_success", case_1, case_1_control},
+    {"event.query.never_recorded_is_success", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -65,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b7e860d1e3c3b6d1",
+    .digest = "c0544fb0465a6d7d",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.query.not_ready_while_captured_work_pending.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.query.not_ready_while_captured_work_pending.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.query.not_ready_while_captured_work_pending.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -68,8 +70,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.query.not_ready_while_captured_work_pending.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.query.not_ready_while_captured_work_pending.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -99,8 +103,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.query.not_ready_while_captured_work_pending.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -115,7 +121,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* event.query.not_ready_while_captured_work_pending.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -130,8 +136,10 @@ static void case_4(sc_prog *p)
 }
 
 /* event.query.not_ready_while_captured_work_pending.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -146,7 +154,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* event.query.not_ready_while_captured_work_pending.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -161,8 +169,10 @@ static void case_5(sc_prog *p)
 }
 
 /* event.query.not_ready_while_captured_work_pending.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -177,11 +187,16 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.query.not_ready_while_captured_work_pending.kernel", case_1, case_1_control},
-    {"event.query.not_ready_while_captured_work_pending.memset", case_2, case_2_control},
-    {"event.query.not_ready_while_captured_work_pending.memcpy_h2d_pinned", case_3, case_3_control},
-    {"event.query.not_ready_while_captured_work_pending.host_func", case_4, case_4_control},
-    {"event.query.not_ready_while_captured_work_pending.callback", case_5, case_5_control},
+    {"event.query.not_ready_while_captured_work_pending.kernel",
+     case_kernel, case_kernel_control},
+    {"event.query.not_ready_while_captured_work_pending.memset",
+     case_memset, case_memset_control},
+    {"event.query.not_ready_while_captured_work_pending.memcpy_h2d_pinned",
+     case_memcpy_h2d_pinned, case_memcpy_h2d_pinned_control},
+    {"event.query.not_ready_while_captured_work_pending.host_func",
+     case_host_func, case_host_func_control},
+    {"event.query.not_ready_while_captured_work_pending.callback",
+     case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -197,7 +212,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "582779a87752427a",
+    .digest = "13891940091f68d0",
     .cases = cases,
     .ncases = 5,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.query.record_captures_only_prior_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.query.record_captures_only_prior_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: R dropped, record E on s inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.query.record_captures_only_prior_work.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -64,8 +66,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.query.record_captures_only_prior_work.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: R dropped, record E on s inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -78,7 +82,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.query.record_captures_only_prior_work.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -92,8 +96,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.query.record_captures_only_prior_work.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: R dropped, record E on s inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -106,9 +112,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.query.record_captures_only_prior_work.kernel", case_1, case_1_control},
-    {"event.query.record_captures_only_prior_work.memset", case_2, case_2_control},
-    {"event.query.record_captures_only_prior_work.host_func", case_3, case_3_control},
+    {"event.query.record_captures_only_prior_work.kernel", case_kernel, case_kernel_control},
+    {"event.query.record_captures_only_prior_work.memset", case_memset, case_memset_control},
+    {"event.query.record_captures_only_prior_work.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -124,7 +130,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f381238dd92809a8",
+    .digest = "03e8055125675ac3",
     .cases = cases,
     .ncases = 3,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.query.rerecord_replaces_captured_work */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.query.rerecord_replaces_captured_work: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: R2 dropped, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.query.rerecord_replaces_captured_work", case_1, case_1_control},
+    {"event.query.rerecord_replaces_captured_work", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -70,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "dbc2c59ed63f8df2",
+    .digest = "275a9f1bba9a24bd",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.query.synchronizes_managed.memset_managed */
-static void case_1(sc_prog *p)
+static void case_memset_managed(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.query.synchronizes_managed.memset_managed: negative control */
-static void case_1_control(sc_prog *p)
+static void case_memset_managed_control(sc_prog *p)
 {
+    /* control: R dropped, record E on s inserted before G */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.query.synchronizes_managed.memcpy_d2m */
-static void case_2(sc_prog *p)
+static void case_memcpy_d2m(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -64,8 +66,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.query.synchronizes_managed.memcpy_d2m: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memcpy_d2m_control(sc_prog *p)
 {
+    /* control: R dropped, record E on s inserted before G */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -78,8 +82,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.query.synchronizes_managed.memset_managed", case_1, case_1_control},
-    {"event.query.synchronizes_managed.memcpy_d2m", case_2, case_2_control},
+    {"event.query.synchronizes_managed.memset_managed", case_memset_managed, case_memset_managed_control},
+    {"event.query.synchronizes_managed.memcpy_d2m", case_memcpy_d2m, case_memcpy_d2m_control},
 };
 
 static const sc_rule rule = {
@@ -95,7 +99,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9ecb81e75c1c24aa",
+    .digest = "cb3dfaaee084b8ae",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.record.captures_only_prior_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.record.captures_only_prior_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: R dropped, record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.record.captures_only_prior_work.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -70,8 +72,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.record.captures_only_prior_work.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: R dropped, record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -86,7 +90,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.record.captures_only_prior_work.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -102,8 +106,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.record.captures_only_prior_work.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: R dropped, record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -118,7 +124,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* event.record.captures_only_prior_work.callback */
-static void case_4(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -134,8 +140,10 @@ static void case_4(sc_prog *p)
 }
 
 /* event.record.captures_only_prior_work.callback: negative control */
-static void case_4_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: R dropped, record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -150,10 +158,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.record.captures_only_prior_work.kernel", case_1, case_1_control},
-    {"event.record.captures_only_prior_work.memset", case_2, case_2_control},
-    {"event.record.captures_only_prior_work.host_func", case_3, case_3_control},
-    {"event.record.captures_only_prior_work.callback", case_4, case_4_control},
+    {"event.record.captures_only_prior_work.kernel", case_kernel, case_kernel_control},
+    {"event.record.captures_only_prior_work.memset", case_memset, case_memset_control},
+    {"event.record.captures_only_prior_work.host_func", case_host_func, case_host_func_control},
+    {"event.record.captures_only_prior_work.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -169,7 +177,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "eea5b47b99758973",
+    .digest = "a7f35bd6cd1abfb9",
     .cases = cases,
     .ncases = 4,
 };

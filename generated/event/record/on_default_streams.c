@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.record.on_default_streams.legacy */
-static void case_1(sc_prog *p)
+static void case_legacy(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.record.on_default_streams.legacy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_legacy_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -51,7 +53,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.record.on_default_streams.per_thread */
-static void case_2(sc_prog *p)
+static void case_per_thread(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -65,8 +67,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.record.on_default_streams.per_thread: negative control */
-static void case_2_control(sc_prog *p)
+static void case_per_thread_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -80,7 +84,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.record.on_default_streams.null */
-static void case_3(sc_prog *p)
+static void case_null(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -94,8 +98,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.record.on_default_streams.null: negative control */
-static void case_3_control(sc_prog *p)
+static void case_null_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -109,9 +115,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.record.on_default_streams.legacy", case_1, case_1_control},
-    {"event.record.on_default_streams.per_thread", case_2, case_2_control},
-    {"event.record.on_default_streams.null", case_3, case_3_control},
+    {"event.record.on_default_streams.legacy", case_legacy, case_legacy_control},
+    {"event.record.on_default_streams.per_thread", case_per_thread, case_per_thread_control},
+    {"event.record.on_default_streams.null", case_null, case_null_control},
 };
 
 static const sc_rule rule = {
@@ -127,7 +133,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8abec1d8bcd35a0f",
+    .digest = "3d9f2cd9f048f016",
     .cases = cases,
     .ncases = 3,
 };

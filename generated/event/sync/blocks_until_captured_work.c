@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.sync.blocks_until_captured_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.sync.blocks_until_captured_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.sync.blocks_until_captured_work.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -67,8 +69,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.sync.blocks_until_captured_work.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -82,7 +86,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.sync.blocks_until_captured_work.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -97,8 +101,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.sync.blocks_until_captured_work.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -112,7 +118,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* event.sync.blocks_until_captured_work.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -127,8 +133,10 @@ static void case_4(sc_prog *p)
 }
 
 /* event.sync.blocks_until_captured_work.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -142,7 +150,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* event.sync.blocks_until_captured_work.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -157,8 +165,10 @@ static void case_5(sc_prog *p)
 }
 
 /* event.sync.blocks_until_captured_work.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -172,11 +182,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.sync.blocks_until_captured_work.kernel", case_1, case_1_control},
-    {"event.sync.blocks_until_captured_work.memset", case_2, case_2_control},
-    {"event.sync.blocks_until_captured_work.memcpy_h2d_pinned", case_3, case_3_control},
-    {"event.sync.blocks_until_captured_work.host_func", case_4, case_4_control},
-    {"event.sync.blocks_until_captured_work.callback", case_5, case_5_control},
+    {"event.sync.blocks_until_captured_work.kernel", case_kernel, case_kernel_control},
+    {"event.sync.blocks_until_captured_work.memset", case_memset, case_memset_control},
+    {"event.sync.blocks_until_captured_work.memcpy_h2d_pinned", case_memcpy_h2d_pinned, case_memcpy_h2d_pinned_control},
+    {"event.sync.blocks_until_captured_work.host_func", case_host_func, case_host_func_control},
+    {"event.sync.blocks_until_captured_work.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -192,7 +202,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "857d3a4fb874c017",
+    .digest = "58a29f59e37f9412",
     .cases = cases,
     .ncases = 5,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* event.sync.never_recorded_returns */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.sync.never_recorded_returns: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: record E on s inserted before X */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.sync.never_recorded_returns", case_1, case_1_control},
+    {"event.sync.never_recorded_returns", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8f4458904712bdb0",
+    .digest = "f2f136601c4cd2d3",
     .cases = cases,
     .ncases = 1,
 };

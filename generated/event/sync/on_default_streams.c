@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.sync.on_default_streams.legacy */
-static void case_1(sc_prog *p)
+static void case_legacy(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.sync.on_default_streams.legacy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_legacy_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.sync.on_default_streams.per_thread */
-static void case_2(sc_prog *p)
+static void case_per_thread(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -64,8 +66,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.sync.on_default_streams.per_thread: negative control */
-static void case_2_control(sc_prog *p)
+static void case_per_thread_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -78,7 +82,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.sync.on_default_streams.null */
-static void case_3(sc_prog *p)
+static void case_null(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -92,8 +96,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.sync.on_default_streams.null: negative control */
-static void case_3_control(sc_prog *p)
+static void case_null_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -106,9 +112,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.sync.on_default_streams.legacy", case_1, case_1_control},
-    {"event.sync.on_default_streams.per_thread", case_2, case_2_control},
-    {"event.sync.on_default_streams.null", case_3, case_3_control},
+    {"event.sync.on_default_streams.legacy", case_legacy, case_legacy_control},
+    {"event.sync.on_default_streams.per_thread", case_per_thread, case_per_thread_control},
+    {"event.sync.on_default_streams.null", case_null, case_null_control},
 };
 
 static const sc_rule rule = {
@@ -124,7 +130,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "362e310eafbb4aa2",
+    .digest = "2de2633a9df2ccce",
     .cases = cases,
     .ncases = 3,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.wait.across_host_threads.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -43,8 +43,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.wait.across_host_threads.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -62,7 +64,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.wait.across_host_threads.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -83,8 +85,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.wait.across_host_threads.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -102,7 +106,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.wait.across_host_threads.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -123,8 +127,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.wait.across_host_threads.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -142,7 +148,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* event.wait.across_host_threads.callback */
-static void case_4(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -163,8 +169,10 @@ static void case_4(sc_prog *p)
 }
 
 /* event.wait.across_host_threads.callback: negative control */
-static void case_4_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -182,10 +190,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.wait.across_host_threads.kernel", case_1, case_1_control},
-    {"event.wait.across_host_threads.memset", case_2, case_2_control},
-    {"event.wait.across_host_threads.host_func", case_3, case_3_control},
-    {"event.wait.across_host_threads.callback", case_4, case_4_control},
+    {"event.wait.across_host_threads.kernel", case_kernel, case_kernel_control},
+    {"event.wait.across_host_threads.memset", case_memset, case_memset_control},
+    {"event.wait.across_host_threads.host_func", case_host_func, case_host_func_control},
+    {"event.wait.across_host_threads.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -201,7 +209,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1981fed201e3d150",
+    .digest = "6a92f8e16c46fe79",
     .cases = cases,
     .ncases = 4,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.wait.by_legacy_stream.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.wait.by_legacy_stream.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -51,7 +53,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.wait.by_legacy_stream.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -66,8 +68,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.wait.by_legacy_stream.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -80,7 +84,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.wait.by_legacy_stream.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -95,8 +99,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.wait.by_legacy_stream.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -109,7 +115,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* event.wait.by_legacy_stream.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -124,8 +130,10 @@ static void case_4(sc_prog *p)
 }
 
 /* event.wait.by_legacy_stream.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -138,7 +146,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* event.wait.by_legacy_stream.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -153,8 +161,10 @@ static void case_5(sc_prog *p)
 }
 
 /* event.wait.by_legacy_stream.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -167,11 +177,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.wait.by_legacy_stream.kernel", case_1, case_1_control},
-    {"event.wait.by_legacy_stream.memset", case_2, case_2_control},
-    {"event.wait.by_legacy_stream.memcpy_d2h_pinned", case_3, case_3_control},
-    {"event.wait.by_legacy_stream.host_func", case_4, case_4_control},
-    {"event.wait.by_legacy_stream.callback", case_5, case_5_control},
+    {"event.wait.by_legacy_stream.kernel", case_kernel, case_kernel_control},
+    {"event.wait.by_legacy_stream.memset", case_memset, case_memset_control},
+    {"event.wait.by_legacy_stream.memcpy_d2h_pinned", case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"event.wait.by_legacy_stream.host_func", case_host_func, case_host_func_control},
+    {"event.wait.by_legacy_stream.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -187,7 +197,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "bdbaf92909908cef",
+    .digest = "5b097f0d45185a67",
     .cases = cases,
     .ncases = 5,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.wait.chain_four_streams.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_BLOCKING);
@@ -46,8 +46,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.wait.chain_four_streams.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W3 dropped */
+
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_BLOCKING);
     sc_stream st_s3 = sc_stream_create(p, "s3", SC_NONBLOCKING);
@@ -69,7 +71,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.wait.chain_four_streams.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_BLOCKING);
@@ -93,8 +95,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.wait.chain_four_streams.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W3 dropped */
+
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_BLOCKING);
     sc_stream st_s3 = sc_stream_create(p, "s3", SC_NONBLOCKING);
@@ -116,8 +120,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.wait.chain_four_streams.kernel", case_1, case_1_control},
-    {"event.wait.chain_four_streams.host_func", case_2, case_2_control},
+    {"event.wait.chain_four_streams.kernel", case_kernel, case_kernel_control},
+    {"event.wait.chain_four_streams.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -133,7 +137,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "95386ddc3867394a",
+    .digest = "f33551d874153fae",
     .cases = cases,
     .ncases = 2,
 };

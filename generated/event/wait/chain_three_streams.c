@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.wait.chain_three_streams.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
@@ -43,8 +43,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.wait.chain_three_streams.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W2 dropped */
+
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
     sc_stream st_s3 = sc_stream_create(p, "s3", SC_NONBLOCKING);
@@ -63,7 +65,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.wait.chain_three_streams.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
@@ -84,8 +86,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.wait.chain_three_streams.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: W2 dropped */
+
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
     sc_stream st_s3 = sc_stream_create(p, "s3", SC_NONBLOCKING);
@@ -104,7 +108,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.wait.chain_three_streams.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
@@ -125,8 +129,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.wait.chain_three_streams.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W2 dropped */
+
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
     sc_stream st_s3 = sc_stream_create(p, "s3", SC_NONBLOCKING);
@@ -145,7 +151,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* event.wait.chain_three_streams.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
@@ -166,8 +172,10 @@ static void case_4(sc_prog *p)
 }
 
 /* event.wait.chain_three_streams.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W2 dropped */
+
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
     sc_stream st_s3 = sc_stream_create(p, "s3", SC_NONBLOCKING);
@@ -186,7 +194,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* event.wait.chain_three_streams.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
@@ -207,8 +215,10 @@ static void case_5(sc_prog *p)
 }
 
 /* event.wait.chain_three_streams.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: W2 dropped */
+
     sc_stream st_s1 = sc_stream_create(p, "s1", SC_NONBLOCKING);
     sc_stream st_s2 = sc_stream_create(p, "s2", SC_NONBLOCKING);
     sc_stream st_s3 = sc_stream_create(p, "s3", SC_NONBLOCKING);
@@ -227,11 +237,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.wait.chain_three_streams.kernel", case_1, case_1_control},
-    {"event.wait.chain_three_streams.memset", case_2, case_2_control},
-    {"event.wait.chain_three_streams.memcpy_d2h_pinned", case_3, case_3_control},
-    {"event.wait.chain_three_streams.host_func", case_4, case_4_control},
-    {"event.wait.chain_three_streams.callback", case_5, case_5_control},
+    {"event.wait.chain_three_streams.kernel", case_kernel, case_kernel_control},
+    {"event.wait.chain_three_streams.memset", case_memset, case_memset_control},
+    {"event.wait.chain_three_streams.memcpy_d2h_pinned", case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"event.wait.chain_three_streams.host_func", case_host_func, case_host_func_control},
+    {"event.wait.chain_three_streams.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -247,7 +257,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "194b6c855ac17cc6",
+    .digest = "a8341194c59527f8",
     .cases = cases,
     .ncases = 5,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.wait.from_blocking_stream.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.wait.from_blocking_stream.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.wait.from_blocking_stream.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -69,8 +71,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.wait.from_blocking_stream.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.wait.from_blocking_stream.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -100,8 +104,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.wait.from_blocking_stream.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -115,7 +121,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* event.wait.from_blocking_stream.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -131,8 +137,10 @@ static void case_4(sc_prog *p)
 }
 
 /* event.wait.from_blocking_stream.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -146,7 +154,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* event.wait.from_blocking_stream.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -162,8 +170,10 @@ static void case_5(sc_prog *p)
 }
 
 /* event.wait.from_blocking_stream.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -177,11 +187,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.wait.from_blocking_stream.kernel", case_1, case_1_control},
-    {"event.wait.from_blocking_stream.memset", case_2, case_2_control},
-    {"event.wait.from_blocking_stream.memcpy_d2h_pinned", case_3, case_3_control},
-    {"event.wait.from_blocking_stream.host_func", case_4, case_4_control},
-    {"event.wait.from_blocking_stream.callback", case_5, case_5_control},
+    {"event.wait.from_blocking_stream.kernel", case_kernel, case_kernel_control},
+    {"event.wait.from_blocking_stream.memset", case_memset, case_memset_control},
+    {"event.wait.from_blocking_stream.memcpy_d2h_pinned", case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"event.wait.from_blocking_stream.host_func", case_host_func, case_host_func_control},
+    {"event.wait.from_blocking_stream.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -197,7 +207,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "19a2f03d08d82b0e",
+    .digest = "65c19671ca8a00c4",
     .cases = cases,
     .ncases = 5,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* event.wait.never_recorded_is_empty.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.wait.never_recorded_is_empty.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.wait.never_recorded_is_empty.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -67,8 +69,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.wait.never_recorded_is_empty.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -83,7 +87,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.wait.never_recorded_is_empty.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -98,8 +102,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.wait.never_recorded_is_empty.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -114,7 +120,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* event.wait.never_recorded_is_empty.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -129,8 +135,10 @@ static void case_4(sc_prog *p)
 }
 
 /* event.wait.never_recorded_is_empty.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -145,7 +153,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* event.wait.never_recorded_is_empty.callback */
-static void case_5(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -160,8 +168,10 @@ static void case_5(sc_prog *p)
 }
 
 /* event.wait.never_recorded_is_empty.callback: negative control */
-static void case_5_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -176,11 +186,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.wait.never_recorded_is_empty.kernel", case_1, case_1_control},
-    {"event.wait.never_recorded_is_empty.memset", case_2, case_2_control},
-    {"event.wait.never_recorded_is_empty.memcpy_d2h_pinned", case_3, case_3_control},
-    {"event.wait.never_recorded_is_empty.host_func", case_4, case_4_control},
-    {"event.wait.never_recorded_is_empty.callback", case_5, case_5_control},
+    {"event.wait.never_recorded_is_empty.kernel", case_kernel, case_kernel_control},
+    {"event.wait.never_recorded_is_empty.memset", case_memset, case_memset_control},
+    {"event.wait.never_recorded_is_empty.memcpy_d2h_pinned", case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"event.wait.never_recorded_is_empty.host_func", case_host_func, case_host_func_control},
+    {"event.wait.never_recorded_is_empty.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -196,7 +206,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2ab50c73188bcd9f",
+    .digest = "85b41b7768519e10",
     .cases = cases,
     .ncases = 5,
 };

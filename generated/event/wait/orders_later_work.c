@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* event.wait.orders_later_work.kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memset */
-static void case_2(sc_prog *p)
+static void case_kernel_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -69,8 +71,10 @@ static void case_2(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_h2d_pinned */
-static void case_3(sc_prog *p)
+static void case_kernel_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -100,8 +104,10 @@ static void case_3(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_h2d_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_kernel_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -115,7 +121,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_h2d_pageable */
-static void case_4(sc_prog *p)
+static void case_kernel_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -131,8 +137,10 @@ static void case_4(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_h2d_pageable: negative control */
-static void case_4_control(sc_prog *p)
+static void case_kernel_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -146,7 +154,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_d2h_pinned */
-static void case_5(sc_prog *p)
+static void case_kernel_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -162,8 +170,10 @@ static void case_5(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_d2h_pinned: negative control */
-static void case_5_control(sc_prog *p)
+static void case_kernel_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -177,7 +187,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_d2h_pageable */
-static void case_6(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -193,8 +203,10 @@ static void case_6(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_d2h_pageable: negative control */
-static void case_6_control(sc_prog *p)
+static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -208,7 +220,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_d2d */
-static void case_7(sc_prog *p)
+static void case_kernel_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -224,8 +236,10 @@ static void case_7(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.memcpy_d2d: negative control */
-static void case_7_control(sc_prog *p)
+static void case_kernel_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -239,7 +253,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.host_func */
-static void case_8(sc_prog *p)
+static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -255,8 +269,10 @@ static void case_8(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.host_func: negative control */
-static void case_8_control(sc_prog *p)
+static void case_kernel_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -270,7 +286,7 @@ static void case_8_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.callback */
-static void case_9(sc_prog *p)
+static void case_kernel_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -286,8 +302,10 @@ static void case_9(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.callback: negative control */
-static void case_9_control(sc_prog *p)
+static void case_kernel_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -301,7 +319,7 @@ static void case_9_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.record */
-static void case_10(sc_prog *p)
+static void case_kernel_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -318,8 +336,10 @@ static void case_10(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.kernel.record: negative control */
-static void case_10_control(sc_prog *p)
+static void case_kernel_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -334,7 +354,7 @@ static void case_10_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.kernel */
-static void case_11(sc_prog *p)
+static void case_memset_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -350,8 +370,10 @@ static void case_11(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.kernel: negative control */
-static void case_11_control(sc_prog *p)
+static void case_memset_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -365,7 +387,7 @@ static void case_11_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memset */
-static void case_12(sc_prog *p)
+static void case_memset_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -381,8 +403,10 @@ static void case_12(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memset: negative control */
-static void case_12_control(sc_prog *p)
+static void case_memset_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -396,7 +420,7 @@ static void case_12_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_h2d_pinned */
-static void case_13(sc_prog *p)
+static void case_memset_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -412,8 +436,10 @@ static void case_13(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_h2d_pinned: negative control */
-static void case_13_control(sc_prog *p)
+static void case_memset_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -427,7 +453,7 @@ static void case_13_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_h2d_pageable */
-static void case_14(sc_prog *p)
+static void case_memset_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -443,8 +469,10 @@ static void case_14(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_h2d_pageable: negative control */
-static void case_14_control(sc_prog *p)
+static void case_memset_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -458,7 +486,7 @@ static void case_14_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_d2h_pinned */
-static void case_15(sc_prog *p)
+static void case_memset_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -474,8 +502,10 @@ static void case_15(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_d2h_pinned: negative control */
-static void case_15_control(sc_prog *p)
+static void case_memset_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -489,7 +519,7 @@ static void case_15_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_d2h_pageable */
-static void case_16(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -505,8 +535,10 @@ static void case_16(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_d2h_pageable: negative control */
-static void case_16_control(sc_prog *p)
+static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -520,7 +552,7 @@ static void case_16_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_d2d */
-static void case_17(sc_prog *p)
+static void case_memset_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -536,8 +568,10 @@ static void case_17(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.memcpy_d2d: negative control */
-static void case_17_control(sc_prog *p)
+static void case_memset_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -551,7 +585,7 @@ static void case_17_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.host_func */
-static void case_18(sc_prog *p)
+static void case_memset_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -567,8 +601,10 @@ static void case_18(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.host_func: negative control */
-static void case_18_control(sc_prog *p)
+static void case_memset_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -582,7 +618,7 @@ static void case_18_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.callback */
-static void case_19(sc_prog *p)
+static void case_memset_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -598,8 +634,10 @@ static void case_19(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.callback: negative control */
-static void case_19_control(sc_prog *p)
+static void case_memset_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -613,7 +651,7 @@ static void case_19_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.record */
-static void case_20(sc_prog *p)
+static void case_memset_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -630,8 +668,10 @@ static void case_20(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memset.record: negative control */
-static void case_20_control(sc_prog *p)
+static void case_memset_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -646,7 +686,7 @@ static void case_20_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.kernel */
-static void case_21(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -662,8 +702,10 @@ static void case_21(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.kernel: negative control */
-static void case_21_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -677,7 +719,7 @@ static void case_21_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memset */
-static void case_22(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -693,8 +735,10 @@ static void case_22(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memset: negative control */
-static void case_22_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -708,7 +752,7 @@ static void case_22_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_h2d_pinned */
-static void case_23(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -724,8 +768,10 @@ static void case_23(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_h2d_pinned: negative control */
-static void case_23_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -739,7 +785,7 @@ static void case_23_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_h2d_pageable */
-static void case_24(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -755,8 +801,10 @@ static void case_24(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_h2d_pageable: negative control */
-static void case_24_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -770,7 +818,7 @@ static void case_24_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2h_pinned */
-static void case_25(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -786,8 +834,10 @@ static void case_25(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2h_pinned: negative control */
-static void case_25_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -801,7 +851,7 @@ static void case_25_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2h_pageable */
-static void case_26(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -817,8 +867,10 @@ static void case_26(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2h_pageable: negative control */
-static void case_26_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -832,7 +884,7 @@ static void case_26_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2d */
-static void case_27(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -848,8 +900,10 @@ static void case_27(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2d: negative control */
-static void case_27_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -863,7 +917,7 @@ static void case_27_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.host_func */
-static void case_28(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -879,8 +933,10 @@ static void case_28(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.host_func: negative control */
-static void case_28_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -894,7 +950,7 @@ static void case_28_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.callback */
-static void case_29(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -910,8 +966,10 @@ static void case_29(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.callback: negative control */
-static void case_29_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -925,7 +983,7 @@ static void case_29_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.record */
-static void case_30(sc_prog *p)
+static void case_memcpy_h2d_pinned_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -942,8 +1000,10 @@ static void case_30(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_h2d_pinned.record: negative control */
-static void case_30_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -958,7 +1018,7 @@ static void case_30_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.kernel */
-static void case_31(sc_prog *p)
+static void case_memcpy_d2h_pinned_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -974,8 +1034,10 @@ static void case_31(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.kernel: negative control */
-static void case_31_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -989,7 +1051,7 @@ static void case_31_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memset */
-static void case_32(sc_prog *p)
+static void case_memcpy_d2h_pinned_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1005,8 +1067,10 @@ static void case_32(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memset: negative control */
-static void case_32_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1020,7 +1084,7 @@ static void case_32_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_h2d_pinned */
-static void case_33(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1036,8 +1100,10 @@ static void case_33(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_h2d_pinned: negative control */
-static void case_33_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1051,7 +1117,7 @@ static void case_33_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_h2d_pageable */
-static void case_34(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1067,8 +1133,10 @@ static void case_34(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_h2d_pageable: negative control */
-static void case_34_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1082,7 +1150,7 @@ static void case_34_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2h_pinned */
-static void case_35(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1098,8 +1166,10 @@ static void case_35(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2h_pinned: negative control */
-static void case_35_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1113,7 +1183,7 @@ static void case_35_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2h_pageable */
-static void case_36(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1129,8 +1199,10 @@ static void case_36(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2h_pageable: negative control */
-static void case_36_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1144,7 +1216,7 @@ static void case_36_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2d */
-static void case_37(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1160,8 +1232,10 @@ static void case_37(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2d: negative control */
-static void case_37_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1175,7 +1249,7 @@ static void case_37_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.host_func */
-static void case_38(sc_prog *p)
+static void case_memcpy_d2h_pinned_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1191,8 +1265,10 @@ static void case_38(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.host_func: negative control */
-static void case_38_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1206,7 +1282,7 @@ static void case_38_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.callback */
-static void case_39(sc_prog *p)
+static void case_memcpy_d2h_pinned_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1222,8 +1298,10 @@ static void case_39(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.callback: negative control */
-static void case_39_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1237,7 +1315,7 @@ static void case_39_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.record */
-static void case_40(sc_prog *p)
+static void case_memcpy_d2h_pinned_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1254,8 +1332,10 @@ static void case_40(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2h_pinned.record: negative control */
-static void case_40_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1270,7 +1350,7 @@ static void case_40_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.kernel */
-static void case_41(sc_prog *p)
+static void case_memcpy_d2d_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1286,8 +1366,10 @@ static void case_41(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.kernel: negative control */
-static void case_41_control(sc_prog *p)
+static void case_memcpy_d2d_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1301,7 +1383,7 @@ static void case_41_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memset */
-static void case_42(sc_prog *p)
+static void case_memcpy_d2d_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1317,8 +1399,10 @@ static void case_42(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memset: negative control */
-static void case_42_control(sc_prog *p)
+static void case_memcpy_d2d_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1332,7 +1416,7 @@ static void case_42_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_h2d_pinned */
-static void case_43(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1348,8 +1432,10 @@ static void case_43(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_h2d_pinned: negative control */
-static void case_43_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1363,7 +1449,7 @@ static void case_43_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_h2d_pageable */
-static void case_44(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1379,8 +1465,10 @@ static void case_44(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_h2d_pageable: negative control */
-static void case_44_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1394,7 +1482,7 @@ static void case_44_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_d2h_pinned */
-static void case_45(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1410,8 +1498,10 @@ static void case_45(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_d2h_pinned: negative control */
-static void case_45_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1425,7 +1515,7 @@ static void case_45_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_d2h_pageable */
-static void case_46(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1441,8 +1531,10 @@ static void case_46(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_d2h_pageable: negative control */
-static void case_46_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1456,7 +1548,7 @@ static void case_46_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_d2d */
-static void case_47(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1472,8 +1564,10 @@ static void case_47(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.memcpy_d2d: negative control */
-static void case_47_control(sc_prog *p)
+static void case_memcpy_d2d_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1487,7 +1581,7 @@ static void case_47_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.host_func */
-static void case_48(sc_prog *p)
+static void case_memcpy_d2d_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1503,8 +1597,10 @@ static void case_48(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.host_func: negative control */
-static void case_48_control(sc_prog *p)
+static void case_memcpy_d2d_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1518,7 +1614,7 @@ static void case_48_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.callback */
-static void case_49(sc_prog *p)
+static void case_memcpy_d2d_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1534,8 +1630,10 @@ static void case_49(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.callback: negative control */
-static void case_49_control(sc_prog *p)
+static void case_memcpy_d2d_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1549,7 +1647,7 @@ static void case_49_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.record */
-static void case_50(sc_prog *p)
+static void case_memcpy_d2d_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1566,8 +1664,10 @@ static void case_50(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.memcpy_d2d.record: negative control */
-static void case_50_control(sc_prog *p)
+static void case_memcpy_d2d_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1582,7 +1682,7 @@ static void case_50_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.kernel */
-static void case_51(sc_prog *p)
+static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1598,8 +1698,10 @@ static void case_51(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.kernel: negative control */
-static void case_51_control(sc_prog *p)
+static void case_host_func_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1613,7 +1715,7 @@ static void case_51_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memset */
-static void case_52(sc_prog *p)
+static void case_host_func_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1629,8 +1731,10 @@ static void case_52(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memset: negative control */
-static void case_52_control(sc_prog *p)
+static void case_host_func_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1644,7 +1748,7 @@ static void case_52_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_h2d_pinned */
-static void case_53(sc_prog *p)
+static void case_host_func_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1660,8 +1764,10 @@ static void case_53(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_h2d_pinned: negative control */
-static void case_53_control(sc_prog *p)
+static void case_host_func_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1675,7 +1781,7 @@ static void case_53_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_h2d_pageable */
-static void case_54(sc_prog *p)
+static void case_host_func_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1691,8 +1797,10 @@ static void case_54(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_h2d_pageable: negative control */
-static void case_54_control(sc_prog *p)
+static void case_host_func_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1706,7 +1814,7 @@ static void case_54_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_d2h_pinned */
-static void case_55(sc_prog *p)
+static void case_host_func_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1722,8 +1830,10 @@ static void case_55(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_d2h_pinned: negative control */
-static void case_55_control(sc_prog *p)
+static void case_host_func_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1737,7 +1847,7 @@ static void case_55_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_d2h_pageable */
-static void case_56(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1753,8 +1863,10 @@ static void case_56(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_d2h_pageable: negative control */
-static void case_56_control(sc_prog *p)
+static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1768,7 +1880,7 @@ static void case_56_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_d2d */
-static void case_57(sc_prog *p)
+static void case_host_func_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1784,8 +1896,10 @@ static void case_57(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.memcpy_d2d: negative control */
-static void case_57_control(sc_prog *p)
+static void case_host_func_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1799,7 +1913,7 @@ static void case_57_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.host_func */
-static void case_58(sc_prog *p)
+static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1815,8 +1929,10 @@ static void case_58(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.host_func: negative control */
-static void case_58_control(sc_prog *p)
+static void case_host_func_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1830,7 +1946,7 @@ static void case_58_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.callback */
-static void case_59(sc_prog *p)
+static void case_host_func_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1846,8 +1962,10 @@ static void case_59(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.callback: negative control */
-static void case_59_control(sc_prog *p)
+static void case_host_func_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1861,7 +1979,7 @@ static void case_59_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.record */
-static void case_60(sc_prog *p)
+static void case_host_func_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1878,8 +1996,10 @@ static void case_60(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.host_func.record: negative control */
-static void case_60_control(sc_prog *p)
+static void case_host_func_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1894,7 +2014,7 @@ static void case_60_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.kernel */
-static void case_61(sc_prog *p)
+static void case_callback_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1910,8 +2030,10 @@ static void case_61(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.kernel: negative control */
-static void case_61_control(sc_prog *p)
+static void case_callback_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1925,7 +2047,7 @@ static void case_61_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memset */
-static void case_62(sc_prog *p)
+static void case_callback_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1941,8 +2063,10 @@ static void case_62(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memset: negative control */
-static void case_62_control(sc_prog *p)
+static void case_callback_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1956,7 +2080,7 @@ static void case_62_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_h2d_pinned */
-static void case_63(sc_prog *p)
+static void case_callback_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -1972,8 +2096,10 @@ static void case_63(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_h2d_pinned: negative control */
-static void case_63_control(sc_prog *p)
+static void case_callback_memcpy_h2d_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -1987,7 +2113,7 @@ static void case_63_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_h2d_pageable */
-static void case_64(sc_prog *p)
+static void case_callback_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2003,8 +2129,10 @@ static void case_64(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_h2d_pageable: negative control */
-static void case_64_control(sc_prog *p)
+static void case_callback_memcpy_h2d_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -2018,7 +2146,7 @@ static void case_64_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_d2h_pinned */
-static void case_65(sc_prog *p)
+static void case_callback_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2034,8 +2162,10 @@ static void case_65(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_d2h_pinned: negative control */
-static void case_65_control(sc_prog *p)
+static void case_callback_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -2049,7 +2179,7 @@ static void case_65_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_d2h_pageable */
-static void case_66(sc_prog *p)
+static void case_callback_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2065,8 +2195,10 @@ static void case_66(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_d2h_pageable: negative control */
-static void case_66_control(sc_prog *p)
+static void case_callback_memcpy_d2h_pageable_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -2080,7 +2212,7 @@ static void case_66_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_d2d */
-static void case_67(sc_prog *p)
+static void case_callback_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2096,8 +2228,10 @@ static void case_67(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.memcpy_d2d: negative control */
-static void case_67_control(sc_prog *p)
+static void case_callback_memcpy_d2d_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -2111,7 +2245,7 @@ static void case_67_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.host_func */
-static void case_68(sc_prog *p)
+static void case_callback_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2127,8 +2261,10 @@ static void case_68(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.host_func: negative control */
-static void case_68_control(sc_prog *p)
+static void case_callback_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -2142,7 +2278,7 @@ static void case_68_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.callback */
-static void case_69(sc_prog *p)
+static void case_callback_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2158,8 +2294,10 @@ static void case_69(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.callback: negative control */
-static void case_69_control(sc_prog *p)
+static void case_callback_callback_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -2173,7 +2311,7 @@ static void case_69_control(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.record */
-static void case_70(sc_prog *p)
+static void case_callback_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -2190,8 +2328,10 @@ static void case_70(sc_prog *p)
 }
 
 /* event.wait.orders_later_work.callback.record: negative control */
-static void case_70_control(sc_prog *p)
+static void case_callback_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -2206,76 +2346,146 @@ static void case_70_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"event.wait.orders_later_work.kernel.kernel", case_1, case_1_control},
-    {"event.wait.orders_later_work.kernel.memset", case_2, case_2_control},
-    {"event.wait.orders_later_work.kernel.memcpy_h2d_pinned", case_3, case_3_control},
-    {"event.wait.orders_later_work.kernel.memcpy_h2d_pageable", case_4, case_4_control},
-    {"event.wait.orders_later_work.kernel.memcpy_d2h_pinned", case_5, case_5_control},
-    {"event.wait.orders_later_work.kernel.memcpy_d2h_pageable", case_6, case_6_control},
-    {"event.wait.orders_later_work.kernel.memcpy_d2d", case_7, case_7_control},
-    {"event.wait.orders_later_work.kernel.host_func", case_8, case_8_control},
-    {"event.wait.orders_later_work.kernel.callback", case_9, case_9_control},
-    {"event.wait.orders_later_work.kernel.record", case_10, case_10_control},
-    {"event.wait.orders_later_work.memset.kernel", case_11, case_11_control},
-    {"event.wait.orders_later_work.memset.memset", case_12, case_12_control},
-    {"event.wait.orders_later_work.memset.memcpy_h2d_pinned", case_13, case_13_control},
-    {"event.wait.orders_later_work.memset.memcpy_h2d_pageable", case_14, case_14_control},
-    {"event.wait.orders_later_work.memset.memcpy_d2h_pinned", case_15, case_15_control},
-    {"event.wait.orders_later_work.memset.memcpy_d2h_pageable", case_16, case_16_control},
-    {"event.wait.orders_later_work.memset.memcpy_d2d", case_17, case_17_control},
-    {"event.wait.orders_later_work.memset.host_func", case_18, case_18_control},
-    {"event.wait.orders_later_work.memset.callback", case_19, case_19_control},
-    {"event.wait.orders_later_work.memset.record", case_20, case_20_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.kernel", case_21, case_21_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.memset", case_22, case_22_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_h2d_pinned", case_23, case_23_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_h2d_pageable", case_24, case_24_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2h_pinned", case_25, case_25_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2h_pageable", case_26, case_26_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2d", case_27, case_27_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.host_func", case_28, case_28_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.callback", case_29, case_29_control},
-    {"event.wait.orders_later_work.memcpy_h2d_pinned.record", case_30, case_30_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.kernel", case_31, case_31_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.memset", case_32, case_32_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_h2d_pinned", case_33, case_33_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_h2d_pageable", case_34, case_34_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2h_pinned", case_35, case_35_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2h_pageable", case_36, case_36_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2d", case_37, case_37_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.host_func", case_38, case_38_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.callback", case_39, case_39_control},
-    {"event.wait.orders_later_work.memcpy_d2h_pinned.record", case_40, case_40_control},
-    {"event.wait.orders_later_work.memcpy_d2d.kernel", case_41, case_41_control},
-    {"event.wait.orders_later_work.memcpy_d2d.memset", case_42, case_42_control},
-    {"event.wait.orders_later_work.memcpy_d2d.memcpy_h2d_pinned", case_43, case_43_control},
-    {"event.wait.orders_later_work.memcpy_d2d.memcpy_h2d_pageable", case_44, case_44_control},
-    {"event.wait.orders_later_work.memcpy_d2d.memcpy_d2h_pinned", case_45, case_45_control},
-    {"event.wait.orders_later_work.memcpy_d2d.memcpy_d2h_pageable", case_46, case_46_control},
-    {"event.wait.orders_later_work.memcpy_d2d.memcpy_d2d", case_47, case_47_control},
-    {"event.wait.orders_later_work.memcpy_d2d.host_func", case_48, case_48_control},
-    {"event.wait.orders_later_work.memcpy_d2d.callback", case_49, case_49_control},
-    {"event.wait.orders_later_work.memcpy_d2d.record", case_50, case_50_control},
-    {"event.wait.orders_later_work.host_func.kernel", case_51, case_51_control},
-    {"event.wait.orders_later_work.host_func.memset", case_52, case_52_control},
-    {"event.wait.orders_later_work.host_func.memcpy_h2d_pinned", case_53, case_53_control},
-    {"event.wait.orders_later_work.host_func.memcpy_h2d_pageable", case_54, case_54_control},
-    {"event.wait.orders_later_work.host_func.memcpy_d2h_pinned", case_55, case_55_control},
-    {"event.wait.orders_later_work.host_func.memcpy_d2h_pageable", case_56, case_56_control},
-    {"event.wait.orders_later_work.host_func.memcpy_d2d", case_57, case_57_control},
-    {"event.wait.orders_later_work.host_func.host_func", case_58, case_58_control},
-    {"event.wait.orders_later_work.host_func.callback", case_59, case_59_control},
-    {"event.wait.orders_later_work.host_func.record", case_60, case_60_control},
-    {"event.wait.orders_later_work.callback.kernel", case_61, case_61_control},
-    {"event.wait.orders_later_work.callback.memset", case_62, case_62_control},
-    {"event.wait.orders_later_work.callback.memcpy_h2d_pinned", case_63, case_63_control},
-    {"event.wait.orders_later_work.callback.memcpy_h2d_pageable", case_64, case_64_control},
-    {"event.wait.orders_later_work.callback.memcpy_d2h_pinned", case_65, case_65_control},
-    {"event.wait.orders_later_work.callback.memcpy_d2h_pageable", case_66, case_66_control},
-    {"event.wait.orders_later_work.callback.memcpy_d2d", case_67, case_67_control},
-    {"event.wait.orders_later_work.callback.host_func", case_68, case_68_control},
-    {"event.wait.orders_later_work.callback.callback", case_69, case_69_control},
-    {"event.wait.orders_later_work.callback.record", case_70, case_70_control},
+    {"event.wait.orders_later_work.kernel.kernel",
+     case_kernel_kernel, case_kernel_kernel_control},
+    {"event.wait.orders_later_work.kernel.memset",
+     case_kernel_memset, case_kernel_memset_control},
+    {"event.wait.orders_later_work.kernel.memcpy_h2d_pinned",
+     case_kernel_memcpy_h2d_pinned, case_kernel_memcpy_h2d_pinned_control},
+    {"event.wait.orders_later_work.kernel.memcpy_h2d_pageable",
+     case_kernel_memcpy_h2d_pageable, case_kernel_memcpy_h2d_pageable_control},
+    {"event.wait.orders_later_work.kernel.memcpy_d2h_pinned",
+     case_kernel_memcpy_d2h_pinned, case_kernel_memcpy_d2h_pinned_control},
+    {"event.wait.orders_later_work.kernel.memcpy_d2h_pageable",
+     case_kernel_memcpy_d2h_pageable, case_kernel_memcpy_d2h_pageable_control},
+    {"event.wait.orders_later_work.kernel.memcpy_d2d",
+     case_kernel_memcpy_d2d, case_kernel_memcpy_d2d_control},
+    {"event.wait.orders_later_work.kernel.host_func",
+     case_kernel_host_func, case_kernel_host_func_control},
+    {"event.wait.orders_later_work.kernel.callback",
+     case_kernel_callback, case_kernel_callback_control},
+    {"event.wait.orders_later_work.kernel.record",
+     case_kernel_record, case_kernel_record_control},
+    {"event.wait.orders_later_work.memset.kernel",
+     case_memset_kernel, case_memset_kernel_control},
+    {"event.wait.orders_later_work.memset.memset",
+     case_memset_memset, case_memset_memset_control},
+    {"event.wait.orders_later_work.memset.memcpy_h2d_pinned",
+     case_memset_memcpy_h2d_pinned, case_memset_memcpy_h2d_pinned_control},
+    {"event.wait.orders_later_work.memset.memcpy_h2d_pageable",
+     case_memset_memcpy_h2d_pageable, case_memset_memcpy_h2d_pageable_control},
+    {"event.wait.orders_later_work.memset.memcpy_d2h_pinned",
+     case_memset_memcpy_d2h_pinned, case_memset_memcpy_d2h_pinned_control},
+    {"event.wait.orders_later_work.memset.memcpy_d2h_pageable",
+     case_memset_memcpy_d2h_pageable, case_memset_memcpy_d2h_pageable_control},
+    {"event.wait.orders_later_work.memset.memcpy_d2d",
+     case_memset_memcpy_d2d, case_memset_memcpy_d2d_control},
+    {"event.wait.orders_later_work.memset.host_func",
+     case_memset_host_func, case_memset_host_func_control},
+    {"event.wait.orders_later_work.memset.callback",
+     case_memset_callback, case_memset_callback_control},
+    {"event.wait.orders_later_work.memset.record",
+     case_memset_record, case_memset_record_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.kernel",
+     case_memcpy_h2d_pinned_kernel, case_memcpy_h2d_pinned_kernel_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.memset",
+     case_memcpy_h2d_pinned_memset, case_memcpy_h2d_pinned_memset_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_h2d_pinned",
+     case_memcpy_h2d_pinned_memcpy_h2d_pinned, case_memcpy_h2d_pinned_memcpy_h2d_pinned_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_h2d_pageable",
+     case_memcpy_h2d_pinned_memcpy_h2d_pageable, case_memcpy_h2d_pinned_memcpy_h2d_pageable_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2h_pinned",
+     case_memcpy_h2d_pinned_memcpy_d2h_pinned, case_memcpy_h2d_pinned_memcpy_d2h_pinned_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2h_pageable",
+     case_memcpy_h2d_pinned_memcpy_d2h_pageable, case_memcpy_h2d_pinned_memcpy_d2h_pageable_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.memcpy_d2d",
+     case_memcpy_h2d_pinned_memcpy_d2d, case_memcpy_h2d_pinned_memcpy_d2d_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.host_func",
+     case_memcpy_h2d_pinned_host_func, case_memcpy_h2d_pinned_host_func_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.callback",
+     case_memcpy_h2d_pinned_callback, case_memcpy_h2d_pinned_callback_control},
+    {"event.wait.orders_later_work.memcpy_h2d_pinned.record",
+     case_memcpy_h2d_pinned_record, case_memcpy_h2d_pinned_record_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.kernel",
+     case_memcpy_d2h_pinned_kernel, case_memcpy_d2h_pinned_kernel_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.memset",
+     case_memcpy_d2h_pinned_memset, case_memcpy_d2h_pinned_memset_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_h2d_pinned",
+     case_memcpy_d2h_pinned_memcpy_h2d_pinned, case_memcpy_d2h_pinned_memcpy_h2d_pinned_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_h2d_pageable",
+     case_memcpy_d2h_pinned_memcpy_h2d_pageable, case_memcpy_d2h_pinned_memcpy_h2d_pageable_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned_memcpy_d2h_pinned, case_memcpy_d2h_pinned_memcpy_d2h_pinned_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2h_pageable",
+     case_memcpy_d2h_pinned_memcpy_d2h_pageable, case_memcpy_d2h_pinned_memcpy_d2h_pageable_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.memcpy_d2d",
+     case_memcpy_d2h_pinned_memcpy_d2d, case_memcpy_d2h_pinned_memcpy_d2d_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.host_func",
+     case_memcpy_d2h_pinned_host_func, case_memcpy_d2h_pinned_host_func_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.callback",
+     case_memcpy_d2h_pinned_callback, case_memcpy_d2h_pinned_callback_control},
+    {"event.wait.orders_later_work.memcpy_d2h_pinned.record",
+     case_memcpy_d2h_pinned_record, case_memcpy_d2h_pinned_record_control},
+    {"event.wait.orders_later_work.memcpy_d2d.kernel",
+     case_memcpy_d2d_kernel, case_memcpy_d2d_kernel_control},
+    {"event.wait.orders_later_work.memcpy_d2d.memset",
+     case_memcpy_d2d_memset, case_memcpy_d2d_memset_control},
+    {"event.wait.orders_later_work.memcpy_d2d.memcpy_h2d_pinned",
+     case_memcpy_d2d_memcpy_h2d_pinned, case_memcpy_d2d_memcpy_h2d_pinned_control},
+    {"event.wait.orders_later_work.memcpy_d2d.memcpy_h2d_pageable",
+     case_memcpy_d2d_memcpy_h2d_pageable, case_memcpy_d2d_memcpy_h2d_pageable_control},
+    {"event.wait.orders_later_work.memcpy_d2d.memcpy_d2h_pinned",
+     case_memcpy_d2d_memcpy_d2h_pinned, case_memcpy_d2d_memcpy_d2h_pinned_control},
+    {"event.wait.orders_later_work.memcpy_d2d.memcpy_d2h_pageable",
+     case_memcpy_d2d_memcpy_d2h_pageable, case_memcpy_d2d_memcpy_d2h_pageable_control},
+    {"event.wait.orders_later_work.memcpy_d2d.memcpy_d2d",
+     case_memcpy_d2d_memcpy_d2d, case_memcpy_d2d_memcpy_d2d_control},
+    {"event.wait.orders_later_work.memcpy_d2d.host_func",
+     case_memcpy_d2d_host_func, case_memcpy_d2d_host_func_control},
+    {"event.wait.orders_later_work.memcpy_d2d.callback",
+     case_memcpy_d2d_callback, case_memcpy_d2d_callback_control},
+    {"event.wait.orders_later_work.memcpy_d2d.record",
+     case_memcpy_d2d_record, case_memcpy_d2d_record_control},
+    {"event.wait.orders_later_work.host_func.kernel",
+     case_host_func_kernel, case_host_func_kernel_control},
+    {"event.wait.orders_later_work.host_func.memset",
+     case_host_func_memset, case_host_func_memset_control},
+    {"event.wait.orders_later_work.host_func.memcpy_h2d_pinned",
+     case_host_func_memcpy_h2d_pinned, case_host_func_memcpy_h2d_pinned_control},
+    {"event.wait.orders_later_work.host_func.memcpy_h2d_pageable",
+     case_host_func_memcpy_h2d_pageable, case_host_func_memcpy_h2d_pageable_control},
+    {"event.wait.orders_later_work.host_func.memcpy_d2h_pinned",
+     case_host_func_memcpy_d2h_pinned, case_host_func_memcpy_d2h_pinned_control},
+    {"event.wait.orders_later_work.host_func.memcpy_d2h_pageable",
+     case_host_func_memcpy_d2h_pageable, case_host_func_memcpy_d2h_pageable_control},
+    {"event.wait.orders_later_work.host_func.memcpy_d2d",
+     case_host_func_memcpy_d2d, case_host_func_memcpy_d2d_control},
+    {"event.wait.orders_later_work.host_func.host_func",
+     case_host_func_host_func, case_host_func_host_func_control},
+    {"event.wait.orders_later_work.host_func.callback",
+     case_host_func_callback, case_host_func_callback_control},
+    {"event.wait.orders_later_work.host_func.record",
+     case_host_func_record, case_host_func_record_control},
+    {"event.wait.orders_later_work.callback.kernel",
+     case_callback_kernel, case_callback_kernel_control},
+    {"event.wait.orders_later_work.callback.memset",
+     case_callback_memset, case_callback_memset_control},
+    {"event.wait.orders_later_work.callback.memcpy_h2d_pinned",
+     case_callback_memcpy_h2d_pinned, case_callback_memcpy_h2d_pinned_control},
+    {"event.wait.orders_later_work.callback.memcpy_h2d_pageable",
+     case_callback_memcpy_h2d_pageable, case_callback_memcpy_h2d_pageable_control},
+    {"event.wait.orders_later_work.callback.memcpy_d2h_pinned",
+     case_callback_memcpy_d2h_pinned, case_callback_memcpy_d2h_pinned_control},
+    {"event.wait.orders_later_work.callback.memcpy_d2h_pageable",
+     case_callback_memcpy_d2h_pageable, case_callback_memcpy_d2h_pageable_control},
+    {"event.wait.orders_later_work.callback.memcpy_d2d",
+     case_callback_memcpy_d2d, case_callback_memcpy_d2d_control},
+    {"event.wait.orders_later_work.callback.host_func",
+     case_callback_host_func, case_callback_host_func_control},
+    {"event.wait.orders_later_work.callback.callback",
+     case_callback_callback, case_callback_callback_control},
+    {"event.wait.orders_later_work.callback.record",
+     case_callback_record, case_callback_record_control},
 };
 
 static const sc_rule rule = {
@@ -2291,7 +2501,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6ba941489ea9304c",
+    .digest = "0eaf83e39064edd9",
     .cases = cases,
     .ncases = 70,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.captured.event_sync_blocks */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -41,8 +41,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.captured.event_sync_blocks: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: R moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -60,7 +62,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.captured.event_sync_blocks", case_1, case_1_control},
+    {"graph.captured.event_sync_blocks", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -76,7 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3138f3a9f0701b4c",
+    .digest = "cfc5b261727e3d57",
     .cases = cases,
     .ncases = 1,
 };

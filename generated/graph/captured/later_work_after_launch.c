@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.captured.later_work_after_launch.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.captured.later_work_after_launch.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -58,7 +60,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* graph.captured.later_work_after_launch.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -76,8 +78,10 @@ static void case_2(sc_prog *p)
 }
 
 /* graph.captured.later_work_after_launch.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -94,7 +98,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* graph.captured.later_work_after_launch.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -112,8 +116,10 @@ static void case_3(sc_prog *p)
 }
 
 /* graph.captured.later_work_after_launch.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -130,9 +136,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.captured.later_work_after_launch.kernel", case_1, case_1_control},
-    {"graph.captured.later_work_after_launch.memset", case_2, case_2_control},
-    {"graph.captured.later_work_after_launch.host_func", case_3, case_3_control},
+    {"graph.captured.later_work_after_launch.kernel", case_kernel, case_kernel_control},
+    {"graph.captured.later_work_after_launch.memset", case_memset, case_memset_control},
+    {"graph.captured.later_work_after_launch.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -148,7 +154,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7fdb902b4de07108",
+    .digest = "a7c5b978f47c4ac0",
     .cases = cases,
     .ncases = 3,
 };

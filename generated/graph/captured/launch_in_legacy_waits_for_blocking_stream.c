@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.captured.launch_in_legacy_waits_for_blocking_stream */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_b = sc_stream_create(p, "b", SC_BLOCKING);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.captured.launch_in_legacy_waits_for_blocking_stream: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: b redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_b = sc_stream_create(p, "b", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.captured.launch_in_legacy_waits_for_blocking_stream", case_1, case_1_control},
+    {"graph.captured.launch_in_legacy_waits_for_blocking_stream", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -72,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "97836fbd22789b67",
+    .digest = "17d40e6ea9234ddc",
     .cases = cases,
     .ncases = 1,
 };

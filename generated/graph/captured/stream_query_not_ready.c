@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.captured.stream_query_not_ready */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.captured.stream_query_not_ready: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.captured.stream_query_not_ready", case_1, case_1_control},
+    {"graph.captured.stream_query_not_ready", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -72,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2fe6ded075f8c0b4",
+    .digest = "c7c2a75e658ff5c0",
     .cases = cases,
     .ncases = 1,
 };

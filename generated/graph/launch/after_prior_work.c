@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* graph.launch.after_prior_work */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.launch.after_prior_work: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_KERNEL);
@@ -49,7 +51,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.launch.after_prior_work", case_1, case_1_control},
+    {"graph.launch.after_prior_work", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -65,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "416d73d875141ef6",
+    .digest = "544448441d3f388d",
     .cases = cases,
     .ncases = 1,
 };

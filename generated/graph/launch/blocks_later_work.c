@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* graph.launch.blocks_later_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.launch.blocks_later_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
@@ -47,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* graph.launch.blocks_later_work.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -60,8 +62,10 @@ static void case_2(sc_prog *p)
 }
 
 /* graph.launch.blocks_later_work.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
@@ -73,7 +77,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* graph.launch.blocks_later_work.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -86,8 +90,10 @@ static void case_3(sc_prog *p)
 }
 
 /* graph.launch.blocks_later_work.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
@@ -99,9 +105,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.launch.blocks_later_work.kernel", case_1, case_1_control},
-    {"graph.launch.blocks_later_work.memset", case_2, case_2_control},
-    {"graph.launch.blocks_later_work.host_func", case_3, case_3_control},
+    {"graph.launch.blocks_later_work.kernel", case_kernel, case_kernel_control},
+    {"graph.launch.blocks_later_work.memset", case_memset, case_memset_control},
+    {"graph.launch.blocks_later_work.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -117,7 +123,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e1d02f3194527955",
+    .digest = "95d1d976dda3c3c6",
     .cases = cases,
     .ncases = 3,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* graph.launch.event_sync_blocks */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.launch.event_sync_blocks: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -51,7 +53,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.launch.event_sync_blocks", case_1, case_1_control},
+    {"graph.launch.event_sync_blocks", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -67,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "db4980cae512eb1e",
+    .digest = "0abfaf7f1fc7b691",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.launch.into_legacy_waits_for_blocking_stream */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_KERNEL);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.launch.into_legacy_waits_for_blocking_stream: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_KERNEL);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.launch.into_legacy_waits_for_blocking_stream", case_1, case_1_control},
+    {"graph.launch.into_legacy_waits_for_blocking_stream", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "449efb8351f45236",
+    .digest = "3b349ec90ce2979c",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.launch.legacy_waits_for_blocking_stream */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.launch.legacy_waits_for_blocking_stream: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
 
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.launch.legacy_waits_for_blocking_stream", case_1, case_1_control},
+    {"graph.launch.legacy_waits_for_blocking_stream", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6ebee98f3d6e2371",
+    .digest = "5e18fb3b15704d48",
     .cases = cases,
     .ncases = 1,
 };

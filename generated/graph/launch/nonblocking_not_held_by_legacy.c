@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.launch.nonblocking_not_held_by_legacy */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_KERNEL);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.launch.nonblocking_not_held_by_legacy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_KERNEL);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.launch.nonblocking_not_held_by_legacy", case_1, case_1_control},
+    {"graph.launch.nonblocking_not_held_by_legacy", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d3eaaf873a7d5203",
+    .digest = "5fecd34d57b5d159",
     .cases = cases,
     .ncases = 1,
 };

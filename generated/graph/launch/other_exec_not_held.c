@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.launch.other_exec_not_held */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.launch.other_exec_not_held: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.launch.other_exec_not_held", case_1, case_1_control},
+    {"graph.launch.other_exec_not_held", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -66,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8dc55ce2da8df706",
+    .digest = "2f68e8d1057f2d83",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.launch.per_thread_waits_for_legacy */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_KERNEL);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.launch.per_thread_waits_for_legacy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_KERNEL);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.launch.per_thread_waits_for_legacy", case_1, case_1_control},
+    {"graph.launch.per_thread_waits_for_legacy", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fe724fc8e33ea1ab",
+    .digest = "6745b70de940b566",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.child_after_parent_edge */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.child_after_parent_edge: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: E1 dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
     sc_graph gr_C = sc_graph_create(p, "C", SC_GRAPH_NODES);
@@ -55,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.child_after_parent_edge", case_1, case_1_control},
+    {"graph.nodes.child_after_parent_edge", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -71,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c0e4bed81821c0e3",
+    .digest = "361d0d4443396b61",
     .cases = cases,
     .ncases = 1,
 };

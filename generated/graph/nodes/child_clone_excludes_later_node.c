@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.child_clone_excludes_later_node */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.child_clone_excludes_later_node: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: K dropped, node_kernel C inserted before H as K */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
     sc_graph gr_C = sc_graph_create(p, "C", SC_GRAPH_NODES);
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.child_clone_excludes_later_node", case_1, case_1_control},
+    {"graph.nodes.child_clone_excludes_later_node", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -70,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5502bce68edfebc3",
+    .digest = "9e3095736be09794",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.edge_orders_through_node.memset */
-static void case_1(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.edge_orders_through_node.memset: negative control */
-static void case_1_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: E2 dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
@@ -55,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* graph.nodes.edge_orders_through_node.memcpy */
-static void case_2(sc_prog *p)
+static void case_memcpy(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -72,8 +74,10 @@ static void case_2(sc_prog *p)
 }
 
 /* graph.nodes.edge_orders_through_node.memcpy: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memcpy_control(sc_prog *p)
 {
+    /* control: E2 dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
@@ -88,7 +92,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* graph.nodes.edge_orders_through_node.host */
-static void case_3(sc_prog *p)
+static void case_host(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -105,8 +109,10 @@ static void case_3(sc_prog *p)
 }
 
 /* graph.nodes.edge_orders_through_node.host: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_control(sc_prog *p)
 {
+    /* control: E2 dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
@@ -121,7 +127,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* graph.nodes.edge_orders_through_node.kernel */
-static void case_4(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -138,8 +144,10 @@ static void case_4(sc_prog *p)
 }
 
 /* graph.nodes.edge_orders_through_node.kernel: negative control */
-static void case_4_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: E2 dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
@@ -154,10 +162,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.edge_orders_through_node.memset", case_1, case_1_control},
-    {"graph.nodes.edge_orders_through_node.memcpy", case_2, case_2_control},
-    {"graph.nodes.edge_orders_through_node.host", case_3, case_3_control},
-    {"graph.nodes.edge_orders_through_node.kernel", case_4, case_4_control},
+    {"graph.nodes.edge_orders_through_node.memset", case_memset, case_memset_control},
+    {"graph.nodes.edge_orders_through_node.memcpy", case_memcpy, case_memcpy_control},
+    {"graph.nodes.edge_orders_through_node.host", case_host, case_host_control},
+    {"graph.nodes.edge_orders_through_node.kernel", case_kernel, case_kernel_control},
 };
 
 static const sc_rule rule = {
@@ -173,7 +181,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cda8ee8edf0dc317",
+    .digest = "561e089c40af906d",
     .cases = cases,
     .ncases = 4,
 };

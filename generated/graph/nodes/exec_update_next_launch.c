@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.exec_update_next_launch */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -42,8 +42,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.exec_update_next_launch: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: L moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -61,7 +63,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.exec_update_next_launch", case_1, case_1_control},
+    {"graph.nodes.exec_update_next_launch", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -77,7 +79,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "df1b59ecb28704ce",
+    .digest = "79d332f29c1a1c16",
     .cases = cases,
     .ncases = 1,
 };

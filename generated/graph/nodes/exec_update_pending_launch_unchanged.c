@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.exec_update_pending_launch_unchanged */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -42,8 +42,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.exec_update_pending_launch_unchanged: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: L1 moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -62,7 +64,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.exec_update_pending_launch_unchanged", case_1, case_1_control},
+    {"graph.nodes.exec_update_pending_launch_unchanged", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -78,7 +80,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "dabb131607ce5e43",
+    .digest = "2a076de1b8a11dd9",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.later_work_after_every_node.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.later_work_after_every_node.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* graph.nodes.later_work_after_every_node.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -70,8 +72,10 @@ static void case_2(sc_prog *p)
 }
 
 /* graph.nodes.later_work_after_every_node.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -86,7 +90,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* graph.nodes.later_work_after_every_node.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -102,8 +106,10 @@ static void case_3(sc_prog *p)
 }
 
 /* graph.nodes.later_work_after_every_node.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -118,9 +124,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.later_work_after_every_node.kernel", case_1, case_1_control},
-    {"graph.nodes.later_work_after_every_node.memset", case_2, case_2_control},
-    {"graph.nodes.later_work_after_every_node.host_func", case_3, case_3_control},
+    {"graph.nodes.later_work_after_every_node.kernel", case_kernel, case_kernel_control},
+    {"graph.nodes.later_work_after_every_node.memset", case_memset, case_memset_control},
+    {"graph.nodes.later_work_after_every_node.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -136,7 +142,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "acd56f6bc7763ee4",
+    .digest = "fde494e786256a26",
     .cases = cases,
     .ncases = 3,
 };

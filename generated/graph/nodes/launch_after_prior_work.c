@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.launch_after_prior_work */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.launch_after_prior_work: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: L moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.launch_after_prior_work", case_1, case_1_control},
+    {"graph.nodes.launch_after_prior_work", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -70,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e284ccdd8ea022bf",
+    .digest = "b87306e730d4601d",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.record_node_event_query_not_ready */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.record_node_event_query_not_ready: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: E1 dropped, R dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.record_node_event_query_not_ready", case_1, case_1_control},
+    {"graph.nodes.record_node_event_query_not_ready", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -70,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7ca9c60e83129e3d",
+    .digest = "75ff53fef9eda0ff",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.record_node_event_sync_blocks */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.record_node_event_sync_blocks: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: E1 dropped, R dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.record_node_event_sync_blocks", case_1, case_1_control},
+    {"graph.nodes.record_node_event_sync_blocks", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -70,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8c100cb556f06b6f",
+    .digest = "29182598b2e01c44",
     .cases = cases,
     .ncases = 1,
 };

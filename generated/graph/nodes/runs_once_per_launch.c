@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.runs_once_per_launch.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.runs_once_per_launch.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: K replaced by kernel on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* graph.nodes.runs_once_per_launch.host */
-static void case_2(sc_prog *p)
+static void case_host(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -67,8 +69,10 @@ static void case_2(sc_prog *p)
 }
 
 /* graph.nodes.runs_once_per_launch.host: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_control(sc_prog *p)
 {
+    /* control: K replaced by kernel on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -82,7 +86,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* graph.nodes.runs_once_per_launch.gate */
-static void case_3(sc_prog *p)
+static void case_gate(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -97,8 +101,10 @@ static void case_3(sc_prog *p)
 }
 
 /* graph.nodes.runs_once_per_launch.gate: negative control */
-static void case_3_control(sc_prog *p)
+static void case_gate_control(sc_prog *p)
 {
+    /* control: K replaced by kernel on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -112,9 +118,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.runs_once_per_launch.kernel", case_1, case_1_control},
-    {"graph.nodes.runs_once_per_launch.host", case_2, case_2_control},
-    {"graph.nodes.runs_once_per_launch.gate", case_3, case_3_control},
+    {"graph.nodes.runs_once_per_launch.kernel", case_kernel, case_kernel_control},
+    {"graph.nodes.runs_once_per_launch.host", case_host, case_host_control},
+    {"graph.nodes.runs_once_per_launch.gate", case_gate, case_gate_control},
 };
 
 static const sc_rule rule = {
@@ -130,7 +136,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8d088fc87bda476f",
+    .digest = "f9e7db053e7af7f4",
     .cases = cases,
     .ncases = 3,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* graph.nodes.upload_runs_nothing */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* graph.nodes.upload_runs_nothing: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: K replaced by kernel on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"graph.nodes.upload_runs_nothing", case_1, case_1_control},
+    {"graph.nodes.upload_runs_nothing", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -68,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fa7675e4e990add8",
+    .digest = "f7c7050b9a764ba5",
     .cases = cases,
     .ncases = 1,
 };

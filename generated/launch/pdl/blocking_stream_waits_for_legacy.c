@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.blocking_stream_waits_for_legacy */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.blocking_stream_waits_for_legacy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_A = sc_gate(p, "A", SC_LEGACY_STREAM);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.blocking_stream_waits_for_legacy", case_1, case_1_control},
+    {"launch.pdl.blocking_stream_waits_for_legacy", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -60,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "330dd04f95c1fef2",
+    .digest = "c8638a620ec6ac75",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.chain_sees_secondary_result */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -34,8 +34,14 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.chain_sees_secondary_result: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /*
+     * control: A dropped,
+     *          P replaced by gate on s,
+     *          B replaced by kernel_pdl_nosync on s
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "P", st_s);
@@ -45,7 +51,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.chain_sees_secondary_result", case_1, case_1_control},
+    {"launch.pdl.chain_sees_secondary_result", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -61,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2957416279d0c960",
+    .digest = "3b664e9801c51a42",
     .cases = cases,
     .ncases = 1,
 };

@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.chain_waits_for_first_primary */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.chain_waits_for_first_primary: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -49,7 +51,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.chain_waits_for_first_primary", case_1, case_1_control},
+    {"launch.pdl.chain_waits_for_first_primary", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -65,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5ef88de06c3faf22",
+    .digest = "5718d07d155d489c",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.dependency_sync_on_per_thread_stream */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.dependency_sync_on_per_thread_stream: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_A = sc_gate(p, "A", SC_PER_THREAD_STREAM);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.dependency_sync_on_per_thread_stream", case_1, case_1_control},
+    {"launch.pdl.dependency_sync_on_per_thread_stream", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -60,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "bbc87b5869924067",
+    .digest = "c21ec5e4977cf500",
     .cases = cases,
     .ncases = 1,
 };

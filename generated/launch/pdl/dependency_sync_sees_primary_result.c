@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.dependency_sync_sees_primary_result */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.dependency_sync_sees_primary_result: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B replaced by kernel_pdl_nosync on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "A", st_s);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.dependency_sync_sees_primary_result", case_1, case_1_control},
+    {"launch.pdl.dependency_sync_sees_primary_result", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -60,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7ca8760cd6711324",
+    .digest = "3749b20aac5c0402",
     .cases = cases,
     .ncases = 1,
 };

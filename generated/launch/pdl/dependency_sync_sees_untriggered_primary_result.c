@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.dependency_sync_sees_untriggered_primary_result */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.dependency_sync_sees_untriggered_primary_result: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: A dropped, B replaced by kernel_pdl_nosync on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "G", st_s);
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.dependency_sync_sees_untriggered_primary_result", case_1, case_1_control},
+    {"launch.pdl.dependency_sync_sees_untriggered_primary_result", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -61,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f9e41322b62f0577",
+    .digest = "3e861f8c4338dcab",
     .cases = cases,
     .ncases = 1,
 };

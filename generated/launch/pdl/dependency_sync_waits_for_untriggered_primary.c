@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.dependency_sync_waits_for_untriggered_primary */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.dependency_sync_waits_for_untriggered_primary: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.dependency_sync_waits_for_untriggered_primary", case_1, case_1_control},
+    {"launch.pdl.dependency_sync_waits_for_untriggered_primary", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9293534910544a9e",
+    .digest = "1d9483caf549015a",
     .cases = cases,
     .ncases = 1,
 };

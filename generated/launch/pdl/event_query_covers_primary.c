@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.event_query_covers_primary */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.event_query_covers_primary: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.event_query_covers_primary", case_1, case_1_control},
+    {"launch.pdl.event_query_covers_primary", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -69,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "bed2978ec3fb3f59",
+    .digest = "8b7360e9113900f2",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.later_work_waits_for_primary.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.later_work_waits_for_primary.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* launch.pdl.later_work_waits_for_primary.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* launch.pdl.later_work_waits_for_primary.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* launch.pdl.later_work_waits_for_primary.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* launch.pdl.later_work_waits_for_primary.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* launch.pdl.later_work_waits_for_primary.memcpy_d2h_pinned */
-static void case_4(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* launch.pdl.later_work_waits_for_primary.memcpy_d2h_pinned: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -126,10 +134,14 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.later_work_waits_for_primary.kernel", case_1, case_1_control},
-    {"launch.pdl.later_work_waits_for_primary.memset", case_2, case_2_control},
-    {"launch.pdl.later_work_waits_for_primary.host_func", case_3, case_3_control},
-    {"launch.pdl.later_work_waits_for_primary.memcpy_d2h_pinned", case_4, case_4_control},
+    {"launch.pdl.later_work_waits_for_primary.kernel",
+     case_kernel, case_kernel_control},
+    {"launch.pdl.later_work_waits_for_primary.memset",
+     case_memset, case_memset_control},
+    {"launch.pdl.later_work_waits_for_primary.host_func",
+     case_host_func, case_host_func_control},
+    {"launch.pdl.later_work_waits_for_primary.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
 };
 
 static const sc_rule rule = {
@@ -145,7 +157,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d6ab8f9ceac7bd47",
+    .digest = "02245688ff5bbba0",
     .cases = cases,
     .ncases = 4,
 };

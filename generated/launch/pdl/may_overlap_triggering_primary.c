@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.may_overlap_triggering_primary */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.may_overlap_triggering_primary: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B replaced by kernel on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_A = sc_gate(p, "A", st_s);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.may_overlap_triggering_primary", case_1, case_1_control},
+    {"launch.pdl.may_overlap_triggering_primary", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -60,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "96d4bca9d71edf8f",
+    .digest = "01cf24290bbf305e",
     .cases = cases,
     .ncases = 1,
 };

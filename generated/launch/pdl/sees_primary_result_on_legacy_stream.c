@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.sees_primary_result_on_legacy_stream */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_gate(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel_pdl(p, "B", SC_PDL_SYNC, SC_LEGACY_STREAM);
@@ -31,8 +31,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.sees_primary_result_on_legacy_stream: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B replaced by kernel_pdl_nosync on legacy */
+
     sc_gate(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel_pdl(p, "B", SC_PDL_NO_SYNC, SC_LEGACY_STREAM);
 
@@ -40,7 +42,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.sees_primary_result_on_legacy_stream", case_1, case_1_control},
+    {"launch.pdl.sees_primary_result_on_legacy_stream", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -56,7 +58,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c7b5e4690187c712",
+    .digest = "0a294b50a0103b6d",
     .cases = cases,
     .ncases = 1,
 };

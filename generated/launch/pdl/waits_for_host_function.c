@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.pdl.waits_for_host_function */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.pdl.waits_for_host_function: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.pdl.waits_for_host_function", case_1, case_1_control},
+    {"launch.pdl.waits_for_host_function", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fba10201bfc99e65",
+    .digest = "062b115bd6d8bd2f",
     .cases = cases,
     .ncases = 1,
 };

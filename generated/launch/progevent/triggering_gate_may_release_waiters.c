@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* launch.progevent.triggering_gate_may_release_waiters */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* launch.progevent.triggering_gate_may_release_waiters: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: A replaced by gate on s, record E on s inserted before W */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
@@ -51,7 +53,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"launch.progevent.triggering_gate_may_release_waiters", case_1, case_1_control},
+    {"launch.progevent.triggering_gate_may_release_waiters", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -67,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5d19855841fed288",
+    .digest = "f8dabd7958f1c88f",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* many.ctx_sync.waits_for_every_stream.17 */
-static void case_1(sc_prog *p)
+static void case_17(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* many.ctx_sync.waits_for_every_stream.17: negative control */
-static void case_1_control(sc_prog *p)
+static void case_17_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* many.ctx_sync.waits_for_every_stream.32 */
-static void case_2(sc_prog *p)
+static void case_32(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* many.ctx_sync.waits_for_every_stream.32: negative control */
-static void case_2_control(sc_prog *p)
+static void case_32_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* many.ctx_sync.waits_for_every_stream.64 */
-static void case_3(sc_prog *p)
+static void case_64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* many.ctx_sync.waits_for_every_stream.64: negative control */
-static void case_3_control(sc_prog *p)
+static void case_64_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* many.ctx_sync.waits_for_every_stream.128 */
-static void case_4(sc_prog *p)
+static void case_128(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* many.ctx_sync.waits_for_every_stream.128: negative control */
-static void case_4_control(sc_prog *p)
+static void case_128_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -126,7 +134,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* many.ctx_sync.waits_for_every_stream.1024 */
-static void case_5(sc_prog *p)
+static void case_1024(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -139,8 +147,10 @@ static void case_5(sc_prog *p)
 }
 
 /* many.ctx_sync.waits_for_every_stream.1024: negative control */
-static void case_5_control(sc_prog *p)
+static void case_1024_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -152,11 +162,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"many.ctx_sync.waits_for_every_stream.17", case_1, case_1_control},
-    {"many.ctx_sync.waits_for_every_stream.32", case_2, case_2_control},
-    {"many.ctx_sync.waits_for_every_stream.64", case_3, case_3_control},
-    {"many.ctx_sync.waits_for_every_stream.128", case_4, case_4_control},
-    {"many.ctx_sync.waits_for_every_stream.1024", case_5, case_5_control},
+    {"many.ctx_sync.waits_for_every_stream.17", case_17, case_17_control},
+    {"many.ctx_sync.waits_for_every_stream.32", case_32, case_32_control},
+    {"many.ctx_sync.waits_for_every_stream.64", case_64, case_64_control},
+    {"many.ctx_sync.waits_for_every_stream.128", case_128, case_128_control},
+    {"many.ctx_sync.waits_for_every_stream.1024", case_1024, case_1024_control},
 };
 
 static const sc_rule rule = {
@@ -172,7 +182,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "adee640a2d4867aa",
+    .digest = "5f8dc0732197e1c9",
     .cases = cases,
     .ncases = 5,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* many.destroy.pending_work_completes.17 */
-static void case_1(sc_prog *p)
+static void case_17(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* many.destroy.pending_work_completes.17: negative control */
-static void case_1_control(sc_prog *p)
+static void case_17_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync s */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* many.destroy.pending_work_completes.32 */
-static void case_2(sc_prog *p)
+static void case_32(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* many.destroy.pending_work_completes.32: negative control */
-static void case_2_control(sc_prog *p)
+static void case_32_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync s */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
 
     sc_gate(p, "op1", st_s);
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* many.destroy.pending_work_completes.64 */
-static void case_3(sc_prog *p)
+static void case_64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* many.destroy.pending_work_completes.64: negative control */
-static void case_3_control(sc_prog *p)
+static void case_64_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync s */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
 
     sc_gate(p, "op1", st_s);
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* many.destroy.pending_work_completes.128 */
-static void case_4(sc_prog *p)
+static void case_128(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
 
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* many.destroy.pending_work_completes.128: negative control */
-static void case_4_control(sc_prog *p)
+static void case_128_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync s */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
 
     sc_gate(p, "op1", st_s);
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* many.destroy.pending_work_completes.1024 */
-static void case_5(sc_prog *p)
+static void case_1024(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
 
@@ -130,8 +138,10 @@ static void case_5(sc_prog *p)
 }
 
 /* many.destroy.pending_work_completes.1024: negative control */
-static void case_5_control(sc_prog *p)
+static void case_1024_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync s */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
 
     sc_gate(p, "op1", st_s);
@@ -142,11 +152,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"many.destroy.pending_work_completes.17", case_1, case_1_control},
-    {"many.destroy.pending_work_completes.32", case_2, case_2_control},
-    {"many.destroy.pending_work_completes.64", case_3, case_3_control},
-    {"many.destroy.pending_work_completes.128", case_4, case_4_control},
-    {"many.destroy.pending_work_completes.1024", case_5, case_5_control},
+    {"many.destroy.pending_work_completes.17", case_17, case_17_control},
+    {"many.destroy.pending_work_completes.32", case_32, case_32_control},
+    {"many.destroy.pending_work_completes.64", case_64, case_64_control},
+    {"many.destroy.pending_work_completes.128", case_128, case_128_control},
+    {"many.destroy.pending_work_completes.1024", case_1024, case_1024_control},
 };
 
 static const sc_rule rule = {
@@ -162,7 +172,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f51fe3a599bdc704",
+    .digest = "34636de3c0056af6",
     .cases = cases,
     .ncases = 5,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* many.event_wait.orders_every_stream.17 */
-static void case_1(sc_prog *p)
+static void case_17(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* many.event_wait.orders_every_stream.17: negative control */
-static void case_1_control(sc_prog *p)
+static void case_17_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_event ev_E = sc_event_create(p, "E");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* many.event_wait.orders_every_stream.32 */
-static void case_2(sc_prog *p)
+static void case_32(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
@@ -69,8 +71,10 @@ static void case_2(sc_prog *p)
 }
 
 /* many.event_wait.orders_every_stream.32: negative control */
-static void case_2_control(sc_prog *p)
+static void case_32_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_event ev_E = sc_event_create(p, "E");
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* many.event_wait.orders_every_stream.64 */
-static void case_3(sc_prog *p)
+static void case_64(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
@@ -100,8 +104,10 @@ static void case_3(sc_prog *p)
 }
 
 /* many.event_wait.orders_every_stream.64: negative control */
-static void case_3_control(sc_prog *p)
+static void case_64_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_event ev_E = sc_event_create(p, "E");
@@ -115,7 +121,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* many.event_wait.orders_every_stream.128 */
-static void case_4(sc_prog *p)
+static void case_128(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
@@ -131,8 +137,10 @@ static void case_4(sc_prog *p)
 }
 
 /* many.event_wait.orders_every_stream.128: negative control */
-static void case_4_control(sc_prog *p)
+static void case_128_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_event ev_E = sc_event_create(p, "E");
@@ -146,7 +154,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* many.event_wait.orders_every_stream.1024 */
-static void case_5(sc_prog *p)
+static void case_1024(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
@@ -162,8 +170,10 @@ static void case_5(sc_prog *p)
 }
 
 /* many.event_wait.orders_every_stream.1024: negative control */
-static void case_5_control(sc_prog *p)
+static void case_1024_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_event ev_E = sc_event_create(p, "E");
@@ -177,11 +187,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"many.event_wait.orders_every_stream.17", case_1, case_1_control},
-    {"many.event_wait.orders_every_stream.32", case_2, case_2_control},
-    {"many.event_wait.orders_every_stream.64", case_3, case_3_control},
-    {"many.event_wait.orders_every_stream.128", case_4, case_4_control},
-    {"many.event_wait.orders_every_stream.1024", case_5, case_5_control},
+    {"many.event_wait.orders_every_stream.17", case_17, case_17_control},
+    {"many.event_wait.orders_every_stream.32", case_32, case_32_control},
+    {"many.event_wait.orders_every_stream.64", case_64, case_64_control},
+    {"many.event_wait.orders_every_stream.128", case_128, case_128_control},
+    {"many.event_wait.orders_every_stream.1024", case_1024, case_1024_control},
 };
 
 static const sc_rule rule = {
@@ -197,7 +207,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5effbca828d3cbe9",
+    .digest = "757b0f25f1642da9",
     .cases = cases,
     .ncases = 5,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* many.fifo.in_every_stream.17 */
-static void case_1(sc_prog *p)
+static void case_17(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* many.fifo.in_every_stream.17: negative control */
-static void case_1_control(sc_prog *p)
+static void case_17_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* many.fifo.in_every_stream.32 */
-static void case_2(sc_prog *p)
+static void case_32(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* many.fifo.in_every_stream.32: negative control */
-static void case_2_control(sc_prog *p)
+static void case_32_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* many.fifo.in_every_stream.64 */
-static void case_3(sc_prog *p)
+static void case_64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* many.fifo.in_every_stream.64: negative control */
-static void case_3_control(sc_prog *p)
+static void case_64_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* many.fifo.in_every_stream.128 */
-static void case_4(sc_prog *p)
+static void case_128(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* many.fifo.in_every_stream.128: negative control */
-static void case_4_control(sc_prog *p)
+static void case_128_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* many.fifo.in_every_stream.1024 */
-static void case_5(sc_prog *p)
+static void case_1024(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -130,8 +138,10 @@ static void case_5(sc_prog *p)
 }
 
 /* many.fifo.in_every_stream.1024: negative control */
-static void case_5_control(sc_prog *p)
+static void case_1024_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -142,11 +152,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"many.fifo.in_every_stream.17", case_1, case_1_control},
-    {"many.fifo.in_every_stream.32", case_2, case_2_control},
-    {"many.fifo.in_every_stream.64", case_3, case_3_control},
-    {"many.fifo.in_every_stream.128", case_4, case_4_control},
-    {"many.fifo.in_every_stream.1024", case_5, case_5_control},
+    {"many.fifo.in_every_stream.17", case_17, case_17_control},
+    {"many.fifo.in_every_stream.32", case_32, case_32_control},
+    {"many.fifo.in_every_stream.64", case_64, case_64_control},
+    {"many.fifo.in_every_stream.128", case_128, case_128_control},
+    {"many.fifo.in_every_stream.1024", case_1024, case_1024_control},
 };
 
 static const sc_rule rule = {
@@ -162,7 +172,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1cdee534425f6ecb",
+    .digest = "f05d4d244c82b17c",
     .cases = cases,
     .ncases = 5,
 };

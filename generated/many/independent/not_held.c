@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* many.independent.not_held.17 */
-static void case_1(sc_prog *p)
+static void case_17(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* many.independent.not_held.17: negative control */
-static void case_1_control(sc_prog *p)
+static void case_17_control(sc_prog *p)
 {
+    /* control: B moved to stream g */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* many.independent.not_held.32 */
-static void case_2(sc_prog *p)
+static void case_32(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* many.independent.not_held.32: negative control */
-static void case_2_control(sc_prog *p)
+static void case_32_control(sc_prog *p)
 {
+    /* control: B moved to stream g */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* many.independent.not_held.64 */
-static void case_3(sc_prog *p)
+static void case_64(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* many.independent.not_held.64: negative control */
-static void case_3_control(sc_prog *p)
+static void case_64_control(sc_prog *p)
 {
+    /* control: B moved to stream g */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* many.independent.not_held.128 */
-static void case_4(sc_prog *p)
+static void case_128(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* many.independent.not_held.128: negative control */
-static void case_4_control(sc_prog *p)
+static void case_128_control(sc_prog *p)
 {
+    /* control: B moved to stream g */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
 
@@ -126,7 +134,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* many.independent.not_held.1024 */
-static void case_5(sc_prog *p)
+static void case_1024(sc_prog *p)
 {
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
@@ -139,8 +147,10 @@ static void case_5(sc_prog *p)
 }
 
 /* many.independent.not_held.1024: negative control */
-static void case_5_control(sc_prog *p)
+static void case_1024_control(sc_prog *p)
 {
+    /* control: B moved to stream g */
+
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
 
@@ -152,11 +162,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"many.independent.not_held.17", case_1, case_1_control},
-    {"many.independent.not_held.32", case_2, case_2_control},
-    {"many.independent.not_held.64", case_3, case_3_control},
-    {"many.independent.not_held.128", case_4, case_4_control},
-    {"many.independent.not_held.1024", case_5, case_5_control},
+    {"many.independent.not_held.17", case_17, case_17_control},
+    {"many.independent.not_held.32", case_32, case_32_control},
+    {"many.independent.not_held.64", case_64, case_64_control},
+    {"many.independent.not_held.128", case_128, case_128_control},
+    {"many.independent.not_held.1024", case_1024, case_1024_control},
 };
 
 static const sc_rule rule = {
@@ -172,7 +182,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c87cca8ba42a9647",
+    .digest = "d3ac72a78580b4c9",
     .cases = cases,
     .ncases = 5,
 };

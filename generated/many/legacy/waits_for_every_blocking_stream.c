@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* many.legacy.waits_for_every_blocking_stream.17 */
-static void case_1(sc_prog *p)
+static void case_17(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 17);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* many.legacy.waits_for_every_blocking_stream.17: negative control */
-static void case_1_control(sc_prog *p)
+static void case_17_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking count=17 (was blocking count=17) */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
 
     sc_op op_G = sc_host_gate(p, "G", st_s);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* many.legacy.waits_for_every_blocking_stream.32 */
-static void case_2(sc_prog *p)
+static void case_32(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 32);
 
@@ -55,8 +57,10 @@ static void case_2(sc_prog *p)
 }
 
 /* many.legacy.waits_for_every_blocking_stream.32: negative control */
-static void case_2_control(sc_prog *p)
+static void case_32_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking count=32 (was blocking count=32) */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
 
     sc_op op_G = sc_host_gate(p, "G", st_s);
@@ -66,7 +70,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* many.legacy.waits_for_every_blocking_stream.64 */
-static void case_3(sc_prog *p)
+static void case_64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 64);
 
@@ -77,8 +81,10 @@ static void case_3(sc_prog *p)
 }
 
 /* many.legacy.waits_for_every_blocking_stream.64: negative control */
-static void case_3_control(sc_prog *p)
+static void case_64_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking count=64 (was blocking count=64) */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
 
     sc_op op_G = sc_host_gate(p, "G", st_s);
@@ -88,7 +94,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* many.legacy.waits_for_every_blocking_stream.128 */
-static void case_4(sc_prog *p)
+static void case_128(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 128);
 
@@ -99,8 +105,10 @@ static void case_4(sc_prog *p)
 }
 
 /* many.legacy.waits_for_every_blocking_stream.128: negative control */
-static void case_4_control(sc_prog *p)
+static void case_128_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking count=128 (was blocking count=128) */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
 
     sc_op op_G = sc_host_gate(p, "G", st_s);
@@ -110,7 +118,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* many.legacy.waits_for_every_blocking_stream.1024 */
-static void case_5(sc_prog *p)
+static void case_1024(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_BLOCKING, SC_PRIO_NONE, 0, 1024);
 
@@ -121,8 +129,10 @@ static void case_5(sc_prog *p)
 }
 
 /* many.legacy.waits_for_every_blocking_stream.1024: negative control */
-static void case_5_control(sc_prog *p)
+static void case_1024_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking count=1024 (was blocking count=1024) */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
 
     sc_op op_G = sc_host_gate(p, "G", st_s);
@@ -132,11 +142,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"many.legacy.waits_for_every_blocking_stream.17", case_1, case_1_control},
-    {"many.legacy.waits_for_every_blocking_stream.32", case_2, case_2_control},
-    {"many.legacy.waits_for_every_blocking_stream.64", case_3, case_3_control},
-    {"many.legacy.waits_for_every_blocking_stream.128", case_4, case_4_control},
-    {"many.legacy.waits_for_every_blocking_stream.1024", case_5, case_5_control},
+    {"many.legacy.waits_for_every_blocking_stream.17", case_17, case_17_control},
+    {"many.legacy.waits_for_every_blocking_stream.32", case_32, case_32_control},
+    {"many.legacy.waits_for_every_blocking_stream.64", case_64, case_64_control},
+    {"many.legacy.waits_for_every_blocking_stream.128", case_128, case_128_control},
+    {"many.legacy.waits_for_every_blocking_stream.1024", case_1024, case_1024_control},
 };
 
 static const sc_rule rule = {
@@ -152,7 +162,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c5073c6bd3089143",
+    .digest = "2a686de1b2c8c804",
     .cases = cases,
     .ncases = 5,
 };

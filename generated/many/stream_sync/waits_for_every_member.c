@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* many.stream_sync.waits_for_every_member.17 */
-static void case_1(sc_prog *p)
+static void case_17(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* many.stream_sync.waits_for_every_member.17: negative control */
-static void case_1_control(sc_prog *p)
+static void case_17_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -47,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* many.stream_sync.waits_for_every_member.32 */
-static void case_2(sc_prog *p)
+static void case_32(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -60,8 +62,10 @@ static void case_2(sc_prog *p)
 }
 
 /* many.stream_sync.waits_for_every_member.32: negative control */
-static void case_2_control(sc_prog *p)
+static void case_32_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -73,7 +77,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* many.stream_sync.waits_for_every_member.64 */
-static void case_3(sc_prog *p)
+static void case_64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -86,8 +90,10 @@ static void case_3(sc_prog *p)
 }
 
 /* many.stream_sync.waits_for_every_member.64: negative control */
-static void case_3_control(sc_prog *p)
+static void case_64_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -99,7 +105,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* many.stream_sync.waits_for_every_member.128 */
-static void case_4(sc_prog *p)
+static void case_128(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -112,8 +118,10 @@ static void case_4(sc_prog *p)
 }
 
 /* many.stream_sync.waits_for_every_member.128: negative control */
-static void case_4_control(sc_prog *p)
+static void case_128_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -125,7 +133,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* many.stream_sync.waits_for_every_member.1024 */
-static void case_5(sc_prog *p)
+static void case_1024(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -138,8 +146,10 @@ static void case_5(sc_prog *p)
 }
 
 /* many.stream_sync.waits_for_every_member.1024: negative control */
-static void case_5_control(sc_prog *p)
+static void case_1024_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -151,11 +161,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"many.stream_sync.waits_for_every_member.17", case_1, case_1_control},
-    {"many.stream_sync.waits_for_every_member.32", case_2, case_2_control},
-    {"many.stream_sync.waits_for_every_member.64", case_3, case_3_control},
-    {"many.stream_sync.waits_for_every_member.128", case_4, case_4_control},
-    {"many.stream_sync.waits_for_every_member.1024", case_5, case_5_control},
+    {"many.stream_sync.waits_for_every_member.17", case_17, case_17_control},
+    {"many.stream_sync.waits_for_every_member.32", case_32, case_32_control},
+    {"many.stream_sync.waits_for_every_member.64", case_64, case_64_control},
+    {"many.stream_sync.waits_for_every_member.128", case_128, case_128_control},
+    {"many.stream_sync.waits_for_every_member.1024", case_1024, case_1024_control},
 };
 
 static const sc_rule rule = {
@@ -171,7 +181,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d280e93facc1484c",
+    .digest = "2d2fd98dcd66f665",
     .cases = cases,
     .ncases = 5,
 };

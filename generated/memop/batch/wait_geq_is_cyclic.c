@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.batch.wait_geq_is_cyclic.wrap */
-static void case_1(sc_prog *p)
+static void case_wrap(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.batch.wait_geq_is_cyclic.wrap: negative control */
-static void case_1_control(sc_prog *p)
+static void case_wrap_control(sc_prog *p)
 {
+    /* control: B replaced by write_value U on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_WRAP);
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.batch.wait_geq_is_cyclic.sign */
-static void case_2(sc_prog *p)
+static void case_sign(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -70,8 +72,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.batch.wait_geq_is_cyclic.sign: negative control */
-static void case_2_control(sc_prog *p)
+static void case_sign_control(sc_prog *p)
 {
+    /* control: B replaced by write_value U on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_SIGN);
@@ -86,8 +90,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.batch.wait_geq_is_cyclic.wrap", case_1, case_1_control},
-    {"memop.batch.wait_geq_is_cyclic.sign", case_2, case_2_control},
+    {"memop.batch.wait_geq_is_cyclic.wrap", case_wrap, case_wrap_control},
+    {"memop.batch.wait_geq_is_cyclic.sign", case_sign, case_sign_control},
 };
 
 static const sc_rule rule = {
@@ -103,7 +107,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "1f39a8188527ff0d",
+    .digest = "552ea2943cb53462",
     .cases = cases,
     .ncases = 2,
 };

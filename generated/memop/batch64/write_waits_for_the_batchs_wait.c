@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.batch64.write_waits_for_the_batchs_wait */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.batch64.write_waits_for_the_batchs_wait: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B replaced by write_value64 U on t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.batch64.write_waits_for_the_batchs_wait", case_1, case_1_control},
+    {"memop.batch64.write_waits_for_the_batchs_wait", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -70,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "b2a4380f628353e4",
+    .digest = "93ab199fcf6d8f45",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.wait_value.event_sync_blocks */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.wait_value.event_sync_blocks: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.wait_value.event_sync_blocks", case_1, case_1_control},
+    {"memop.wait_value.event_sync_blocks", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -66,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "7abefd4bd01dd76f",
+    .digest = "a9cd96f92f33b772",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.wait_value.holds_later_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.wait_value.holds_later_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.wait_value.holds_later_work.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.wait_value.holds_later_work.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* memop.wait_value.holds_later_work.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* memop.wait_value.holds_later_work.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -94,7 +100,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* memop.wait_value.holds_later_work.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -106,8 +112,10 @@ static void case_4(sc_prog *p)
 }
 
 /* memop.wait_value.holds_later_work.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -118,7 +126,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* memop.wait_value.holds_later_work.record */
-static void case_5(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -131,8 +139,10 @@ static void case_5(sc_prog *p)
 }
 
 /* memop.wait_value.holds_later_work.record: negative control */
-static void case_5_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -144,11 +154,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.wait_value.holds_later_work.kernel", case_1, case_1_control},
-    {"memop.wait_value.holds_later_work.memset", case_2, case_2_control},
-    {"memop.wait_value.holds_later_work.memcpy_d2h_pinned", case_3, case_3_control},
-    {"memop.wait_value.holds_later_work.host_func", case_4, case_4_control},
-    {"memop.wait_value.holds_later_work.record", case_5, case_5_control},
+    {"memop.wait_value.holds_later_work.kernel", case_kernel, case_kernel_control},
+    {"memop.wait_value.holds_later_work.memset", case_memset, case_memset_control},
+    {"memop.wait_value.holds_later_work.memcpy_d2h_pinned", case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"memop.wait_value.holds_later_work.host_func", case_host_func, case_host_func_control},
+    {"memop.wait_value.holds_later_work.record", case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -164,7 +174,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "91d2b5c54f141c45",
+    .digest = "5e289ecbe22b619c",
     .cases = cases,
     .ncases = 5,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.wait_value.in_default_streams.legacy */
-static void case_1(sc_prog *p)
+static void case_legacy(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.wait_value.in_default_streams.legacy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_legacy_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
@@ -51,7 +53,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.wait_value.in_default_streams.per_thread */
-static void case_2(sc_prog *p)
+static void case_per_thread(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -66,8 +68,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.wait_value.in_default_streams.per_thread: negative control */
-static void case_2_control(sc_prog *p)
+static void case_per_thread_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
@@ -80,8 +84,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.wait_value.in_default_streams.legacy", case_1, case_1_control},
-    {"memop.wait_value.in_default_streams.per_thread", case_2, case_2_control},
+    {"memop.wait_value.in_default_streams.legacy", case_legacy, case_legacy_control},
+    {"memop.wait_value.in_default_streams.per_thread", case_per_thread, case_per_thread_control},
 };
 
 static const sc_rule rule = {
@@ -97,7 +101,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "ba50a897911f8b53",
+    .digest = "3d3689fe3745b277",
     .cases = cases,
     .ncases = 2,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* memop.wait_value.managed_refused.geq */
-static void case_1(sc_prog *p)
+static void case_geq(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_MANAGED);
@@ -32,8 +32,13 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.wait_value.managed_refused.geq: negative control */
-static void case_1_control(sc_prog *p)
+static void case_geq_control(sc_prog *p)
 {
+    /*
+     * control: V redeclared word (was word managed),
+     *          write_value V on s inserted before X
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
@@ -44,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.wait_value.managed_refused.eq */
-static void case_2(sc_prog *p)
+static void case_eq(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_MANAGED);
@@ -55,8 +60,13 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.wait_value.managed_refused.eq: negative control */
-static void case_2_control(sc_prog *p)
+static void case_eq_control(sc_prog *p)
 {
+    /*
+     * control: V redeclared word (was word managed),
+     *          write_value V on s inserted before X
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
@@ -67,7 +77,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* memop.wait_value.managed_refused.and */
-static void case_3(sc_prog *p)
+static void case_and(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_MANAGED);
@@ -78,8 +88,13 @@ static void case_3(sc_prog *p)
 }
 
 /* memop.wait_value.managed_refused.and: negative control */
-static void case_3_control(sc_prog *p)
+static void case_and_control(sc_prog *p)
 {
+    /*
+     * control: V redeclared word (was word managed),
+     *          write_value V on s inserted before X
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
@@ -90,7 +105,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* memop.wait_value.managed_refused.nor */
-static void case_4(sc_prog *p)
+static void case_nor(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_MANAGED);
@@ -101,8 +116,13 @@ static void case_4(sc_prog *p)
 }
 
 /* memop.wait_value.managed_refused.nor: negative control */
-static void case_4_control(sc_prog *p)
+static void case_nor_control(sc_prog *p)
 {
+    /*
+     * control: V redeclared word (was word managed),
+     *          write_value V on s inserted before X
+     */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
@@ -113,10 +133,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.wait_value.managed_refused.geq", case_1, case_1_control},
-    {"memop.wait_value.managed_refused.eq", case_2, case_2_control},
-    {"memop.wait_value.managed_refused.and", case_3, case_3_control},
-    {"memop.wait_value.managed_refused.nor", case_4, case_4_control},
+    {"memop.wait_value.managed_refused.geq", case_geq, case_geq_control},
+    {"memop.wait_value.managed_refused.eq", case_eq, case_eq_control},
+    {"memop.wait_value.managed_refused.and", case_and, case_and_control},
+    {"memop.wait_value.managed_refused.nor", case_nor, case_nor_control},
 };
 
 static const sc_rule rule = {
@@ -132,7 +152,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "e965d8a9a22b91f0",
+    .digest = "efd3534960083775",
     .cases = cases,
     .ncases = 4,
 };

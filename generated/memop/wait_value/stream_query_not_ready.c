@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.wait_value.stream_query_not_ready */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.wait_value.stream_query_not_ready: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.wait_value.stream_query_not_ready", case_1, case_1_control},
+    {"memop.wait_value.stream_query_not_ready", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "a4589370d42b15e2",
+    .digest = "71a2cec7c94f57c2",
     .cases = cases,
     .ncases = 1,
 };

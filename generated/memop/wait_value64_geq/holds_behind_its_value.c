@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* memop.wait_value64_geq.holds_behind_its_value.wrap */
-static void case_1(sc_prog *p)
+static void case_wrap(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.wait_value64_geq.holds_behind_its_value.wrap: negative control */
-static void case_1_control(sc_prog *p)
+static void case_wrap_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 64, SC_WORD_GEQ_BEHIND_WRAP);
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.wait_value64_geq.holds_behind_its_value.sign */
-static void case_2(sc_prog *p)
+static void case_sign(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -70,8 +72,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.wait_value64_geq.holds_behind_its_value.sign: negative control */
-static void case_2_control(sc_prog *p)
+static void case_sign_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 64, SC_WORD_GEQ_BEHIND_SIGN);
@@ -85,8 +89,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.wait_value64_geq.holds_behind_its_value.wrap", case_1, case_1_control},
-    {"memop.wait_value64_geq.holds_behind_its_value.sign", case_2, case_2_control},
+    {"memop.wait_value64_geq.holds_behind_its_value.wrap", case_wrap, case_wrap_control},
+    {"memop.wait_value64_geq.holds_behind_its_value.sign", case_sign, case_sign_control},
 };
 
 static const sc_rule rule = {
@@ -102,7 +106,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "095076c67b53ceb8",
+    .digest = "1eb3af1743b896d9",
     .cases = cases,
     .ncases = 2,
 };

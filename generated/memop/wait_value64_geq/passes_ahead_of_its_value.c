@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* memop.wait_value64_geq.passes_ahead_of_its_value.wrap */
-static void case_1(sc_prog *p)
+static void case_wrap(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.wait_value64_geq.passes_ahead_of_its_value.wrap: negative control */
-static void case_1_control(sc_prog *p)
+static void case_wrap_control(sc_prog *p)
 {
+    /* control: W replaced by gate on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
     sc_word wd_V = sc_word_create_preset(p, "V", 64, SC_WORD_GEQ_AHEAD_WRAP);
@@ -57,7 +59,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.wait_value64_geq.passes_ahead_of_its_value.sign */
-static void case_2(sc_prog *p)
+static void case_sign(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -74,8 +76,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.wait_value64_geq.passes_ahead_of_its_value.sign: negative control */
-static void case_2_control(sc_prog *p)
+static void case_sign_control(sc_prog *p)
 {
+    /* control: W replaced by gate on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
     sc_word wd_V = sc_word_create_preset(p, "V", 64, SC_WORD_GEQ_AHEAD_SIGN);
@@ -91,8 +95,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.wait_value64_geq.passes_ahead_of_its_value.wrap", case_1, case_1_control},
-    {"memop.wait_value64_geq.passes_ahead_of_its_value.sign", case_2, case_2_control},
+    {"memop.wait_value64_geq.passes_ahead_of_its_value.wrap", case_wrap, case_wrap_control},
+    {"memop.wait_value64_geq.passes_ahead_of_its_value.sign", case_sign, case_sign_control},
 };
 
 static const sc_rule rule = {
@@ -108,7 +112,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "0ca19a5e7665e0b6",
+    .digest = "8bd0f8eb6dfde8a4",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.wait_value64_nor.passes_with_open_bit */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.wait_value64_nor.passes_with_open_bit: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: W replaced by gate on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
     sc_word wd_V = sc_word_create_preset(p, "V", 64, SC_WORD_NOR_OPEN);
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.wait_value64_nor.passes_with_open_bit", case_1, case_1_control},
+    {"memop.wait_value64_nor.passes_with_open_bit", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -72,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "c12eeb38a4e620b2",
+    .digest = "0a21d886e874d974",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.write_value.after_prior_work.kernel.write_value */
-static void case_1(sc_prog *p)
+static void case_kernel_write_value(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.kernel.write_value: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_write_value_control(sc_prog *p)
 {
+    /* control: W moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.kernel.write_value64 */
-static void case_2(sc_prog *p)
+static void case_kernel_write_value64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -64,8 +66,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.kernel.write_value64: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_write_value64_control(sc_prog *p)
 {
+    /* control: W moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -78,7 +82,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.memset.write_value */
-static void case_3(sc_prog *p)
+static void case_memset_write_value(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -92,8 +96,10 @@ static void case_3(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.memset.write_value: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memset_write_value_control(sc_prog *p)
 {
+    /* control: W moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -106,7 +112,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.memset.write_value64 */
-static void case_4(sc_prog *p)
+static void case_memset_write_value64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -120,8 +126,10 @@ static void case_4(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.memset.write_value64: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memset_write_value64_control(sc_prog *p)
 {
+    /* control: W moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -134,7 +142,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.memcpy_h2d_pinned.write_value */
-static void case_5(sc_prog *p)
+static void case_memcpy_h2d_pinned_write_value(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -148,8 +156,10 @@ static void case_5(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.memcpy_h2d_pinned.write_value: negative control */
-static void case_5_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_write_value_control(sc_prog *p)
 {
+    /* control: W moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -162,7 +172,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.memcpy_h2d_pinned.write_value64 */
-static void case_6(sc_prog *p)
+static void case_memcpy_h2d_pinned_write_value64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -176,8 +186,10 @@ static void case_6(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.memcpy_h2d_pinned.write_value64: negative control */
-static void case_6_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_write_value64_control(sc_prog *p)
 {
+    /* control: W moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -190,7 +202,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.host_func.write_value */
-static void case_7(sc_prog *p)
+static void case_host_func_write_value(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -204,8 +216,10 @@ static void case_7(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.host_func.write_value: negative control */
-static void case_7_control(sc_prog *p)
+static void case_host_func_write_value_control(sc_prog *p)
 {
+    /* control: W moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -218,7 +232,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.host_func.write_value64 */
-static void case_8(sc_prog *p)
+static void case_host_func_write_value64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -232,8 +246,10 @@ static void case_8(sc_prog *p)
 }
 
 /* memop.write_value.after_prior_work.host_func.write_value64: negative control */
-static void case_8_control(sc_prog *p)
+static void case_host_func_write_value64_control(sc_prog *p)
 {
+    /* control: W moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -246,14 +262,22 @@ static void case_8_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.write_value.after_prior_work.kernel.write_value", case_1, case_1_control},
-    {"memop.write_value.after_prior_work.kernel.write_value64", case_2, case_2_control},
-    {"memop.write_value.after_prior_work.memset.write_value", case_3, case_3_control},
-    {"memop.write_value.after_prior_work.memset.write_value64", case_4, case_4_control},
-    {"memop.write_value.after_prior_work.memcpy_h2d_pinned.write_value", case_5, case_5_control},
-    {"memop.write_value.after_prior_work.memcpy_h2d_pinned.write_value64", case_6, case_6_control},
-    {"memop.write_value.after_prior_work.host_func.write_value", case_7, case_7_control},
-    {"memop.write_value.after_prior_work.host_func.write_value64", case_8, case_8_control},
+    {"memop.write_value.after_prior_work.kernel.write_value",
+     case_kernel_write_value, case_kernel_write_value_control},
+    {"memop.write_value.after_prior_work.kernel.write_value64",
+     case_kernel_write_value64, case_kernel_write_value64_control},
+    {"memop.write_value.after_prior_work.memset.write_value",
+     case_memset_write_value, case_memset_write_value_control},
+    {"memop.write_value.after_prior_work.memset.write_value64",
+     case_memset_write_value64, case_memset_write_value64_control},
+    {"memop.write_value.after_prior_work.memcpy_h2d_pinned.write_value",
+     case_memcpy_h2d_pinned_write_value, case_memcpy_h2d_pinned_write_value_control},
+    {"memop.write_value.after_prior_work.memcpy_h2d_pinned.write_value64",
+     case_memcpy_h2d_pinned_write_value64, case_memcpy_h2d_pinned_write_value64_control},
+    {"memop.write_value.after_prior_work.host_func.write_value",
+     case_host_func_write_value, case_host_func_write_value_control},
+    {"memop.write_value.after_prior_work.host_func.write_value64",
+     case_host_func_write_value64, case_host_func_write_value64_control},
 };
 
 static const sc_rule rule = {
@@ -269,7 +293,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "accc5d3d6139d69a",
+    .digest = "9ab5a778719ff2a3",
     .cases = cases,
     .ncases = 8,
 };

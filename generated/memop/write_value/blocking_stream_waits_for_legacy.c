@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.write_value.blocking_stream_waits_for_legacy.write_value */
-static void case_1(sc_prog *p)
+static void case_write_value(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.write_value.blocking_stream_waits_for_legacy.write_value: negative control */
-static void case_1_control(sc_prog *p)
+static void case_write_value_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.write_value.blocking_stream_waits_for_legacy.write_value64 */
-static void case_2(sc_prog *p)
+static void case_write_value64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.write_value.blocking_stream_waits_for_legacy.write_value64: negative control */
-static void case_2_control(sc_prog *p)
+static void case_write_value64_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
@@ -74,8 +78,10 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.write_value.blocking_stream_waits_for_legacy.write_value", case_1, case_1_control},
-    {"memop.write_value.blocking_stream_waits_for_legacy.write_value64", case_2, case_2_control},
+    {"memop.write_value.blocking_stream_waits_for_legacy.write_value",
+     case_write_value, case_write_value_control},
+    {"memop.write_value.blocking_stream_waits_for_legacy.write_value64",
+     case_write_value64, case_write_value64_control},
 };
 
 static const sc_rule rule = {
@@ -91,7 +97,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "9e623f5dc80d7889",
+    .digest = "30878e0e2c73b429",
     .cases = cases,
     .ncases = 2,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* memop.write_value.managed_refused.write_value */
-static void case_1(sc_prog *p)
+static void case_write_value(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_MANAGED);
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.write_value.managed_refused.write_value: negative control */
-static void case_1_control(sc_prog *p)
+static void case_write_value_control(sc_prog *p)
 {
+    /* control: V redeclared word (was word managed) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.write_value.managed_refused.write_value64 */
-static void case_2(sc_prog *p)
+static void case_write_value64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 64, SC_WORD_MANAGED);
@@ -54,8 +56,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.write_value.managed_refused.write_value64: negative control */
-static void case_2_control(sc_prog *p)
+static void case_write_value64_control(sc_prog *p)
 {
+    /* control: V redeclared word (was word managed) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
@@ -65,8 +69,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.write_value.managed_refused.write_value", case_1, case_1_control},
-    {"memop.write_value.managed_refused.write_value64", case_2, case_2_control},
+    {"memop.write_value.managed_refused.write_value", case_write_value, case_write_value_control},
+    {"memop.write_value.managed_refused.write_value64", case_write_value64, case_write_value64_control},
 };
 
 static const sc_rule rule = {
@@ -82,7 +86,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "0dd05a8d40c1250f",
+    .digest = "164f5da7f9c4f86c",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.write_value.no_barrier_refused_by_v2 */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.write_value.no_barrier_refused_by_v2: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by write_value V on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.write_value.no_barrier_refused_by_v2", case_1, case_1_control},
+    {"memop.write_value.no_barrier_refused_by_v2", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -60,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "2718f8aba5466407",
+    .digest = "8467b6d6bec08f18",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.write_value.not_held_by_other_stream.write_value */
-static void case_1(sc_prog *p)
+static void case_write_value(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.write_value.not_held_by_other_stream.write_value: negative control */
-static void case_1_control(sc_prog *p)
+static void case_write_value_control(sc_prog *p)
 {
+    /* control: W moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.write_value.not_held_by_other_stream.write_value64 */
-static void case_2(sc_prog *p)
+static void case_write_value64(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -64,8 +66,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.write_value.not_held_by_other_stream.write_value64: negative control */
-static void case_2_control(sc_prog *p)
+static void case_write_value64_control(sc_prog *p)
 {
+    /* control: W moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -78,8 +82,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.write_value.not_held_by_other_stream.write_value", case_1, case_1_control},
-    {"memop.write_value.not_held_by_other_stream.write_value64", case_2, case_2_control},
+    {"memop.write_value.not_held_by_other_stream.write_value", case_write_value, case_write_value_control},
+    {"memop.write_value.not_held_by_other_stream.write_value64", case_write_value64, case_write_value64_control},
 };
 
 static const sc_rule rule = {
@@ -95,7 +99,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "976bd20905a183e3",
+    .digest = "8a5368324140a709",
     .cases = cases,
     .ncases = 2,
 };

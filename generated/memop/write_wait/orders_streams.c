@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.write_wait.orders_streams.geq */
-static void case_1(sc_prog *p)
+static void case_geq(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.write_wait.orders_streams.geq: negative control */
-static void case_1_control(sc_prog *p)
+static void case_geq_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.write_wait.orders_streams.eq */
-static void case_2(sc_prog *p)
+static void case_eq(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -69,8 +71,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.write_wait.orders_streams.eq: negative control */
-static void case_2_control(sc_prog *p)
+static void case_eq_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* memop.write_wait.orders_streams.and */
-static void case_3(sc_prog *p)
+static void case_and(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -100,8 +104,10 @@ static void case_3(sc_prog *p)
 }
 
 /* memop.write_wait.orders_streams.and: negative control */
-static void case_3_control(sc_prog *p)
+static void case_and_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -115,7 +121,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* memop.write_wait.orders_streams.nor */
-static void case_4(sc_prog *p)
+static void case_nor(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -131,8 +137,10 @@ static void case_4(sc_prog *p)
 }
 
 /* memop.write_wait.orders_streams.nor: negative control */
-static void case_4_control(sc_prog *p)
+static void case_nor_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
@@ -146,10 +154,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.write_wait.orders_streams.geq", case_1, case_1_control},
-    {"memop.write_wait.orders_streams.eq", case_2, case_2_control},
-    {"memop.write_wait.orders_streams.and", case_3, case_3_control},
-    {"memop.write_wait.orders_streams.nor", case_4, case_4_control},
+    {"memop.write_wait.orders_streams.geq", case_geq, case_geq_control},
+    {"memop.write_wait.orders_streams.eq", case_eq, case_eq_control},
+    {"memop.write_wait.orders_streams.and", case_and, case_and_control},
+    {"memop.write_wait.orders_streams.nor", case_nor, case_nor_control},
 };
 
 static const sc_rule rule = {
@@ -165,7 +173,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "dad8c279e77a2b5a",
+    .digest = "5b02d3bba3f00a07",
     .cases = cases,
     .ncases = 4,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* memop.write_wait64.orders_later_work.geq.memset */
-static void case_1(sc_prog *p)
+static void case_geq_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.geq.memset: negative control */
-static void case_1_control(sc_prog *p)
+static void case_geq_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.geq.memcpy_d2h_pinned */
-static void case_2(sc_prog *p)
+static void case_geq_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -69,8 +71,10 @@ static void case_2(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.geq.memcpy_d2h_pinned: negative control */
-static void case_2_control(sc_prog *p)
+static void case_geq_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.geq.host_func */
-static void case_3(sc_prog *p)
+static void case_geq_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -100,8 +104,10 @@ static void case_3(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.geq.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_geq_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -115,7 +121,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.geq.record */
-static void case_4(sc_prog *p)
+static void case_geq_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -132,8 +138,10 @@ static void case_4(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.geq.record: negative control */
-static void case_4_control(sc_prog *p)
+static void case_geq_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -148,7 +156,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.eq.memset */
-static void case_5(sc_prog *p)
+static void case_eq_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -164,8 +172,10 @@ static void case_5(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.eq.memset: negative control */
-static void case_5_control(sc_prog *p)
+static void case_eq_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -179,7 +189,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.eq.memcpy_d2h_pinned */
-static void case_6(sc_prog *p)
+static void case_eq_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -195,8 +205,10 @@ static void case_6(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.eq.memcpy_d2h_pinned: negative control */
-static void case_6_control(sc_prog *p)
+static void case_eq_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -210,7 +222,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.eq.host_func */
-static void case_7(sc_prog *p)
+static void case_eq_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -226,8 +238,10 @@ static void case_7(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.eq.host_func: negative control */
-static void case_7_control(sc_prog *p)
+static void case_eq_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -241,7 +255,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.eq.record */
-static void case_8(sc_prog *p)
+static void case_eq_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -258,8 +272,10 @@ static void case_8(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.eq.record: negative control */
-static void case_8_control(sc_prog *p)
+static void case_eq_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -274,7 +290,7 @@ static void case_8_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.and.memset */
-static void case_9(sc_prog *p)
+static void case_and_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -290,8 +306,10 @@ static void case_9(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.and.memset: negative control */
-static void case_9_control(sc_prog *p)
+static void case_and_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -305,7 +323,7 @@ static void case_9_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.and.memcpy_d2h_pinned */
-static void case_10(sc_prog *p)
+static void case_and_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -321,8 +339,10 @@ static void case_10(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.and.memcpy_d2h_pinned: negative control */
-static void case_10_control(sc_prog *p)
+static void case_and_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -336,7 +356,7 @@ static void case_10_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.and.host_func */
-static void case_11(sc_prog *p)
+static void case_and_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -352,8 +372,10 @@ static void case_11(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.and.host_func: negative control */
-static void case_11_control(sc_prog *p)
+static void case_and_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -367,7 +389,7 @@ static void case_11_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.and.record */
-static void case_12(sc_prog *p)
+static void case_and_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -384,8 +406,10 @@ static void case_12(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.and.record: negative control */
-static void case_12_control(sc_prog *p)
+static void case_and_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -400,7 +424,7 @@ static void case_12_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.nor.memset */
-static void case_13(sc_prog *p)
+static void case_nor_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -416,8 +440,10 @@ static void case_13(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.nor.memset: negative control */
-static void case_13_control(sc_prog *p)
+static void case_nor_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -431,7 +457,7 @@ static void case_13_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.nor.memcpy_d2h_pinned */
-static void case_14(sc_prog *p)
+static void case_nor_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -447,8 +473,10 @@ static void case_14(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.nor.memcpy_d2h_pinned: negative control */
-static void case_14_control(sc_prog *p)
+static void case_nor_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -462,7 +490,7 @@ static void case_14_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.nor.host_func */
-static void case_15(sc_prog *p)
+static void case_nor_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -478,8 +506,10 @@ static void case_15(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.nor.host_func: negative control */
-static void case_15_control(sc_prog *p)
+static void case_nor_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
@@ -493,7 +523,7 @@ static void case_15_control(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.nor.record */
-static void case_16(sc_prog *p)
+static void case_nor_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -510,8 +540,10 @@ static void case_16(sc_prog *p)
 }
 
 /* memop.write_wait64.orders_later_work.nor.record: negative control */
-static void case_16_control(sc_prog *p)
+static void case_nor_record_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
@@ -526,22 +558,38 @@ static void case_16_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"memop.write_wait64.orders_later_work.geq.memset", case_1, case_1_control},
-    {"memop.write_wait64.orders_later_work.geq.memcpy_d2h_pinned", case_2, case_2_control},
-    {"memop.write_wait64.orders_later_work.geq.host_func", case_3, case_3_control},
-    {"memop.write_wait64.orders_later_work.geq.record", case_4, case_4_control},
-    {"memop.write_wait64.orders_later_work.eq.memset", case_5, case_5_control},
-    {"memop.write_wait64.orders_later_work.eq.memcpy_d2h_pinned", case_6, case_6_control},
-    {"memop.write_wait64.orders_later_work.eq.host_func", case_7, case_7_control},
-    {"memop.write_wait64.orders_later_work.eq.record", case_8, case_8_control},
-    {"memop.write_wait64.orders_later_work.and.memset", case_9, case_9_control},
-    {"memop.write_wait64.orders_later_work.and.memcpy_d2h_pinned", case_10, case_10_control},
-    {"memop.write_wait64.orders_later_work.and.host_func", case_11, case_11_control},
-    {"memop.write_wait64.orders_later_work.and.record", case_12, case_12_control},
-    {"memop.write_wait64.orders_later_work.nor.memset", case_13, case_13_control},
-    {"memop.write_wait64.orders_later_work.nor.memcpy_d2h_pinned", case_14, case_14_control},
-    {"memop.write_wait64.orders_later_work.nor.host_func", case_15, case_15_control},
-    {"memop.write_wait64.orders_later_work.nor.record", case_16, case_16_control},
+    {"memop.write_wait64.orders_later_work.geq.memset",
+     case_geq_memset, case_geq_memset_control},
+    {"memop.write_wait64.orders_later_work.geq.memcpy_d2h_pinned",
+     case_geq_memcpy_d2h_pinned, case_geq_memcpy_d2h_pinned_control},
+    {"memop.write_wait64.orders_later_work.geq.host_func",
+     case_geq_host_func, case_geq_host_func_control},
+    {"memop.write_wait64.orders_later_work.geq.record",
+     case_geq_record, case_geq_record_control},
+    {"memop.write_wait64.orders_later_work.eq.memset",
+     case_eq_memset, case_eq_memset_control},
+    {"memop.write_wait64.orders_later_work.eq.memcpy_d2h_pinned",
+     case_eq_memcpy_d2h_pinned, case_eq_memcpy_d2h_pinned_control},
+    {"memop.write_wait64.orders_later_work.eq.host_func",
+     case_eq_host_func, case_eq_host_func_control},
+    {"memop.write_wait64.orders_later_work.eq.record",
+     case_eq_record, case_eq_record_control},
+    {"memop.write_wait64.orders_later_work.and.memset",
+     case_and_memset, case_and_memset_control},
+    {"memop.write_wait64.orders_later_work.and.memcpy_d2h_pinned",
+     case_and_memcpy_d2h_pinned, case_and_memcpy_d2h_pinned_control},
+    {"memop.write_wait64.orders_later_work.and.host_func",
+     case_and_host_func, case_and_host_func_control},
+    {"memop.write_wait64.orders_later_work.and.record",
+     case_and_record, case_and_record_control},
+    {"memop.write_wait64.orders_later_work.nor.memset",
+     case_nor_memset, case_nor_memset_control},
+    {"memop.write_wait64.orders_later_work.nor.memcpy_d2h_pinned",
+     case_nor_memcpy_d2h_pinned, case_nor_memcpy_d2h_pinned_control},
+    {"memop.write_wait64.orders_later_work.nor.host_func",
+     case_nor_host_func, case_nor_host_func_control},
+    {"memop.write_wait64.orders_later_work.nor.record",
+     case_nor_record, case_nor_record_control},
 };
 
 static const sc_rule rule = {
@@ -557,7 +605,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "3df923c248e6de8f",
+    .digest = "0f4193839d71143f",
     .cases = cases,
     .ncases = 16,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* multi_gpu.event.query_from_other_device */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream_create_ex(p, "u1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* multi_gpu.event.query_from_other_device: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: R moved to stream u1, event_sync E inserted before Q */
+
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream st_u1 = sc_stream_create_ex(p, "u1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
@@ -59,7 +61,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"multi_gpu.event.query_from_other_device", case_1, case_1_control},
+    {"multi_gpu.event.query_from_other_device", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -75,7 +77,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "a36494f787c9b803",
+    .digest = "79eb9a296eba50d6",
     .cases = cases,
     .ncases = 1,
 };

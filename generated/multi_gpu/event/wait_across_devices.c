@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* multi_gpu.event.wait_across_devices.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_NONBLOCKING);
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* multi_gpu.event.wait_across_devices.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_NONBLOCKING);
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* multi_gpu.event.wait_across_devices.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_NONBLOCKING);
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
@@ -69,8 +71,10 @@ static void case_2(sc_prog *p)
 }
 
 /* multi_gpu.event.wait_across_devices.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_NONBLOCKING);
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* multi_gpu.event.wait_across_devices.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_NONBLOCKING);
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
@@ -100,8 +104,10 @@ static void case_3(sc_prog *p)
 }
 
 /* multi_gpu.event.wait_across_devices.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_NONBLOCKING);
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
@@ -115,9 +121,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"multi_gpu.event.wait_across_devices.kernel", case_1, case_1_control},
-    {"multi_gpu.event.wait_across_devices.memset", case_2, case_2_control},
-    {"multi_gpu.event.wait_across_devices.host_func", case_3, case_3_control},
+    {"multi_gpu.event.wait_across_devices.kernel", case_kernel, case_kernel_control},
+    {"multi_gpu.event.wait_across_devices.memset", case_memset, case_memset_control},
+    {"multi_gpu.event.wait_across_devices.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -133,7 +139,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "6bea7a5c04aff458",
+    .digest = "1e3909a37f1f1629",
     .cases = cases,
     .ncases = 3,
 };

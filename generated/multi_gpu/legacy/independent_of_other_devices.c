@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* multi_gpu.legacy.independent_of_other_devices */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* multi_gpu.legacy.independent_of_other_devices: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy */
+
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s0);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"multi_gpu.legacy.independent_of_other_devices", case_1, case_1_control},
+    {"multi_gpu.legacy.independent_of_other_devices", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "ab14ba61ffb415b5",
+    .digest = "f82ed6b96ba7cb56",
     .cases = cases,
     .ncases = 1,
 };

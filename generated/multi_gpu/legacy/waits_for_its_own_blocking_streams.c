@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* multi_gpu.legacy.waits_for_its_own_blocking_streams */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_BLOCKING, SC_PRIO_NONE, 1, 1);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* multi_gpu.legacy.waits_for_its_own_blocking_streams: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s1 redeclared nonblocking device=1 (was blocking device=1) */
+
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
     sc_gate(p, "op1", st_s1);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"multi_gpu.legacy.waits_for_its_own_blocking_streams", case_1, case_1_control},
+    {"multi_gpu.legacy.waits_for_its_own_blocking_streams", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "201684007c01e4c2",
+    .digest = "1eacc9f5384a529c",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* multi_gpu.peer_copy.blocks_later_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* multi_gpu.peer_copy.blocks_later_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t1 */
+
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream st_t1 = sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* multi_gpu.peer_copy.blocks_later_work.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* multi_gpu.peer_copy.blocks_later_work.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t1 */
+
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream st_t1 = sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
@@ -74,8 +78,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"multi_gpu.peer_copy.blocks_later_work.kernel", case_1, case_1_control},
-    {"multi_gpu.peer_copy.blocks_later_work.host_func", case_2, case_2_control},
+    {"multi_gpu.peer_copy.blocks_later_work.kernel", case_kernel, case_kernel_control},
+    {"multi_gpu.peer_copy.blocks_later_work.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -91,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "77f7e4bd43418269",
+    .digest = "eed3fa96007ffaee",
     .cases = cases,
     .ncases = 2,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* multi_gpu.per_thread_stream.one_per_device */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_op op_I1 = sc_stream_id(p, "I1", SC_PER_THREAD_STREAM);
     sc_op op_I2 = sc_stream_id(p, "I2", SC_ON_DEVICE(SC_PER_THREAD_STREAM, 1));
@@ -30,8 +30,10 @@ static void case_1(sc_prog *p)
 }
 
 /* multi_gpu.per_thread_stream.one_per_device: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: I2 replaced by stream_id per_thread */
+
     sc_op op_I1 = sc_stream_id(p, "I1", SC_PER_THREAD_STREAM);
     sc_op op_I2 = sc_stream_id(p, "I2", SC_PER_THREAD_STREAM);
 
@@ -39,7 +41,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"multi_gpu.per_thread_stream.one_per_device", case_1, case_1_control},
+    {"multi_gpu.per_thread_stream.one_per_device", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -55,7 +57,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "68b3908cdb47e7e4",
+    .digest = "5752a4ebc0481227",
     .cases = cases,
     .ncases = 1,
 };

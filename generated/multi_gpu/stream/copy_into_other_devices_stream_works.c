@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* multi_gpu.stream.copy_into_other_devices_stream_works.h2d_pinned */
-static void case_1(sc_prog *p)
+static void case_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* multi_gpu.stream.copy_into_other_devices_stream_works.h2d_pinned: negative control */
-static void case_1_control(sc_prog *p)
+static void case_h2d_pinned_control(sc_prog *p)
 {
+    /* control: X replaced by kernel on s1 in t1 */
+
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
     sc_op op_op1 = sc_device_enter(p, "op1", 0);
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* multi_gpu.stream.copy_into_other_devices_stream_works.d2h_pinned */
-static void case_2(sc_prog *p)
+static void case_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* multi_gpu.stream.copy_into_other_devices_stream_works.d2h_pinned: negative control */
-static void case_2_control(sc_prog *p)
+static void case_d2h_pinned_control(sc_prog *p)
 {
+    /* control: X replaced by kernel on s1 in t1 */
+
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
     sc_op op_op1 = sc_device_enter(p, "op1", 0);
@@ -74,8 +78,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"multi_gpu.stream.copy_into_other_devices_stream_works.h2d_pinned", case_1, case_1_control},
-    {"multi_gpu.stream.copy_into_other_devices_stream_works.d2h_pinned", case_2, case_2_control},
+    {"multi_gpu.stream.copy_into_other_devices_stream_works.h2d_pinned", case_h2d_pinned, case_h2d_pinned_control},
+    {"multi_gpu.stream.copy_into_other_devices_stream_works.d2h_pinned", case_d2h_pinned, case_d2h_pinned_control},
 };
 
 static const sc_rule rule = {
@@ -91,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "6aede9bf7f7fb2ed",
+    .digest = "915437bf5fb5cadd",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.ctx_sync.waits_only_for_its_process.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.ctx_sync.waits_only_for_its_process.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: X moved to thread main */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
@@ -49,7 +51,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.ctx_sync.waits_only_for_its_process.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -63,8 +65,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.ctx_sync.waits_only_for_its_process.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: X moved to thread main */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
@@ -76,8 +80,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.ctx_sync.waits_only_for_its_process.kernel", case_1, case_1_control},
-    {"process.ctx_sync.waits_only_for_its_process.host_func", case_2, case_2_control},
+    {"process.ctx_sync.waits_only_for_its_process.kernel", case_kernel, case_kernel_control},
+    {"process.ctx_sync.waits_only_for_its_process.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -94,7 +98,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "2ab539865adb63a2",
+    .digest = "f163f131a77b64fb",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.ipc_event.chain_through_three_processes.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -51,8 +51,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.ipc_event.chain_through_three_processes.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -78,7 +80,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.ipc_event.chain_through_three_processes.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -107,8 +109,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.ipc_event.chain_through_three_processes.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -134,8 +138,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.ipc_event.chain_through_three_processes.kernel", case_1, case_1_control},
-    {"process.ipc_event.chain_through_three_processes.host_func", case_2, case_2_control},
+    {"process.ipc_event.chain_through_three_processes.kernel", case_kernel, case_kernel_control},
+    {"process.ipc_event.chain_through_three_processes.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -152,7 +156,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 3,
-    .digest = "d63ed4e569a8be5c",
+    .digest = "f8f1005b7be8f9af",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.ipc_event.sync_blocks_until_recorded_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.ipc_event.sync_blocks_until_recorded_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.ipc_event.sync_blocks_until_recorded_work.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -73,8 +75,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.ipc_event.sync_blocks_until_recorded_work.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: R moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -90,8 +94,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.ipc_event.sync_blocks_until_recorded_work.kernel", case_1, case_1_control},
-    {"process.ipc_event.sync_blocks_until_recorded_work.host_func", case_2, case_2_control},
+    {"process.ipc_event.sync_blocks_until_recorded_work.kernel", case_kernel, case_kernel_control},
+    {"process.ipc_event.sync_blocks_until_recorded_work.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -108,7 +112,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "e8509182a1954328",
+    .digest = "0e0ffa808d2ecbae",
     .cases = cases,
     .ncases = 2,
 };

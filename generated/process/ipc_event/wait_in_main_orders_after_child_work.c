@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -42,8 +42,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -61,7 +63,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.kernel.memset */
-static void case_2(sc_prog *p)
+static void case_kernel_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -81,8 +83,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -100,7 +104,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.kernel.host_func */
-static void case_3(sc_prog *p)
+static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -120,8 +124,10 @@ static void case_3(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.kernel.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_kernel_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -139,7 +145,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.host_func.kernel */
-static void case_4(sc_prog *p)
+static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -159,8 +165,10 @@ static void case_4(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.host_func.kernel: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -178,7 +186,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.host_func.memset */
-static void case_5(sc_prog *p)
+static void case_host_func_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -198,8 +206,10 @@ static void case_5(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.host_func.memset: negative control */
-static void case_5_control(sc_prog *p)
+static void case_host_func_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -217,7 +227,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.host_func.host_func */
-static void case_6(sc_prog *p)
+static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -237,8 +247,10 @@ static void case_6(sc_prog *p)
 }
 
 /* process.ipc_event.wait_in_main_orders_after_child_work.host_func.host_func: negative control */
-static void case_6_control(sc_prog *p)
+static void case_host_func_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -256,12 +268,18 @@ static void case_6_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.ipc_event.wait_in_main_orders_after_child_work.kernel.kernel", case_1, case_1_control},
-    {"process.ipc_event.wait_in_main_orders_after_child_work.kernel.memset", case_2, case_2_control},
-    {"process.ipc_event.wait_in_main_orders_after_child_work.kernel.host_func", case_3, case_3_control},
-    {"process.ipc_event.wait_in_main_orders_after_child_work.host_func.kernel", case_4, case_4_control},
-    {"process.ipc_event.wait_in_main_orders_after_child_work.host_func.memset", case_5, case_5_control},
-    {"process.ipc_event.wait_in_main_orders_after_child_work.host_func.host_func", case_6, case_6_control},
+    {"process.ipc_event.wait_in_main_orders_after_child_work.kernel.kernel",
+     case_kernel_kernel, case_kernel_kernel_control},
+    {"process.ipc_event.wait_in_main_orders_after_child_work.kernel.memset",
+     case_kernel_memset, case_kernel_memset_control},
+    {"process.ipc_event.wait_in_main_orders_after_child_work.kernel.host_func",
+     case_kernel_host_func, case_kernel_host_func_control},
+    {"process.ipc_event.wait_in_main_orders_after_child_work.host_func.kernel",
+     case_host_func_kernel, case_host_func_kernel_control},
+    {"process.ipc_event.wait_in_main_orders_after_child_work.host_func.memset",
+     case_host_func_memset, case_host_func_memset_control},
+    {"process.ipc_event.wait_in_main_orders_after_child_work.host_func.host_func",
+     case_host_func_host_func, case_host_func_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -278,7 +296,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "6c7313d54fb67bae",
+    .digest = "aac07a096a44ab7d",
     .cases = cases,
     .ncases = 6,
 };

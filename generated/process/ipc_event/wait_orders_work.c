@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.ipc_event.wait_orders_work.kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -41,8 +41,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -58,7 +60,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.kernel.memset */
-static void case_2(sc_prog *p)
+static void case_kernel_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -77,8 +79,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -94,7 +98,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.kernel.host_func */
-static void case_3(sc_prog *p)
+static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -113,8 +117,10 @@ static void case_3(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.kernel.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_kernel_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -130,7 +136,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.host_func.kernel */
-static void case_4(sc_prog *p)
+static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -149,8 +155,10 @@ static void case_4(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.host_func.kernel: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -166,7 +174,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.host_func.memset */
-static void case_5(sc_prog *p)
+static void case_host_func_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -185,8 +193,10 @@ static void case_5(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.host_func.memset: negative control */
-static void case_5_control(sc_prog *p)
+static void case_host_func_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -202,7 +212,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.host_func.host_func */
-static void case_6(sc_prog *p)
+static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -221,8 +231,10 @@ static void case_6(sc_prog *p)
 }
 
 /* process.ipc_event.wait_orders_work.host_func.host_func: negative control */
-static void case_6_control(sc_prog *p)
+static void case_host_func_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -238,12 +250,18 @@ static void case_6_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.ipc_event.wait_orders_work.kernel.kernel", case_1, case_1_control},
-    {"process.ipc_event.wait_orders_work.kernel.memset", case_2, case_2_control},
-    {"process.ipc_event.wait_orders_work.kernel.host_func", case_3, case_3_control},
-    {"process.ipc_event.wait_orders_work.host_func.kernel", case_4, case_4_control},
-    {"process.ipc_event.wait_orders_work.host_func.memset", case_5, case_5_control},
-    {"process.ipc_event.wait_orders_work.host_func.host_func", case_6, case_6_control},
+    {"process.ipc_event.wait_orders_work.kernel.kernel",
+     case_kernel_kernel, case_kernel_kernel_control},
+    {"process.ipc_event.wait_orders_work.kernel.memset",
+     case_kernel_memset, case_kernel_memset_control},
+    {"process.ipc_event.wait_orders_work.kernel.host_func",
+     case_kernel_host_func, case_kernel_host_func_control},
+    {"process.ipc_event.wait_orders_work.host_func.kernel",
+     case_host_func_kernel, case_host_func_kernel_control},
+    {"process.ipc_event.wait_orders_work.host_func.memset",
+     case_host_func_memset, case_host_func_memset_control},
+    {"process.ipc_event.wait_orders_work.host_func.host_func",
+     case_host_func_host_func, case_host_func_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -260,7 +278,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "4e4a26d1f9641c79",
+    .digest = "8561d53b88ec4d56",
     .cases = cases,
     .ncases = 6,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.launch_blocking.launch_returns_after_kernel */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.launch_blocking.launch_returns_after_kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: G moved to thread t2 */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.launch_blocking.launch_returns_after_kernel", case_1, case_1_control},
+    {"process.launch_blocking.launch_returns_after_kernel", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -69,7 +71,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 3,
-    .digest = "ff54a6cd3306d498",
+    .digest = "54ff14d8244174ac",
     .cases = cases,
     .ncases = 1,
 };

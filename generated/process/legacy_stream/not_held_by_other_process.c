@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.legacy_stream.not_held_by_other_process.kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel_kernel(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_kernel_control(sc_prog *p)
 {
+    /* control: B moved to thread main */
+
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.kernel.memset */
-static void case_2(sc_prog *p)
+static void case_kernel_memset(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -57,8 +59,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_memset_control(sc_prog *p)
 {
+    /* control: B moved to thread main */
+
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
@@ -68,7 +72,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.kernel.host_func */
-static void case_3(sc_prog *p)
+static void case_kernel_host_func(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -80,8 +84,10 @@ static void case_3(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.kernel.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_kernel_host_func_control(sc_prog *p)
 {
+    /* control: B moved to thread main */
+
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
@@ -91,7 +97,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.host_func.kernel */
-static void case_4(sc_prog *p)
+static void case_host_func_kernel(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -103,8 +109,10 @@ static void case_4(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.host_func.kernel: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_kernel_control(sc_prog *p)
 {
+    /* control: B moved to thread main */
+
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
@@ -114,7 +122,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.host_func.memset */
-static void case_5(sc_prog *p)
+static void case_host_func_memset(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -126,8 +134,10 @@ static void case_5(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.host_func.memset: negative control */
-static void case_5_control(sc_prog *p)
+static void case_host_func_memset_control(sc_prog *p)
 {
+    /* control: B moved to thread main */
+
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
@@ -137,7 +147,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.host_func.host_func */
-static void case_6(sc_prog *p)
+static void case_host_func_host_func(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -149,8 +159,10 @@ static void case_6(sc_prog *p)
 }
 
 /* process.legacy_stream.not_held_by_other_process.host_func.host_func: negative control */
-static void case_6_control(sc_prog *p)
+static void case_host_func_host_func_control(sc_prog *p)
 {
+    /* control: B moved to thread main */
+
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
@@ -160,12 +172,18 @@ static void case_6_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.legacy_stream.not_held_by_other_process.kernel.kernel", case_1, case_1_control},
-    {"process.legacy_stream.not_held_by_other_process.kernel.memset", case_2, case_2_control},
-    {"process.legacy_stream.not_held_by_other_process.kernel.host_func", case_3, case_3_control},
-    {"process.legacy_stream.not_held_by_other_process.host_func.kernel", case_4, case_4_control},
-    {"process.legacy_stream.not_held_by_other_process.host_func.memset", case_5, case_5_control},
-    {"process.legacy_stream.not_held_by_other_process.host_func.host_func", case_6, case_6_control},
+    {"process.legacy_stream.not_held_by_other_process.kernel.kernel",
+     case_kernel_kernel, case_kernel_kernel_control},
+    {"process.legacy_stream.not_held_by_other_process.kernel.memset",
+     case_kernel_memset, case_kernel_memset_control},
+    {"process.legacy_stream.not_held_by_other_process.kernel.host_func",
+     case_kernel_host_func, case_kernel_host_func_control},
+    {"process.legacy_stream.not_held_by_other_process.host_func.kernel",
+     case_host_func_kernel, case_host_func_kernel_control},
+    {"process.legacy_stream.not_held_by_other_process.host_func.memset",
+     case_host_func_memset, case_host_func_memset_control},
+    {"process.legacy_stream.not_held_by_other_process.host_func.host_func",
+     case_host_func_host_func, case_host_func_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -182,7 +200,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "0740640fce03ffd6",
+    .digest = "dee7c7fabf5d7cee",
     .cases = cases,
     .ncases = 6,
 };

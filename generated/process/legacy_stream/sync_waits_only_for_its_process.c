@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.legacy_stream.sync_waits_only_for_its_process.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.legacy_stream.sync_waits_only_for_its_process.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: X moved to thread main */
+
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.legacy_stream.sync_waits_only_for_its_process.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -57,8 +59,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.legacy_stream.sync_waits_only_for_its_process.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: X moved to thread main */
+
     sc_thread_process(p, "t1", "p1");
     sc_gate(p, "op1", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
@@ -68,8 +72,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.legacy_stream.sync_waits_only_for_its_process.kernel", case_1, case_1_control},
-    {"process.legacy_stream.sync_waits_only_for_its_process.host_func", case_2, case_2_control},
+    {"process.legacy_stream.sync_waits_only_for_its_process.kernel", case_kernel, case_kernel_control},
+    {"process.legacy_stream.sync_waits_only_for_its_process.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -86,7 +90,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "cb41bcd042f2a8a3",
+    .digest = "29bd200cd98bab21",
     .cases = cases,
     .ncases = 2,
 };

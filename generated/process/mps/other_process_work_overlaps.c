@@ -23,7 +23,7 @@
 #include "streamcts.h"
 
 /* process.mps.other_process_work_overlaps.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.mps.other_process_work_overlaps.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to thread main, B moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
 
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.mps.other_process_work_overlaps.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -67,8 +69,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.mps.other_process_work_overlaps.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to thread main, B moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
 
@@ -81,8 +85,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.mps.other_process_work_overlaps.kernel", case_1, case_1_control},
-    {"process.mps.other_process_work_overlaps.memset", case_2, case_2_control},
+    {"process.mps.other_process_work_overlaps.kernel", case_kernel, case_kernel_control},
+    {"process.mps.other_process_work_overlaps.memset", case_memset, case_memset_control},
 };
 
 static const sc_rule rule = {
@@ -99,7 +103,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "d9b3a9e3e48f2fca",
+    .digest = "f7864c7e7c0e06b5",
     .cases = cases,
     .ncases = 2,
     .mps = 1,

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.threads.shared_stream_fifo.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -40,8 +40,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.threads.shared_stream_fifo.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
 
@@ -58,7 +60,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.threads.shared_stream_fifo.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -76,8 +78,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.threads.shared_stream_fifo.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream u */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
 
@@ -94,8 +98,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.threads.shared_stream_fifo.kernel", case_1, case_1_control},
-    {"process.threads.shared_stream_fifo.host_func", case_2, case_2_control},
+    {"process.threads.shared_stream_fifo.kernel", case_kernel, case_kernel_control},
+    {"process.threads.shared_stream_fifo.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -112,7 +116,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "6567f9aef660de41",
+    .digest = "be8c5c14e4b536a5",
     .cases = cases,
     .ncases = 2,
 };

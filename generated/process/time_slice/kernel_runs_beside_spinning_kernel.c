@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* process.time_slice.kernel_runs_beside_spinning_kernel.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* process.time_slice.kernel_runs_beside_spinning_kernel.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to thread main, B moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
 
@@ -51,7 +53,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* process.time_slice.kernel_runs_beside_spinning_kernel.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
@@ -66,8 +68,10 @@ static void case_2(sc_prog *p)
 }
 
 /* process.time_slice.kernel_runs_beside_spinning_kernel.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to thread main, B moved to stream s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "u", SC_NONBLOCKING);
 
@@ -80,8 +84,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"process.time_slice.kernel_runs_beside_spinning_kernel.kernel", case_1, case_1_control},
-    {"process.time_slice.kernel_runs_beside_spinning_kernel.memset", case_2, case_2_control},
+    {"process.time_slice.kernel_runs_beside_spinning_kernel.kernel", case_kernel, case_kernel_control},
+    {"process.time_slice.kernel_runs_beside_spinning_kernel.memset", case_memset, case_memset_control},
 };
 
 static const sc_rule rule = {
@@ -98,7 +102,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "15dbfe8e4e224922",
+    .digest = "3acc8b97a950f74e",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.destroy.legacy_waits_for_destroyed_blocking_stream */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.destroy.legacy_waits_for_destroyed_blocking_stream: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.destroy.legacy_waits_for_destroyed_blocking_stream", case_1, case_1_control},
+    {"stream.destroy.legacy_waits_for_destroyed_blocking_stream", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9b583616e1bafe09",
+    .digest = "fe48cfa7cc3b3442",
     .cases = cases,
     .ncases = 1,
 };

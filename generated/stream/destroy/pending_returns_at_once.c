@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.destroy.pending_returns_at_once.blocking */
-static void case_1(sc_prog *p)
+static void case_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.destroy.pending_returns_at_once.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.destroy.pending_returns_at_once.nonblocking */
-static void case_2(sc_prog *p)
+static void case_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.destroy.pending_returns_at_once.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_nonblocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -70,8 +74,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.destroy.pending_returns_at_once.blocking", case_1, case_1_control},
-    {"stream.destroy.pending_returns_at_once.nonblocking", case_2, case_2_control},
+    {"stream.destroy.pending_returns_at_once.blocking", case_blocking, case_blocking_control},
+    {"stream.destroy.pending_returns_at_once.nonblocking", case_nonblocking, case_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -87,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ad6b8db911aef353",
+    .digest = "bc016d99028bb79a",
     .cases = cases,
     .ncases = 2,
 };

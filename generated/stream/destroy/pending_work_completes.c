@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.destroy.pending_work_completes.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.destroy.pending_work_completes.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -55,7 +57,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.destroy.pending_work_completes.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -71,8 +73,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.destroy.pending_work_completes.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -88,7 +92,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* stream.destroy.pending_work_completes.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -104,8 +108,10 @@ static void case_3(sc_prog *p)
 }
 
 /* stream.destroy.pending_work_completes.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -121,9 +127,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.destroy.pending_work_completes.kernel", case_1, case_1_control},
-    {"stream.destroy.pending_work_completes.memset", case_2, case_2_control},
-    {"stream.destroy.pending_work_completes.host_func", case_3, case_3_control},
+    {"stream.destroy.pending_work_completes.kernel", case_kernel, case_kernel_control},
+    {"stream.destroy.pending_work_completes.memset", case_memset, case_memset_control},
+    {"stream.destroy.pending_work_completes.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -139,7 +145,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4c9818d7ec11f98c",
+    .digest = "bc71a87cbda9af17",
     .cases = cases,
     .ncases = 3,
 };

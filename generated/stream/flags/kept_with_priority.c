@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* stream.flags.kept_with_priority.least */
-static void case_1(sc_prog *p)
+static void case_least(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_LEAST);
 
@@ -31,8 +31,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.flags.kept_with_priority.least: negative control */
-static void case_1_control(sc_prog *p)
+static void case_least_control(sc_prog *p)
 {
+    /* control: s redeclared blocking priority=least (was nonblocking priority=least) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_BLOCKING, SC_PRIO_LEAST);
 
     sc_op op_X = sc_stream_flags(p, "X", st_s);
@@ -41,7 +43,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.flags.kept_with_priority.greatest */
-static void case_2(sc_prog *p)
+static void case_greatest(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_GREATEST);
 
@@ -51,8 +53,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.flags.kept_with_priority.greatest: negative control */
-static void case_2_control(sc_prog *p)
+static void case_greatest_control(sc_prog *p)
 {
+    /* control: s redeclared blocking priority=greatest (was nonblocking priority=greatest) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_BLOCKING, SC_PRIO_GREATEST);
 
     sc_op op_X = sc_stream_flags(p, "X", st_s);
@@ -61,8 +65,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.flags.kept_with_priority.least", case_1, case_1_control},
-    {"stream.flags.kept_with_priority.greatest", case_2, case_2_control},
+    {"stream.flags.kept_with_priority.least", case_least, case_least_control},
+    {"stream.flags.kept_with_priority.greatest", case_greatest, case_greatest_control},
 };
 
 static const sc_rule rule = {
@@ -78,7 +82,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "10e2d93ccdf42b54",
+    .digest = "2e82ac233426f683",
     .cases = cases,
     .ncases = 2,
 };

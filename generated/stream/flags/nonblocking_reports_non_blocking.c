@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.flags.nonblocking_reports_non_blocking */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.flags.nonblocking_reports_non_blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared blocking (was nonblocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_op op_X = sc_stream_flags(p, "X", st_s);
@@ -42,7 +44,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.flags.nonblocking_reports_non_blocking", case_1, case_1_control},
+    {"stream.flags.nonblocking_reports_non_blocking", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -58,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e6fc0195dd72a83e",
+    .digest = "40826d52e473ee71",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.priority.blocking_stream_waits_for_legacy.least */
-static void case_1(sc_prog *p)
+static void case_least(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_BLOCKING, SC_PRIO_LEAST);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.priority.blocking_stream_waits_for_legacy.least: negative control */
-static void case_1_control(sc_prog *p)
+static void case_least_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking priority=least (was blocking priority=least) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_LEAST);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.priority.blocking_stream_waits_for_legacy.greatest */
-static void case_2(sc_prog *p)
+static void case_greatest(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_BLOCKING, SC_PRIO_GREATEST);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.priority.blocking_stream_waits_for_legacy.greatest: negative control */
-static void case_2_control(sc_prog *p)
+static void case_greatest_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking priority=greatest (was blocking priority=greatest) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_GREATEST);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -70,8 +74,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.priority.blocking_stream_waits_for_legacy.least", case_1, case_1_control},
-    {"stream.priority.blocking_stream_waits_for_legacy.greatest", case_2, case_2_control},
+    {"stream.priority.blocking_stream_waits_for_legacy.least", case_least, case_least_control},
+    {"stream.priority.blocking_stream_waits_for_legacy.greatest", case_greatest, case_greatest_control},
 };
 
 static const sc_rule rule = {
@@ -87,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "46d6e4d206c1f526",
+    .digest = "a4751a79b63b1ddf",
     .cases = cases,
     .ncases = 2,
 };

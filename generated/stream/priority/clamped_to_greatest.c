@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* stream.priority.clamped_to_greatest */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_OVER_GREATEST);
 
@@ -31,8 +31,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.priority.clamped_to_greatest: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking priority=least (was nonblocking priority=over_greatest) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_LEAST);
 
     sc_op op_X = sc_stream_priority(p, "X", st_s);
@@ -41,7 +43,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.priority.clamped_to_greatest", case_1, case_1_control},
+    {"stream.priority.clamped_to_greatest", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -57,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8cf31d3b15d422c3",
+    .digest = "50b29c3147a21605",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* stream.priority.clamped_to_least */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_UNDER_LEAST);
 
@@ -31,8 +31,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.priority.clamped_to_least: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking priority=greatest (was nonblocking priority=under_least) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_GREATEST);
 
     sc_op op_X = sc_stream_priority(p, "X", st_s);
@@ -41,7 +43,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.priority.clamped_to_least", case_1, case_1_control},
+    {"stream.priority.clamped_to_least", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -57,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "911043d328325473",
+    .digest = "2fb14594a888b440",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.priority.default_is_least.blocking */
-static void case_1(sc_prog *p)
+static void case_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.priority.default_is_least.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_control(sc_prog *p)
 {
+    /* control: s redeclared blocking priority=greatest (was blocking) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_BLOCKING, SC_PRIO_GREATEST);
 
     sc_op op_X = sc_stream_priority(p, "X", st_s);
@@ -42,7 +44,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.priority.default_is_least.nonblocking */
-static void case_2(sc_prog *p)
+static void case_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -52,8 +54,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.priority.default_is_least.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_nonblocking_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking priority=greatest (was nonblocking) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_GREATEST);
 
     sc_op op_X = sc_stream_priority(p, "X", st_s);
@@ -62,8 +66,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.priority.default_is_least.blocking", case_1, case_1_control},
-    {"stream.priority.default_is_least.nonblocking", case_2, case_2_control},
+    {"stream.priority.default_is_least.blocking", case_blocking, case_blocking_control},
+    {"stream.priority.default_is_least.nonblocking", case_nonblocking, case_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -79,7 +83,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f628ddf8b8ef58b5",
+    .digest = "f1c06e0fd0df0a61",
     .cases = cases,
     .ncases = 2,
 };

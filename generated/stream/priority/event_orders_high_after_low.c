@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.priority.event_orders_high_after_low.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.priority.event_orders_high_after_low.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_event ev_E = sc_event_create(p, "E");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.priority.event_orders_high_after_low.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
@@ -69,8 +71,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.priority.event_orders_high_after_low.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_event ev_E = sc_event_create(p, "E");
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* stream.priority.event_orders_high_after_low.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
@@ -100,8 +104,10 @@ static void case_3(sc_prog *p)
 }
 
 /* stream.priority.event_orders_high_after_low.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_event ev_E = sc_event_create(p, "E");
@@ -115,9 +121,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.priority.event_orders_high_after_low.kernel", case_1, case_1_control},
-    {"stream.priority.event_orders_high_after_low.memset", case_2, case_2_control},
-    {"stream.priority.event_orders_high_after_low.host_func", case_3, case_3_control},
+    {"stream.priority.event_orders_high_after_low.kernel", case_kernel, case_kernel_control},
+    {"stream.priority.event_orders_high_after_low.memset", case_memset, case_memset_control},
+    {"stream.priority.event_orders_high_after_low.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -133,7 +139,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "be68ed3c49ae4eaf",
+    .digest = "0cc16fc614139cdc",
     .cases = cases,
     .ncases = 3,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* stream.priority.fifo_in_high_priority_stream.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.priority.fifo_in_high_priority_stream.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -47,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.priority.fifo_in_high_priority_stream.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -60,8 +62,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.priority.fifo_in_high_priority_stream.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -73,7 +77,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* stream.priority.fifo_in_high_priority_stream.memcpy_d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -86,8 +90,10 @@ static void case_3(sc_prog *p)
 }
 
 /* stream.priority.fifo_in_high_priority_stream.memcpy_d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -99,7 +105,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* stream.priority.fifo_in_high_priority_stream.host_func */
-static void case_4(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -112,8 +118,10 @@ static void case_4(sc_prog *p)
 }
 
 /* stream.priority.fifo_in_high_priority_stream.host_func: negative control */
-static void case_4_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -125,10 +133,14 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.priority.fifo_in_high_priority_stream.kernel", case_1, case_1_control},
-    {"stream.priority.fifo_in_high_priority_stream.memset", case_2, case_2_control},
-    {"stream.priority.fifo_in_high_priority_stream.memcpy_d2h_pinned", case_3, case_3_control},
-    {"stream.priority.fifo_in_high_priority_stream.host_func", case_4, case_4_control},
+    {"stream.priority.fifo_in_high_priority_stream.kernel",
+     case_kernel, case_kernel_control},
+    {"stream.priority.fifo_in_high_priority_stream.memset",
+     case_memset, case_memset_control},
+    {"stream.priority.fifo_in_high_priority_stream.memcpy_d2h_pinned",
+     case_memcpy_d2h_pinned, case_memcpy_d2h_pinned_control},
+    {"stream.priority.fifo_in_high_priority_stream.host_func",
+     case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -144,7 +156,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "dfa3c995094c8b3f",
+    .digest = "72aa2442d65ad2ad",
     .cases = cases,
     .ncases = 4,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* stream.priority.greatest_is_kept.blocking */
-static void case_1(sc_prog *p)
+static void case_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_BLOCKING, SC_PRIO_GREATEST);
 
@@ -31,8 +31,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.priority.greatest_is_kept.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_control(sc_prog *p)
 {
+    /* control: s redeclared blocking priority=least (was blocking priority=greatest) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_BLOCKING, SC_PRIO_LEAST);
 
     sc_op op_X = sc_stream_priority(p, "X", st_s);
@@ -41,7 +43,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.priority.greatest_is_kept.nonblocking */
-static void case_2(sc_prog *p)
+static void case_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_GREATEST);
 
@@ -51,8 +53,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.priority.greatest_is_kept.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_nonblocking_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking priority=least (was nonblocking priority=greatest) */
+
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_LEAST);
 
     sc_op op_X = sc_stream_priority(p, "X", st_s);
@@ -61,8 +65,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.priority.greatest_is_kept.blocking", case_1, case_1_control},
-    {"stream.priority.greatest_is_kept.nonblocking", case_2, case_2_control},
+    {"stream.priority.greatest_is_kept.blocking", case_blocking, case_blocking_control},
+    {"stream.priority.greatest_is_kept.nonblocking", case_nonblocking, case_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -78,7 +82,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "af3b139e35fb442a",
+    .digest = "7f1cbd9e68f630fd",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.priority.high_not_held_by_low */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.priority.high_not_held_by_low: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream lo */
+
     sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.priority.high_not_held_by_low", case_1, case_1_control},
+    {"stream.priority.high_not_held_by_low", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1ffa80032dd1c726",
+    .digest = "69c3dfcd6aa7a348",
     .cases = cases,
     .ncases = 1,
 };

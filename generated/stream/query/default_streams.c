@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.query.default_streams.legacy */
-static void case_1(sc_prog *p)
+static void case_legacy(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.query.default_streams.legacy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_legacy_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_LEGACY_STREAM);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.query.default_streams.per_thread */
-static void case_2(sc_prog *p)
+static void case_per_thread(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.query.default_streams.per_thread: negative control */
-static void case_2_control(sc_prog *p)
+static void case_per_thread_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_PER_THREAD_STREAM);
@@ -70,7 +74,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* stream.query.default_streams.null */
-static void case_3(sc_prog *p)
+static void case_null(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -82,8 +86,10 @@ static void case_3(sc_prog *p)
 }
 
 /* stream.query.default_streams.null: negative control */
-static void case_3_control(sc_prog *p)
+static void case_null_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_gate(p, "op1", SC_NULL_STREAM);
@@ -94,9 +100,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.query.default_streams.legacy", case_1, case_1_control},
-    {"stream.query.default_streams.per_thread", case_2, case_2_control},
-    {"stream.query.default_streams.null", case_3, case_3_control},
+    {"stream.query.default_streams.legacy", case_legacy, case_legacy_control},
+    {"stream.query.default_streams.per_thread", case_per_thread, case_per_thread_control},
+    {"stream.query.default_streams.null", case_null, case_null_control},
 };
 
 static const sc_rule rule = {
@@ -112,7 +118,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2249460219960831",
+    .digest = "394a20a87dacd289",
     .cases = cases,
     .ncases = 3,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.query.legacy_ignores_nonblocking_streams */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.query.legacy_ignores_nonblocking_streams: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: gate on legacy inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -47,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.query.legacy_ignores_nonblocking_streams", case_1, case_1_control},
+    {"stream.query.legacy_ignores_nonblocking_streams", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -63,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a6f07c94f8a4b2f3",
+    .digest = "28896f7a3e8d4de3",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.query.not_ready_while_pending.kernel.blocking */
-static void case_1(sc_prog *p)
+static void case_kernel_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.kernel.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.kernel.nonblocking */
-static void case_2(sc_prog *p)
+static void case_kernel_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.kernel.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memset.blocking */
-static void case_3(sc_prog *p)
+static void case_memset_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memset.blocking: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memset_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memset.nonblocking */
-static void case_4(sc_prog *p)
+static void case_memset_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memset.nonblocking: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memset_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -126,7 +134,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_h2d_pinned.blocking */
-static void case_5(sc_prog *p)
+static void case_memcpy_h2d_pinned_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -139,8 +147,10 @@ static void case_5(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_h2d_pinned.blocking: negative control */
-static void case_5_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -152,7 +162,7 @@ static void case_5_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_h2d_pinned.nonblocking */
-static void case_6(sc_prog *p)
+static void case_memcpy_h2d_pinned_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -165,8 +175,10 @@ static void case_6(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_h2d_pinned.nonblocking: negative control */
-static void case_6_control(sc_prog *p)
+static void case_memcpy_h2d_pinned_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -178,7 +190,7 @@ static void case_6_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_d2h_pinned.blocking */
-static void case_7(sc_prog *p)
+static void case_memcpy_d2h_pinned_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -191,8 +203,10 @@ static void case_7(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_d2h_pinned.blocking: negative control */
-static void case_7_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -204,7 +218,7 @@ static void case_7_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_d2h_pinned.nonblocking */
-static void case_8(sc_prog *p)
+static void case_memcpy_d2h_pinned_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -217,8 +231,10 @@ static void case_8(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_d2h_pinned.nonblocking: negative control */
-static void case_8_control(sc_prog *p)
+static void case_memcpy_d2h_pinned_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -230,7 +246,7 @@ static void case_8_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_d2d.blocking */
-static void case_9(sc_prog *p)
+static void case_memcpy_d2d_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -243,8 +259,10 @@ static void case_9(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_d2d.blocking: negative control */
-static void case_9_control(sc_prog *p)
+static void case_memcpy_d2d_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -256,7 +274,7 @@ static void case_9_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_d2d.nonblocking */
-static void case_10(sc_prog *p)
+static void case_memcpy_d2d_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -269,8 +287,10 @@ static void case_10(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.memcpy_d2d.nonblocking: negative control */
-static void case_10_control(sc_prog *p)
+static void case_memcpy_d2d_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -282,7 +302,7 @@ static void case_10_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.host_func.blocking */
-static void case_11(sc_prog *p)
+static void case_host_func_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -295,8 +315,10 @@ static void case_11(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.host_func.blocking: negative control */
-static void case_11_control(sc_prog *p)
+static void case_host_func_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -308,7 +330,7 @@ static void case_11_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.host_func.nonblocking */
-static void case_12(sc_prog *p)
+static void case_host_func_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -321,8 +343,10 @@ static void case_12(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.host_func.nonblocking: negative control */
-static void case_12_control(sc_prog *p)
+static void case_host_func_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -334,7 +358,7 @@ static void case_12_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.callback.blocking */
-static void case_13(sc_prog *p)
+static void case_callback_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -347,8 +371,10 @@ static void case_13(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.callback.blocking: negative control */
-static void case_13_control(sc_prog *p)
+static void case_callback_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -360,7 +386,7 @@ static void case_13_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.callback.nonblocking */
-static void case_14(sc_prog *p)
+static void case_callback_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -373,8 +399,10 @@ static void case_14(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.callback.nonblocking: negative control */
-static void case_14_control(sc_prog *p)
+static void case_callback_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -386,7 +414,7 @@ static void case_14_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.record.blocking */
-static void case_15(sc_prog *p)
+static void case_record_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -400,8 +428,10 @@ static void case_15(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.record.blocking: negative control */
-static void case_15_control(sc_prog *p)
+static void case_record_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -414,7 +444,7 @@ static void case_15_control(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.record.nonblocking */
-static void case_16(sc_prog *p)
+static void case_record_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -428,8 +458,10 @@ static void case_16(sc_prog *p)
 }
 
 /* stream.query.not_ready_while_pending.record.nonblocking: negative control */
-static void case_16_control(sc_prog *p)
+static void case_record_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
@@ -442,22 +474,38 @@ static void case_16_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.query.not_ready_while_pending.kernel.blocking", case_1, case_1_control},
-    {"stream.query.not_ready_while_pending.kernel.nonblocking", case_2, case_2_control},
-    {"stream.query.not_ready_while_pending.memset.blocking", case_3, case_3_control},
-    {"stream.query.not_ready_while_pending.memset.nonblocking", case_4, case_4_control},
-    {"stream.query.not_ready_while_pending.memcpy_h2d_pinned.blocking", case_5, case_5_control},
-    {"stream.query.not_ready_while_pending.memcpy_h2d_pinned.nonblocking", case_6, case_6_control},
-    {"stream.query.not_ready_while_pending.memcpy_d2h_pinned.blocking", case_7, case_7_control},
-    {"stream.query.not_ready_while_pending.memcpy_d2h_pinned.nonblocking", case_8, case_8_control},
-    {"stream.query.not_ready_while_pending.memcpy_d2d.blocking", case_9, case_9_control},
-    {"stream.query.not_ready_while_pending.memcpy_d2d.nonblocking", case_10, case_10_control},
-    {"stream.query.not_ready_while_pending.host_func.blocking", case_11, case_11_control},
-    {"stream.query.not_ready_while_pending.host_func.nonblocking", case_12, case_12_control},
-    {"stream.query.not_ready_while_pending.callback.blocking", case_13, case_13_control},
-    {"stream.query.not_ready_while_pending.callback.nonblocking", case_14, case_14_control},
-    {"stream.query.not_ready_while_pending.record.blocking", case_15, case_15_control},
-    {"stream.query.not_ready_while_pending.record.nonblocking", case_16, case_16_control},
+    {"stream.query.not_ready_while_pending.kernel.blocking",
+     case_kernel_blocking, case_kernel_blocking_control},
+    {"stream.query.not_ready_while_pending.kernel.nonblocking",
+     case_kernel_nonblocking, case_kernel_nonblocking_control},
+    {"stream.query.not_ready_while_pending.memset.blocking",
+     case_memset_blocking, case_memset_blocking_control},
+    {"stream.query.not_ready_while_pending.memset.nonblocking",
+     case_memset_nonblocking, case_memset_nonblocking_control},
+    {"stream.query.not_ready_while_pending.memcpy_h2d_pinned.blocking",
+     case_memcpy_h2d_pinned_blocking, case_memcpy_h2d_pinned_blocking_control},
+    {"stream.query.not_ready_while_pending.memcpy_h2d_pinned.nonblocking",
+     case_memcpy_h2d_pinned_nonblocking, case_memcpy_h2d_pinned_nonblocking_control},
+    {"stream.query.not_ready_while_pending.memcpy_d2h_pinned.blocking",
+     case_memcpy_d2h_pinned_blocking, case_memcpy_d2h_pinned_blocking_control},
+    {"stream.query.not_ready_while_pending.memcpy_d2h_pinned.nonblocking",
+     case_memcpy_d2h_pinned_nonblocking, case_memcpy_d2h_pinned_nonblocking_control},
+    {"stream.query.not_ready_while_pending.memcpy_d2d.blocking",
+     case_memcpy_d2d_blocking, case_memcpy_d2d_blocking_control},
+    {"stream.query.not_ready_while_pending.memcpy_d2d.nonblocking",
+     case_memcpy_d2d_nonblocking, case_memcpy_d2d_nonblocking_control},
+    {"stream.query.not_ready_while_pending.host_func.blocking",
+     case_host_func_blocking, case_host_func_blocking_control},
+    {"stream.query.not_ready_while_pending.host_func.nonblocking",
+     case_host_func_nonblocking, case_host_func_nonblocking_control},
+    {"stream.query.not_ready_while_pending.callback.blocking",
+     case_callback_blocking, case_callback_blocking_control},
+    {"stream.query.not_ready_while_pending.callback.nonblocking",
+     case_callback_nonblocking, case_callback_nonblocking_control},
+    {"stream.query.not_ready_while_pending.record.blocking",
+     case_record_blocking, case_record_blocking_control},
+    {"stream.query.not_ready_while_pending.record.nonblocking",
+     case_record_nonblocking, case_record_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -473,7 +521,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a36be918360e1de6",
+    .digest = "5b7ea9c055ab5254",
     .cases = cases,
     .ncases = 16,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.query.reports_only_its_own_work.blocking */
-static void case_1(sc_prog *p)
+static void case_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.query.reports_only_its_own_work.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.query.reports_only_its_own_work.nonblocking */
-static void case_2(sc_prog *p)
+static void case_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.query.reports_only_its_own_work.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,8 +78,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.query.reports_only_its_own_work.blocking", case_1, case_1_control},
-    {"stream.query.reports_only_its_own_work.nonblocking", case_2, case_2_control},
+    {"stream.query.reports_only_its_own_work.blocking", case_blocking, case_blocking_control},
+    {"stream.query.reports_only_its_own_work.nonblocking", case_nonblocking, case_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -91,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d0149f08f251a53c",
+    .digest = "189e493849caa7de",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.query.synchronizes_managed.memset_managed.blocking */
-static void case_1(sc_prog *p)
+static void case_memset_managed_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.query.synchronizes_managed.memset_managed.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_memset_managed_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.query.synchronizes_managed.memset_managed.nonblocking */
-static void case_2(sc_prog *p)
+static void case_memset_managed_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.query.synchronizes_managed.memset_managed.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_managed_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* stream.query.synchronizes_managed.memcpy_d2m.blocking */
-static void case_3(sc_prog *p)
+static void case_memcpy_d2m_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* stream.query.synchronizes_managed.memcpy_d2m.blocking: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memcpy_d2m_blocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* stream.query.synchronizes_managed.memcpy_d2m.nonblocking */
-static void case_4(sc_prog *p)
+static void case_memcpy_d2m_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -113,8 +119,10 @@ static void case_4(sc_prog *p)
 }
 
 /* stream.query.synchronizes_managed.memcpy_d2m.nonblocking: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memcpy_d2m_nonblocking_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -126,10 +134,14 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.query.synchronizes_managed.memset_managed.blocking", case_1, case_1_control},
-    {"stream.query.synchronizes_managed.memset_managed.nonblocking", case_2, case_2_control},
-    {"stream.query.synchronizes_managed.memcpy_d2m.blocking", case_3, case_3_control},
-    {"stream.query.synchronizes_managed.memcpy_d2m.nonblocking", case_4, case_4_control},
+    {"stream.query.synchronizes_managed.memset_managed.blocking",
+     case_memset_managed_blocking, case_memset_managed_blocking_control},
+    {"stream.query.synchronizes_managed.memset_managed.nonblocking",
+     case_memset_managed_nonblocking, case_memset_managed_nonblocking_control},
+    {"stream.query.synchronizes_managed.memcpy_d2m.blocking",
+     case_memcpy_d2m_blocking, case_memcpy_d2m_blocking_control},
+    {"stream.query.synchronizes_managed.memcpy_d2m.nonblocking",
+     case_memcpy_d2m_nonblocking, case_memcpy_d2m_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -145,7 +157,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a1a71ad72a446a00",
+    .digest = "b5c22e2f3a27e638",
     .cases = cases,
     .ncases = 4,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.sync.does_not_wait_for_other_streams.blocking */
-static void case_1(sc_prog *p)
+static void case_blocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.sync.does_not_wait_for_other_streams.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.sync.does_not_wait_for_other_streams.nonblocking */
-static void case_2(sc_prog *p)
+static void case_nonblocking(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.sync.does_not_wait_for_other_streams.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_nonblocking_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,8 +78,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.sync.does_not_wait_for_other_streams.blocking", case_1, case_1_control},
-    {"stream.sync.does_not_wait_for_other_streams.nonblocking", case_2, case_2_control},
+    {"stream.sync.does_not_wait_for_other_streams.blocking", case_blocking, case_blocking_control},
+    {"stream.sync.does_not_wait_for_other_streams.nonblocking", case_nonblocking, case_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -91,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "330389baa2d76dc7",
+    .digest = "5ce125822bb7f4c7",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.sync.legacy_covers_blocking_streams */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.sync.legacy_covers_blocking_streams: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.sync.legacy_covers_blocking_streams", case_1, case_1_control},
+    {"stream.sync.legacy_covers_blocking_streams", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3bc78ffdd19860d6",
+    .digest = "fe24f937abe2b9fe",
     .cases = cases,
     .ncases = 1,
 };

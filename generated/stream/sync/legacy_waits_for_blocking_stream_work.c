@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* stream.sync.legacy_waits_for_blocking_stream_work.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* stream.sync.legacy_waits_for_blocking_stream_work.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* stream.sync.legacy_waits_for_blocking_stream_work.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* stream.sync.legacy_waits_for_blocking_stream_work.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* stream.sync.legacy_waits_for_blocking_stream_work.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* stream.sync.legacy_waits_for_blocking_stream_work.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -100,9 +106,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"stream.sync.legacy_waits_for_blocking_stream_work.kernel", case_1, case_1_control},
-    {"stream.sync.legacy_waits_for_blocking_stream_work.memset", case_2, case_2_control},
-    {"stream.sync.legacy_waits_for_blocking_stream_work.host_func", case_3, case_3_control},
+    {"stream.sync.legacy_waits_for_blocking_stream_work.kernel", case_kernel, case_kernel_control},
+    {"stream.sync.legacy_waits_for_blocking_stream_work.memset", case_memset, case_memset_control},
+    {"stream.sync.legacy_waits_for_blocking_stream_work.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -118,7 +124,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5319ab5352687a1f",
+    .digest = "58a5b51ee316d750",
     .cases = cases,
     .ncases = 3,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* thread.context.pop_leaves_no_context */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.context.pop_leaves_no_context: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_X = sc_mem_alloc(p, "X");
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.context.pop_leaves_no_context", case_1, case_1_control},
+    {"thread.context.pop_leaves_no_context", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "1d609420915ee721",
+    .digest = "a43be5383acd1947",
     .cases = cases,
     .ncases = 1,
 };

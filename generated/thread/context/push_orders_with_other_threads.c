@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* thread.context.push_orders_with_other_threads */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -42,8 +42,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.context.push_orders_with_other_threads: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -62,7 +64,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.context.push_orders_with_other_threads", case_1, case_1_control},
+    {"thread.context.push_orders_with_other_threads", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -78,7 +80,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "6fb1d1b19d62d056",
+    .digest = "a12519335acff549",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* thread.context.stream_work_needs_no_current_context.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.context.stream_work_needs_no_current_context.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: X replaced by mem_alloc in t1 */
+
     sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_ctx_op(p, "C", SC_CTX_POP);
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* thread.context.stream_work_needs_no_current_context.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* thread.context.stream_work_needs_no_current_context.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: X replaced by mem_alloc in t1 */
+
     sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_ctx_op(p, "C", SC_CTX_POP);
@@ -74,7 +78,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* thread.context.stream_work_needs_no_current_context.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -87,8 +91,10 @@ static void case_3(sc_prog *p)
 }
 
 /* thread.context.stream_work_needs_no_current_context.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: X replaced by mem_alloc in t1 */
+
     sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_ctx_op(p, "C", SC_CTX_POP);
@@ -100,7 +106,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* thread.context.stream_work_needs_no_current_context.record */
-static void case_4(sc_prog *p)
+static void case_record(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_X_event = sc_event_create(p, "X_event");
@@ -114,8 +120,10 @@ static void case_4(sc_prog *p)
 }
 
 /* thread.context.stream_work_needs_no_current_context.record: negative control */
-static void case_4_control(sc_prog *p)
+static void case_record_control(sc_prog *p)
 {
+    /* control: X replaced by mem_alloc in t1 */
+
     sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_C = sc_ctx_op(p, "C", SC_CTX_POP);
@@ -127,10 +135,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.context.stream_work_needs_no_current_context.kernel", case_1, case_1_control},
-    {"thread.context.stream_work_needs_no_current_context.memset", case_2, case_2_control},
-    {"thread.context.stream_work_needs_no_current_context.host_func", case_3, case_3_control},
-    {"thread.context.stream_work_needs_no_current_context.record", case_4, case_4_control},
+    {"thread.context.stream_work_needs_no_current_context.kernel", case_kernel, case_kernel_control},
+    {"thread.context.stream_work_needs_no_current_context.memset", case_memset, case_memset_control},
+    {"thread.context.stream_work_needs_no_current_context.host_func", case_host_func, case_host_func_control},
+    {"thread.context.stream_work_needs_no_current_context.record", case_record, case_record_control},
 };
 
 static const sc_rule rule = {
@@ -146,7 +154,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "7003804a6cb3cabe",
+    .digest = "2542f2b33699dd37",
     .cases = cases,
     .ncases = 4,
 };

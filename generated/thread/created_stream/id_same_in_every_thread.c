@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* thread.created_stream.id_same_in_every_thread */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.created_stream.id_same_in_every_thread: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: I2 replaced by stream_id t in t2 */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -49,7 +51,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.created_stream.id_same_in_every_thread", case_1, case_1_control},
+    {"thread.created_stream.id_same_in_every_thread", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -65,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "52495d83c10c6922",
+    .digest = "bad92aba0b3895b8",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* thread.exit.per_thread_work_completes.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -41,8 +41,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.exit.per_thread_work_completes.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -61,7 +63,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* thread.exit.per_thread_work_completes.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -80,8 +82,10 @@ static void case_2(sc_prog *p)
 }
 
 /* thread.exit.per_thread_work_completes.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: R moved to stream t, event_sync E inserted before Q */
+
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
@@ -100,8 +104,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.exit.per_thread_work_completes.kernel", case_1, case_1_control},
-    {"thread.exit.per_thread_work_completes.host_func", case_2, case_2_control},
+    {"thread.exit.per_thread_work_completes.kernel", case_kernel, case_kernel_control},
+    {"thread.exit.per_thread_work_completes.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -117,7 +121,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ae09443d049c0498",
+    .digest = "72dcfcaa9d249aec",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* thread.exit.stream_work_completes.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.exit.stream_work_completes.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* thread.exit.stream_work_completes.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -73,8 +75,10 @@ static void case_2(sc_prog *p)
 }
 
 /* thread.exit.stream_work_completes.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: X replaced by stream_sync t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -90,8 +94,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.exit.stream_work_completes.kernel", case_1, case_1_control},
-    {"thread.exit.stream_work_completes.host_func", case_2, case_2_control},
+    {"thread.exit.stream_work_completes.kernel", case_kernel, case_kernel_control},
+    {"thread.exit.stream_work_completes.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -107,7 +111,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1ad260ff24033361",
+    .digest = "3871140ff7e1b2b1",
     .cases = cases,
     .ncases = 2,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* thread.legacy_stream.id_shared_by_threads */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_op op_I1 = sc_stream_id(p, "I1", SC_LEGACY_STREAM);
     sc_in_thread(p, op_I1, "t1");
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.legacy_stream.id_shared_by_threads: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: I2 replaced by stream_id per_thread in t2 */
+
     sc_op op_I1 = sc_stream_id(p, "I1", SC_LEGACY_STREAM);
     sc_in_thread(p, op_I1, "t1");
     sc_op op_I2 = sc_stream_id(p, "I2", SC_PER_THREAD_STREAM);
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.legacy_stream.id_shared_by_threads", case_1, case_1_control},
+    {"thread.legacy_stream.id_shared_by_threads", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -59,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "20b253f6bd5d62ab",
+    .digest = "69211d72a6ec498c",
     .cases = cases,
     .ncases = 1,
 };

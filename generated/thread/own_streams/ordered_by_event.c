@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* thread.own_streams.ordered_by_event.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -43,8 +43,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.own_streams.ordered_by_event.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -62,7 +64,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* thread.own_streams.ordered_by_event.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -83,8 +85,10 @@ static void case_2(sc_prog *p)
 }
 
 /* thread.own_streams.ordered_by_event.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -102,7 +106,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* thread.own_streams.ordered_by_event.host_func */
-static void case_3(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -123,8 +127,10 @@ static void case_3(sc_prog *p)
 }
 
 /* thread.own_streams.ordered_by_event.host_func: negative control */
-static void case_3_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: W dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -142,9 +148,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.own_streams.ordered_by_event.kernel", case_1, case_1_control},
-    {"thread.own_streams.ordered_by_event.memset", case_2, case_2_control},
-    {"thread.own_streams.ordered_by_event.host_func", case_3, case_3_control},
+    {"thread.own_streams.ordered_by_event.kernel", case_kernel, case_kernel_control},
+    {"thread.own_streams.ordered_by_event.memset", case_memset, case_memset_control},
+    {"thread.own_streams.ordered_by_event.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -160,7 +166,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b7b1d87b14103211",
+    .digest = "fc9a7b37aac0d9d0",
     .cases = cases,
     .ncases = 3,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* thread.per_thread_stream.id_differs_between_threads */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_op op_I1 = sc_stream_id(p, "I1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_I1, "t1");
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.per_thread_stream.id_differs_between_threads: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: I2 moved to thread t1 */
+
     sc_op op_I1 = sc_stream_id(p, "I1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_I1, "t1");
     sc_op op_I2 = sc_stream_id(p, "I2", SC_PER_THREAD_STREAM);
@@ -44,7 +46,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.per_thread_stream.id_differs_between_threads", case_1, case_1_control},
+    {"thread.per_thread_stream.id_differs_between_threads", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -60,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ca51eb4abff6dc7f",
+    .digest = "d11d91dfec44ec6d",
     .cases = cases,
     .ncases = 1,
 };

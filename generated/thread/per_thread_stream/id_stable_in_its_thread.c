@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* thread.per_thread_stream.id_stable_in_its_thread */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_op op_I1 = sc_stream_id(p, "I1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_I1, "t1");
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.per_thread_stream.id_stable_in_its_thread: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: I2 moved to thread t2 */
+
     sc_op op_I1 = sc_stream_id(p, "I1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_I1, "t1");
     sc_op op_op2 = sc_kernel(p, "op2", SC_PER_THREAD_STREAM);
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.per_thread_stream.id_stable_in_its_thread", case_1, case_1_control},
+    {"thread.per_thread_stream.id_stable_in_its_thread", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -64,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "87e8731530583b24",
+    .digest = "9d0238359afa8073",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* thread.shared_stream.fifo_of_seven_threads.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -48,8 +48,10 @@ static void case_1(sc_prog *p)
 }
 
 /* thread.shared_stream.fifo_of_seven_threads.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,7 +76,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* thread.shared_stream.fifo_of_seven_threads.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -100,8 +102,10 @@ static void case_2(sc_prog *p)
 }
 
 /* thread.shared_stream.fifo_of_seven_threads.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -126,8 +130,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"thread.shared_stream.fifo_of_seven_threads.kernel", case_1, case_1_control},
-    {"thread.shared_stream.fifo_of_seven_threads.host_func", case_2, case_2_control},
+    {"thread.shared_stream.fifo_of_seven_threads.kernel", case_kernel, case_kernel_control},
+    {"thread.shared_stream.fifo_of_seven_threads.host_func", case_host_func, case_host_func_control},
 };
 
 static const sc_rule rule = {
@@ -143,7 +147,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "47bc959b68f35c76",
+    .digest = "76e579ca4f6e6d22",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* events.query.after_copy.h2d_pinned */
-static void case_1(sc_prog *p)
+static void case_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* events.query.after_copy.h2d_pinned: negative control */
-static void case_1_control(sc_prog *p)
+static void case_h2d_pinned_control(sc_prog *p)
 {
+    /* control: record E on t inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* events.query.after_copy.h2d_pageable */
-static void case_2(sc_prog *p)
+static void case_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -68,8 +70,10 @@ static void case_2(sc_prog *p)
 }
 
 /* events.query.after_copy.h2d_pageable: negative control */
-static void case_2_control(sc_prog *p)
+static void case_h2d_pageable_control(sc_prog *p)
 {
+    /* control: record E on t inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* events.query.after_copy.d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -99,8 +103,10 @@ static void case_3(sc_prog *p)
 }
 
 /* events.query.after_copy.d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_d2h_pinned_control(sc_prog *p)
 {
+    /* control: record E on t inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -115,7 +121,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* events.query.after_copy.d2h_pageable */
-static void case_4(sc_prog *p)
+static void case_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -130,8 +136,10 @@ static void case_4(sc_prog *p)
 }
 
 /* events.query.after_copy.d2h_pageable: negative control */
-static void case_4_control(sc_prog *p)
+static void case_d2h_pageable_control(sc_prog *p)
 {
+    /* control: record E on t inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -146,7 +154,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* events.query.after_copy.d2d */
-static void case_5(sc_prog *p)
+static void case_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -161,8 +169,10 @@ static void case_5(sc_prog *p)
 }
 
 /* events.query.after_copy.d2d: negative control */
-static void case_5_control(sc_prog *p)
+static void case_d2d_control(sc_prog *p)
 {
+    /* control: record E on t inserted before Q */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -177,11 +187,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"events.query.after_copy.h2d_pinned", case_1, case_1_control},
-    {"events.query.after_copy.h2d_pageable", case_2, case_2_control},
-    {"events.query.after_copy.d2h_pinned", case_3, case_3_control},
-    {"events.query.after_copy.d2h_pageable", case_4, case_4_control},
-    {"events.query.after_copy.d2d", case_5, case_5_control},
+    {"events.query.after_copy.h2d_pinned", case_h2d_pinned, case_h2d_pinned_control},
+    {"events.query.after_copy.h2d_pageable", case_h2d_pageable, case_h2d_pageable_control},
+    {"events.query.after_copy.d2h_pinned", case_d2h_pinned, case_d2h_pinned_control},
+    {"events.query.after_copy.d2h_pageable", case_d2h_pageable, case_d2h_pageable_control},
+    {"events.query.after_copy.d2d", case_d2d, case_d2d_control},
 };
 
 static const sc_rule rule = {
@@ -197,7 +207,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "445849db1baa808c",
+    .digest = "6f2e51e5671a8f5c",
     .cases = cases,
     .ncases = 5,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* events.sync.blocks_until_recorded */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* events.sync.blocks_until_recorded: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: record Done on t inserted before X */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_Done = sc_event_create(p, "Done");
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"events.sync.blocks_until_recorded", case_1, case_1_control},
+    {"events.sync.blocks_until_recorded", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -69,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "318176d0ea394d95",
+    .digest = "e3260112126ff63f",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* modes.process.launch_blocking */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* modes.process.launch_blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: G moved to thread t2 */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"modes.process.launch_blocking", case_1, case_1_control},
+    {"modes.process.launch_blocking", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -69,7 +71,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 3,
-    .digest = "e8e29244d9674e69",
+    .digest = "7db5bea7b8257616",
     .cases = cases,
     .ncases = 1,
     .mps = 1,

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* sync.memcpy.sync_copy_waits.h2d_pinned */
-static void case_1(sc_prog *p)
+static void case_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* sync.memcpy.sync_copy_waits.h2d_pinned: negative control */
-static void case_1_control(sc_prog *p)
+static void case_h2d_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking), X moved to thread main */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -47,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* sync.memcpy.sync_copy_waits.h2d_pageable */
-static void case_2(sc_prog *p)
+static void case_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -60,8 +62,10 @@ static void case_2(sc_prog *p)
 }
 
 /* sync.memcpy.sync_copy_waits.h2d_pageable: negative control */
-static void case_2_control(sc_prog *p)
+static void case_h2d_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking), X moved to thread main */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -72,7 +76,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* sync.memcpy.sync_copy_waits.d2h_pinned */
-static void case_3(sc_prog *p)
+static void case_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -85,8 +89,10 @@ static void case_3(sc_prog *p)
 }
 
 /* sync.memcpy.sync_copy_waits.d2h_pinned: negative control */
-static void case_3_control(sc_prog *p)
+static void case_d2h_pinned_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking), X moved to thread main */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -97,7 +103,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* sync.memcpy.sync_copy_waits.d2h_pageable */
-static void case_4(sc_prog *p)
+static void case_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -110,8 +116,10 @@ static void case_4(sc_prog *p)
 }
 
 /* sync.memcpy.sync_copy_waits.d2h_pageable: negative control */
-static void case_4_control(sc_prog *p)
+static void case_d2h_pageable_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking), X moved to thread main */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -122,7 +130,7 @@ static void case_4_control(sc_prog *p)
 }
 
 /* sync.memcpy.sync_copy_waits.d2d */
-static void case_5(sc_prog *p)
+static void case_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -135,8 +143,10 @@ static void case_5(sc_prog *p)
 }
 
 /* sync.memcpy.sync_copy_waits.d2d: negative control */
-static void case_5_control(sc_prog *p)
+static void case_d2d_control(sc_prog *p)
 {
+    /* control: s redeclared nonblocking (was blocking), X moved to thread main */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -147,11 +157,11 @@ static void case_5_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"sync.memcpy.sync_copy_waits.h2d_pinned", case_1, case_1_control},
-    {"sync.memcpy.sync_copy_waits.h2d_pageable", case_2, case_2_control},
-    {"sync.memcpy.sync_copy_waits.d2h_pinned", case_3, case_3_control},
-    {"sync.memcpy.sync_copy_waits.d2h_pageable", case_4, case_4_control},
-    {"sync.memcpy.sync_copy_waits.d2d", case_5, case_5_control},
+    {"sync.memcpy.sync_copy_waits.h2d_pinned", case_h2d_pinned, case_h2d_pinned_control},
+    {"sync.memcpy.sync_copy_waits.h2d_pageable", case_h2d_pageable, case_h2d_pageable_control},
+    {"sync.memcpy.sync_copy_waits.d2h_pinned", case_d2h_pinned, case_d2h_pinned_control},
+    {"sync.memcpy.sync_copy_waits.d2h_pageable", case_d2h_pageable, case_d2h_pageable_control},
+    {"sync.memcpy.sync_copy_waits.d2d", case_d2d, case_d2d_control},
 };
 
 static const sc_rule rule = {
@@ -167,7 +177,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b2717a9368225a34",
+    .digest = "20187db30eace93d",
     .cases = cases,
     .ncases = 5,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* sync.stream_query.not_ready */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* sync.stream_query.not_ready: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: Q replaced by stream_query t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -47,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"sync.stream_query.not_ready", case_1, case_1_control},
+    {"sync.stream_query.not_ready", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -63,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6ea9c4d4fd4eaf8a",
+    .digest = "c25185f3c5fcd1d3",
     .cases = cases,
     .ncases = 1,
 };

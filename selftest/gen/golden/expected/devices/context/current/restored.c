@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* devices.context.current.restored */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_op op_op1 = sc_ctx_op(p, "op1", SC_CTX_UNSET);
     sc_in_thread(p, op_op1, "t");
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* devices.context.current.restored: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: S dropped */
+
     sc_op op_op1 = sc_ctx_op(p, "op1", SC_CTX_UNSET);
     sc_in_thread(p, op_op1, "t");
     sc_ctx_op(p, "op2", SC_CTX_POP);
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"devices.context.current.restored", case_1, case_1_control},
+    {"devices.context.current.restored", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -69,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "4ed7ec931caac02c",
+    .digest = "803aaa4620978313",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* devices.multi_gpu.device_sync.blocks */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_gate(p, "op1", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
     sc_op op_A = sc_kernel(p, "A", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
@@ -31,8 +31,10 @@ static void case_1(sc_prog *p)
 }
 
 /* devices.multi_gpu.device_sync.blocks: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by device_sync 3 */
+
     sc_gate(p, "op1", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
     sc_op op_A = sc_kernel(p, "A", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
     sc_op op_X = sc_device_sync(p, "X", 3);
@@ -41,7 +43,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"devices.multi_gpu.device_sync.blocks", case_1, case_1_control},
+    {"devices.multi_gpu.device_sync.blocks", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -57,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 4,
     .isolate = 0,
-    .digest = "43d27bc5765b9a2b",
+    .digest = "bb40121c879ca2e5",
     .cases = cases,
     .ncases = 1,
 };

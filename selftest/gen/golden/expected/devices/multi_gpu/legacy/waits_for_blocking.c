@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* devices.multi_gpu.legacy.waits_for_blocking */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_d1 = sc_stream_create_ex(p, "d1", SC_BLOCKING, SC_PRIO_NONE, 1, 1);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* devices.multi_gpu.legacy.waits_for_blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: d1 redeclared nonblocking priority=greatest device=1 (was blocking device=1) */
+
     sc_stream st_d1 = sc_stream_create_ex(p, "d1", SC_NONBLOCKING, SC_PRIO_GREATEST, 1, 1);
 
     sc_gate(p, "op1", st_d1);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"devices.multi_gpu.legacy.waits_for_blocking", case_1, case_1_control},
+    {"devices.multi_gpu.legacy.waits_for_blocking", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -62,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "342b732781871c67",
+    .digest = "e99347ecdecb24ce",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* devices.multi_gpu.memcpy_peer.keeps_data */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_d1 = sc_stream_create_ex(p, "d1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* devices.multi_gpu.memcpy_peer.keeps_data: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: L replaced by memcpy_peer on d1 */
+
     sc_stream st_d1 = sc_stream_create_ex(p, "d1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
     sc_op op_X = sc_memcpy_peer(p, "X", st_d1);
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"devices.multi_gpu.memcpy_peer.keeps_data", case_1, case_1_control},
+    {"devices.multi_gpu.memcpy_peer.keeps_data", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -61,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "71dd12d8fb76129f",
+    .digest = "5f5935fafa03429f",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* devices.multi_gpu.null.per_device */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_gate(p, "op1", SC_ON_DEVICE(SC_NULL_STREAM, 2));
     sc_op op_A = sc_kernel(p, "A", SC_ON_DEVICE(SC_NULL_STREAM, 2));
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* devices.multi_gpu.null.per_device: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream null@2 */
+
     sc_gate(p, "op1", SC_ON_DEVICE(SC_NULL_STREAM, 2));
     sc_op op_A = sc_kernel(p, "A", SC_ON_DEVICE(SC_NULL_STREAM, 2));
     sc_op op_B = sc_kernel(p, "B", SC_ON_DEVICE(SC_NULL_STREAM, 2));
@@ -42,7 +44,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"devices.multi_gpu.null.per_device", case_1, case_1_control},
+    {"devices.multi_gpu.null.per_device", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -58,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 3,
     .isolate = 0,
-    .digest = "5c17557b7543a1ea",
+    .digest = "f03f9215d97e0387",
     .cases = cases,
     .ncases = 1,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* devices.multi_gpu.per_thread.per_device */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
@@ -31,8 +31,10 @@ static void case_1(sc_prog *p)
 }
 
 /* devices.multi_gpu.per_thread.per_device: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream per_thread */
+
     sc_gate(p, "op1", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
@@ -41,7 +43,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"devices.multi_gpu.per_thread.per_device", case_1, case_1_control},
+    {"devices.multi_gpu.per_thread.per_device", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -57,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "ffd543b1d934d217",
+    .digest = "0204133dc37d786b",
     .cases = cases,
     .ncases = 1,
 };

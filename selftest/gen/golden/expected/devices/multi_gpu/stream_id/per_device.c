@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* devices.multi_gpu.stream_id.per_device.legacy */
-static void case_1(sc_prog *p)
+static void case_legacy(sc_prog *p)
 {
     sc_op op_X = sc_stream_id(p, "X", SC_ON_DEVICE(SC_LEGACY_STREAM, 1));
     sc_op op_Y = sc_stream_id(p, "Y", SC_LEGACY_STREAM);
@@ -30,8 +30,10 @@ static void case_1(sc_prog *p)
 }
 
 /* devices.multi_gpu.stream_id.per_device.legacy: negative control */
-static void case_1_control(sc_prog *p)
+static void case_legacy_control(sc_prog *p)
 {
+    /* control: X replaced by stream_id legacy */
+
     sc_op op_X = sc_stream_id(p, "X", SC_LEGACY_STREAM);
     sc_op op_Y = sc_stream_id(p, "Y", SC_LEGACY_STREAM);
 
@@ -39,7 +41,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* devices.multi_gpu.stream_id.per_device.per_thread */
-static void case_2(sc_prog *p)
+static void case_per_thread(sc_prog *p)
 {
     sc_op op_X = sc_stream_id(p, "X", SC_ON_DEVICE(SC_PER_THREAD_STREAM, 1));
     sc_op op_Y = sc_stream_id(p, "Y", SC_PER_THREAD_STREAM);
@@ -48,8 +50,10 @@ static void case_2(sc_prog *p)
 }
 
 /* devices.multi_gpu.stream_id.per_device.per_thread: negative control */
-static void case_2_control(sc_prog *p)
+static void case_per_thread_control(sc_prog *p)
 {
+    /* control: X replaced by stream_id per_thread */
+
     sc_op op_X = sc_stream_id(p, "X", SC_PER_THREAD_STREAM);
     sc_op op_Y = sc_stream_id(p, "Y", SC_PER_THREAD_STREAM);
 
@@ -57,8 +61,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"devices.multi_gpu.stream_id.per_device.legacy", case_1, case_1_control},
-    {"devices.multi_gpu.stream_id.per_device.per_thread", case_2, case_2_control},
+    {"devices.multi_gpu.stream_id.per_device.legacy", case_legacy, case_legacy_control},
+    {"devices.multi_gpu.stream_id.per_device.per_thread", case_per_thread, case_per_thread_control},
 };
 
 static const sc_rule rule = {
@@ -74,7 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "04ab60709cf1bc1a",
+    .digest = "6ea147a4a53a2992",
     .cases = cases,
     .ncases = 2,
 };

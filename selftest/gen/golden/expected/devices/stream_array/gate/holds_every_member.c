@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* devices.stream_array.gate.holds_every_member.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_many = sc_stream_create_ex(p, "many", SC_NONBLOCKING, SC_PRIO_LEAST, 1, 16);
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
@@ -38,8 +38,10 @@ static void case_1(sc_prog *p)
 }
 
 /* devices.stream_array.gate.holds_every_member.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream s */
+
     sc_stream st_many = sc_stream_create_ex(p, "many", SC_NONBLOCKING, SC_PRIO_LEAST, 1, 16);
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -54,7 +56,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* devices.stream_array.gate.holds_every_member.host_func */
-static void case_2(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_many = sc_stream_create_ex(p, "many", SC_NONBLOCKING, SC_PRIO_LEAST, 1, 16);
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
@@ -70,8 +72,10 @@ static void case_2(sc_prog *p)
 }
 
 /* devices.stream_array.gate.holds_every_member.host_func: negative control */
-static void case_2_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream s */
+
     sc_stream st_many = sc_stream_create_ex(p, "many", SC_NONBLOCKING, SC_PRIO_LEAST, 1, 16);
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -86,7 +90,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* devices.stream_array.gate.holds_every_member.callback */
-static void case_3(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_many = sc_stream_create_ex(p, "many", SC_NONBLOCKING, SC_PRIO_LEAST, 1, 16);
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
@@ -102,8 +106,10 @@ static void case_3(sc_prog *p)
 }
 
 /* devices.stream_array.gate.holds_every_member.callback: negative control */
-static void case_3_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream s */
+
     sc_stream st_many = sc_stream_create_ex(p, "many", SC_NONBLOCKING, SC_PRIO_LEAST, 1, 16);
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
@@ -118,9 +124,9 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"devices.stream_array.gate.holds_every_member.kernel", case_1, case_1_control},
-    {"devices.stream_array.gate.holds_every_member.host_func", case_2, case_2_control},
-    {"devices.stream_array.gate.holds_every_member.callback", case_3, case_3_control},
+    {"devices.stream_array.gate.holds_every_member.kernel", case_kernel, case_kernel_control},
+    {"devices.stream_array.gate.holds_every_member.host_func", case_host_func, case_host_func_control},
+    {"devices.stream_array.gate.holds_every_member.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -136,7 +142,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 2,
     .isolate = 0,
-    .digest = "c4c4a229f7f135f3",
+    .digest = "f4382d4abe54f626",
     .cases = cases,
     .ncases = 3,
 };

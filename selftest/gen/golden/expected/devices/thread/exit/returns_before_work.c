@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* devices.thread.exit.returns_before_work */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* devices.thread.exit.returns_before_work: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: stream_sync s in t inserted before E */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"devices.thread.exit.returns_before_work", case_1, case_1_control},
+    {"devices.thread.exit.returns_before_work", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -69,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "89a5fece707c3d64",
+    .digest = "22482c6eca6f368a",
     .cases = cases,
     .ncases = 1,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* events.host_func.order.in_stream.host_func */
-static void case_1(sc_prog *p)
+static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* events.host_func.order.in_stream.host_func: negative control */
-static void case_1_control(sc_prog *p)
+static void case_host_func_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -48,7 +50,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* events.host_func.order.in_stream.callback */
-static void case_2(sc_prog *p)
+static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -61,8 +63,10 @@ static void case_2(sc_prog *p)
 }
 
 /* events.host_func.order.in_stream.callback: negative control */
-static void case_2_control(sc_prog *p)
+static void case_callback_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
@@ -74,8 +78,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"events.host_func.order.in_stream.host_func", case_1, case_1_control},
-    {"events.host_func.order.in_stream.callback", case_2, case_2_control},
+    {"events.host_func.order.in_stream.host_func", case_host_func, case_host_func_control},
+    {"events.host_func.order.in_stream.callback", case_callback, case_callback_control},
 };
 
 static const sc_rule rule = {
@@ -91,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "858457449127a44a",
+    .digest = "9cea3a14e7977928",
     .cases = cases,
     .ncases = 2,
 };

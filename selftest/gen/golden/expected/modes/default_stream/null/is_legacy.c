@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* modes.default_stream.null.is_legacy.kernel */
-static void case_1(sc_prog *p)
+static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_legacy.kernel: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_control(sc_prog *p)
 {
+    /* control: B moved to stream per_thread */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -46,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_legacy.memset */
-static void case_2(sc_prog *p)
+static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -58,8 +60,10 @@ static void case_2(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_legacy.memset: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memset_control(sc_prog *p)
 {
+    /* control: B moved to stream per_thread */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -70,8 +74,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"modes.default_stream.null.is_legacy.kernel", case_1, case_1_control},
-    {"modes.default_stream.null.is_legacy.memset", case_2, case_2_control},
+    {"modes.default_stream.null.is_legacy.kernel", case_kernel, case_kernel_control},
+    {"modes.default_stream.null.is_legacy.memset", case_memset, case_memset_control},
 };
 
 static const sc_rule rule = {
@@ -87,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d593a3b5da8cc338",
+    .digest = "cfd98d23663078ae",
     .cases = cases,
     .ncases = 2,
 };

@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* modes.default_stream.null.is_per_thread.kernel.t1 */
-static void case_1(sc_prog *p)
+static void case_kernel_t1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_per_thread.kernel.t1: negative control */
-static void case_1_control(sc_prog *p)
+static void case_kernel_t1_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy, kernel on s inserted before B */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -53,7 +55,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_per_thread.kernel.t2 */
-static void case_2(sc_prog *p)
+static void case_kernel_t2(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -68,8 +70,10 @@ static void case_2(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_per_thread.kernel.t2: negative control */
-static void case_2_control(sc_prog *p)
+static void case_kernel_t2_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy, kernel on s inserted before B */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -84,7 +88,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_per_thread.memset.t1 */
-static void case_3(sc_prog *p)
+static void case_memset_t1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -99,8 +103,10 @@ static void case_3(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_per_thread.memset.t1: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memset_t1_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy, kernel on s inserted before B */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -115,7 +121,7 @@ static void case_3_control(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_per_thread.memset.t2 */
-static void case_4(sc_prog *p)
+static void case_memset_t2(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
@@ -130,8 +136,10 @@ static void case_4(sc_prog *p)
 }
 
 /* modes.default_stream.null.is_per_thread.memset.t2: negative control */
-static void case_4_control(sc_prog *p)
+static void case_memset_t2_control(sc_prog *p)
 {
+    /* control: B moved to stream legacy, kernel on s inserted before B */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -146,10 +154,10 @@ static void case_4_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"modes.default_stream.null.is_per_thread.kernel.t1", case_1, case_1_control},
-    {"modes.default_stream.null.is_per_thread.kernel.t2", case_2, case_2_control},
-    {"modes.default_stream.null.is_per_thread.memset.t1", case_3, case_3_control},
-    {"modes.default_stream.null.is_per_thread.memset.t2", case_4, case_4_control},
+    {"modes.default_stream.null.is_per_thread.kernel.t1", case_kernel_t1, case_kernel_t1_control},
+    {"modes.default_stream.null.is_per_thread.kernel.t2", case_kernel_t2, case_kernel_t2_control},
+    {"modes.default_stream.null.is_per_thread.memset.t1", case_memset_t1, case_memset_t1_control},
+    {"modes.default_stream.null.is_per_thread.memset.t2", case_memset_t2, case_memset_t2_control},
 };
 
 static const sc_rule rule = {
@@ -165,7 +173,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b2e893bb4c6fcdf6",
+    .digest = "b35f0bc0b119a2ab",
     .cases = cases,
     .ncases = 4,
 };

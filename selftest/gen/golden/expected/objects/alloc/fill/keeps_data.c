@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* objects.alloc.fill.keeps_data */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.alloc.fill.keeps_data: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: L replaced by fill M on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
@@ -50,7 +52,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.alloc.fill.keeps_data", case_1, case_1_control},
+    {"objects.alloc.fill.keeps_data", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -66,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "91a8eb9f00ecee89",
+    .digest = "b4e50541060b0798",
     .cases = cases,
     .ncases = 1,
 };

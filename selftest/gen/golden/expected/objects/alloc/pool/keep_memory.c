@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* objects.alloc.pool.keep_memory */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_NO_OPPORTUNISTIC | SC_POOL_KEEP_MEMORY);
@@ -39,8 +39,10 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.alloc.pool.keep_memory: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: P redeclared pool no_opportunistic (was pool no_opportunistic keep_memory) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_NO_OPPORTUNISTIC);
     sc_pool_create(p, "Q", 0);
@@ -56,7 +58,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.alloc.pool.keep_memory", case_1, case_1_control},
+    {"objects.alloc.pool.keep_memory", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -72,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "843c27d51c315e6e",
+    .digest = "fbc59630654d68b9",
     .cases = cases,
     .ncases = 1,
 };

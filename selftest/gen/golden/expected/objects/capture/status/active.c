@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* objects.capture.status.active.capture_begin */
-static void case_1(sc_prog *p)
+static void case_capture_begin(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -35,8 +35,10 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.capture.status.active.capture_begin: negative control */
-static void case_1_control(sc_prog *p)
+static void case_capture_begin_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_kernel(p, "op1", st_s);
@@ -47,7 +49,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* objects.capture.status.active.capture_begin_thread_local */
-static void case_2(sc_prog *p)
+static void case_capture_begin_thread_local(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -60,8 +62,10 @@ static void case_2(sc_prog *p)
 }
 
 /* objects.capture.status.active.capture_begin_thread_local: negative control */
-static void case_2_control(sc_prog *p)
+static void case_capture_begin_thread_local_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_kernel(p, "op1", st_s);
@@ -72,7 +76,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* objects.capture.status.active.capture_begin_relaxed */
-static void case_3(sc_prog *p)
+static void case_capture_begin_relaxed(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -85,8 +89,10 @@ static void case_3(sc_prog *p)
 }
 
 /* objects.capture.status.active.capture_begin_relaxed: negative control */
-static void case_3_control(sc_prog *p)
+static void case_capture_begin_relaxed_control(sc_prog *p)
 {
+    /* control: C dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_kernel(p, "op1", st_s);
@@ -97,9 +103,12 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.capture.status.active.capture_begin", case_1, case_1_control},
-    {"objects.capture.status.active.capture_begin_thread_local", case_2, case_2_control},
-    {"objects.capture.status.active.capture_begin_relaxed", case_3, case_3_control},
+    {"objects.capture.status.active.capture_begin",
+     case_capture_begin, case_capture_begin_control},
+    {"objects.capture.status.active.capture_begin_thread_local",
+     case_capture_begin_thread_local, case_capture_begin_thread_local_control},
+    {"objects.capture.status.active.capture_begin_relaxed",
+     case_capture_begin_relaxed, case_capture_begin_relaxed_control},
 };
 
 static const sc_rule rule = {
@@ -115,7 +124,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9ebcabda6dbd8ae7",
+    .digest = "5c1cb2c023d8020c",
     .cases = cases,
     .ncases = 3,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* objects.event.create.ipc_needs_disable_timing */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_op op_X = sc_event_create_try(p, "X", SC_EV_INTERPROCESS);
 
@@ -29,15 +29,17 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.event.create.ipc_needs_disable_timing: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: X replaced by event_create_ipc */
+
     sc_op op_X = sc_event_create_try(p, "X", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_VALUE);
 }
 
 static const sc_case cases[] = {
-    {"objects.event.create.ipc_needs_disable_timing", case_1, case_1_control},
+    {"objects.event.create.ipc_needs_disable_timing", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -53,7 +55,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "59a66f2984bd530a",
+    .digest = "1c6dbe26ee6f544c",
     .cases = cases,
     .ncases = 1,
 };

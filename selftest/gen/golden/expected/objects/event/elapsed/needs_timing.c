@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* objects.event.elapsed.needs_timing.blocking_sync */
-static void case_1(sc_prog *p)
+static void case_blocking_sync(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC | SC_EV_DISABLE_TIMING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.event.elapsed.needs_timing.blocking_sync: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_sync_control(sc_prog *p)
 {
+    /* control: E redeclared event blocking_sync (was event blocking_sync disable_timing) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC);
     sc_event ev_F = sc_event_create(p, "F");
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* objects.event.elapsed.needs_timing.interprocess */
-static void case_2(sc_prog *p)
+static void case_interprocess(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
@@ -67,8 +69,10 @@ static void case_2(sc_prog *p)
 }
 
 /* objects.event.elapsed.needs_timing.interprocess: negative control */
-static void case_2_control(sc_prog *p)
+static void case_interprocess_control(sc_prog *p)
 {
+    /* control: E redeclared event blocking_sync (was event disable_timing interprocess) */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC);
     sc_event ev_F = sc_event_create(p, "F");
@@ -82,8 +86,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.event.elapsed.needs_timing.blocking_sync", case_1, case_1_control},
-    {"objects.event.elapsed.needs_timing.interprocess", case_2, case_2_control},
+    {"objects.event.elapsed.needs_timing.blocking_sync", case_blocking_sync, case_blocking_sync_control},
+    {"objects.event.elapsed.needs_timing.interprocess", case_interprocess, case_interprocess_control},
 };
 
 static const sc_rule rule = {
@@ -99,7 +103,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3f6813b3627c0b7f",
+    .digest = "dd7938cffa86d80a",
     .cases = cases,
     .ncases = 2,
 };

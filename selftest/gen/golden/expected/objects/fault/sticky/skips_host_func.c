@@ -22,7 +22,7 @@
 #include "streamcts.h"
 
 /* objects.fault.sticky.skips_host_func */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -34,8 +34,10 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.fault.sticky.skips_host_func: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: F dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_H = sc_host_func(p, "H", st_s);
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.fault.sticky.skips_host_func", case_1, case_1_control},
+    {"objects.fault.sticky.skips_host_func", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -61,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "f234ed84987562ad",
+    .digest = "84b620075a4bed32",
     .cases = cases,
     .ncases = 1,
 };

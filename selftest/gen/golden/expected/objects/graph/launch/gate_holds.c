@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* objects.graph.launch.gate_holds */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -36,8 +36,10 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.graph.launch.gate_holds: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: B moved to stream t */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_GATE);
@@ -51,7 +53,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.graph.launch.gate_holds", case_1, case_1_control},
+    {"objects.graph.launch.gate_holds", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -67,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6a4078e4f219f7e0",
+    .digest = "979f61b5d33ab580",
     .cases = cases,
     .ncases = 1,
 };

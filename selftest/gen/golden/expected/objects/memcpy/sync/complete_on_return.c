@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* objects.memcpy.sync.complete_on_return.memcpy2d_h2d_pageable */
-static void case_1(sc_prog *p)
+static void case_memcpy2d_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -33,8 +33,10 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.memcpy.sync.complete_on_return.memcpy2d_h2d_pageable: negative control */
-static void case_1_control(sc_prog *p)
+static void case_memcpy2d_h2d_pageable_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy2d_h2d_pageable on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -45,7 +47,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* objects.memcpy.sync.complete_on_return.memcpy3d_d2h_pinned */
-static void case_2(sc_prog *p)
+static void case_memcpy3d_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -57,8 +59,10 @@ static void case_2(sc_prog *p)
 }
 
 /* objects.memcpy.sync.complete_on_return.memcpy3d_d2h_pinned: negative control */
-static void case_2_control(sc_prog *p)
+static void case_memcpy3d_d2h_pinned_control(sc_prog *p)
 {
+    /* control: X replaced by memcpy3d_d2h_pinned on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -69,7 +73,7 @@ static void case_2_control(sc_prog *p)
 }
 
 /* objects.memcpy.sync.complete_on_return.memset_managed */
-static void case_3(sc_prog *p)
+static void case_memset_managed(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
@@ -81,8 +85,10 @@ static void case_3(sc_prog *p)
 }
 
 /* objects.memcpy.sync.complete_on_return.memset_managed: negative control */
-static void case_3_control(sc_prog *p)
+static void case_memset_managed_control(sc_prog *p)
 {
+    /* control: X replaced by memset_managed on s */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_gate(p, "op1", st_s);
@@ -93,9 +99,12 @@ static void case_3_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.memcpy.sync.complete_on_return.memcpy2d_h2d_pageable", case_1, case_1_control},
-    {"objects.memcpy.sync.complete_on_return.memcpy3d_d2h_pinned", case_2, case_2_control},
-    {"objects.memcpy.sync.complete_on_return.memset_managed", case_3, case_3_control},
+    {"objects.memcpy.sync.complete_on_return.memcpy2d_h2d_pageable",
+     case_memcpy2d_h2d_pageable, case_memcpy2d_h2d_pageable_control},
+    {"objects.memcpy.sync.complete_on_return.memcpy3d_d2h_pinned",
+     case_memcpy3d_d2h_pinned, case_memcpy3d_d2h_pinned_control},
+    {"objects.memcpy.sync.complete_on_return.memset_managed",
+     case_memset_managed, case_memset_managed_control},
 };
 
 static const sc_rule rule = {
@@ -111,7 +120,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9dfe26e3743ebe4a",
+    .digest = "a3fc1307835b0cb8",
     .cases = cases,
     .ncases = 3,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* objects.memops.wait_value.orders_streams.write_value */
-static void case_1(sc_prog *p)
+static void case_write_value(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -37,8 +37,10 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.memops.wait_value.orders_streams.write_value: negative control */
-static void case_1_control(sc_prog *p)
+static void case_write_value_control(sc_prog *p)
 {
+    /* control: V dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_W = sc_word_create(p, "W", 32);
@@ -52,7 +54,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* objects.memops.wait_value.orders_streams.write_value_no_barrier */
-static void case_2(sc_prog *p)
+static void case_write_value_no_barrier(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
@@ -68,8 +70,10 @@ static void case_2(sc_prog *p)
 }
 
 /* objects.memops.wait_value.orders_streams.write_value_no_barrier: negative control */
-static void case_2_control(sc_prog *p)
+static void case_write_value_no_barrier_control(sc_prog *p)
 {
+    /* control: V dropped */
+
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_W = sc_word_create(p, "W", 32);
@@ -83,8 +87,10 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.memops.wait_value.orders_streams.write_value", case_1, case_1_control},
-    {"objects.memops.wait_value.orders_streams.write_value_no_barrier", case_2, case_2_control},
+    {"objects.memops.wait_value.orders_streams.write_value",
+     case_write_value, case_write_value_control},
+    {"objects.memops.wait_value.orders_streams.write_value_no_barrier",
+     case_write_value_no_barrier, case_write_value_no_barrier_control},
 };
 
 static const sc_rule rule = {
@@ -100,7 +106,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "cf5d8f4c3ce742c9",
+    .digest = "f3d90e673654dab9",
     .cases = cases,
     .ncases = 2,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* objects.stream.flags.as_created.blocking */
-static void case_1(sc_prog *p)
+static void case_blocking(sc_prog *p)
 {
     sc_stream st_s_blocking = sc_stream_create(p, "s_blocking", SC_BLOCKING);
     sc_stream_create(p, "s_nonblocking", SC_NONBLOCKING);
@@ -32,8 +32,13 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.stream.flags.as_created.blocking: negative control */
-static void case_1_control(sc_prog *p)
+static void case_blocking_control(sc_prog *p)
 {
+    /*
+     * control: s_blocking redeclared nonblocking (was blocking),
+     *          s_nonblocking redeclared blocking (was nonblocking)
+     */
+
     sc_stream st_s_blocking = sc_stream_create(p, "s_blocking", SC_NONBLOCKING);
     sc_stream_create(p, "s_nonblocking", SC_BLOCKING);
 
@@ -43,7 +48,7 @@ static void case_1_control(sc_prog *p)
 }
 
 /* objects.stream.flags.as_created.nonblocking */
-static void case_2(sc_prog *p)
+static void case_nonblocking(sc_prog *p)
 {
     sc_stream_create(p, "s_blocking", SC_BLOCKING);
     sc_stream st_s_nonblocking = sc_stream_create(p, "s_nonblocking", SC_NONBLOCKING);
@@ -54,8 +59,13 @@ static void case_2(sc_prog *p)
 }
 
 /* objects.stream.flags.as_created.nonblocking: negative control */
-static void case_2_control(sc_prog *p)
+static void case_nonblocking_control(sc_prog *p)
 {
+    /*
+     * control: s_blocking redeclared nonblocking (was blocking),
+     *          s_nonblocking redeclared blocking (was nonblocking)
+     */
+
     sc_stream_create(p, "s_blocking", SC_NONBLOCKING);
     sc_stream st_s_nonblocking = sc_stream_create(p, "s_nonblocking", SC_BLOCKING);
 
@@ -65,8 +75,8 @@ static void case_2_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.stream.flags.as_created.blocking", case_1, case_1_control},
-    {"objects.stream.flags.as_created.nonblocking", case_2, case_2_control},
+    {"objects.stream.flags.as_created.blocking", case_blocking, case_blocking_control},
+    {"objects.stream.flags.as_created.nonblocking", case_nonblocking, case_nonblocking_control},
 };
 
 static const sc_rule rule = {
@@ -82,7 +92,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4e37b24056bfc763",
+    .digest = "e37d98dddc7e44f2",
     .cases = cases,
     .ncases = 2,
 };

@@ -21,7 +21,7 @@
 #include "streamcts.h"
 
 /* objects.stream.priority.clamped */
-static void case_1(sc_prog *p)
+static void case_only(sc_prog *p)
 {
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_OVER_GREATEST);
     sc_stream_create_prio(p, "lo", SC_BLOCKING, SC_PRIO_LEAST);
@@ -32,8 +32,10 @@ static void case_1(sc_prog *p)
 }
 
 /* objects.stream.priority.clamped: negative control */
-static void case_1_control(sc_prog *p)
+static void case_only_control(sc_prog *p)
 {
+    /* control: hi redeclared nonblocking priority=least (was nonblocking priority=over_greatest) */
+
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_stream_create_prio(p, "lo", SC_BLOCKING, SC_PRIO_LEAST);
 
@@ -43,7 +45,7 @@ static void case_1_control(sc_prog *p)
 }
 
 static const sc_case cases[] = {
-    {"objects.stream.priority.clamped", case_1, case_1_control},
+    {"objects.stream.priority.clamped", case_only, case_only_control},
 };
 
 static const sc_rule rule = {
@@ -59,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "293f1e8726fba8df",
+    .digest = "4d1867c7646e059f",
     .cases = cases,
     .ncases = 1,
 };
