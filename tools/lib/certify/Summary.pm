@@ -39,8 +39,11 @@ sub text {
     my $h = $prov->{host};
     $s .= sprintf "%-14s %s\n", 'host:', $h->{name} eq 'unknown' ? $h->{from} : "$h->{name} ($h->{kernel})";
     my $r = $prov->{renderer};
-    $s .= sprintf "%-14s %s\n", 'rendered by:', "$r->{name} ($r->{kernel}), from $prov->{from_log}: not the machine that ran it"
-        if defined $prov->{from_log};
+    if (defined $prov->{from_log}) {  # the log's machine may be another: say which
+        my $same = grep { $_ eq $r->{name} } @{$h->{names}};
+        $s .= sprintf "%-14s %s\n", 'rendered by:', "$r->{name} ($r->{kernel}), from $prov->{from_log}"
+            . (!@{$h->{names}} ? '' : $same ? ': the machine that ran it' : ': not the machine that ran it');
+    }
     $s .= sprintf "%-14s %s\n", "$_->[0]:", $_->[1] for certify::EntryPoints::facts($prov->{entry_points});
     $s .= sprintf "%-14s %s\n\n", 'wall time:', defined $wall ? "${wall} s" : 'unknown (rendered from a log)';
     my $must = grep { $_->{level} eq 'MUST' } @p;
