@@ -95,6 +95,12 @@ void sc_report_header(const sc_rule *rule, const struct sc_options *o)
     sc_tap_diag("env: CUDA_DEVICE_MAX_CONNECTIONS=%s CUDA_LAUNCH_BLOCKING=%s CUDA_VISIBLE_DEVICES=%s",
                 ENV("CUDA_DEVICE_MAX_CONNECTIONS"), ENV("CUDA_LAUNCH_BLOCKING"), ENV("CUDA_VISIBLE_DEVICES"));
 #undef ENV
+    char set[900] = ""; /* the suite's and MPS's variables that are set: a log rendered elsewhere keeps them */
+    for (char **e = environ; *e; e++)
+        if (!strncmp(*e, "STREAMCTS_", 10) || !strncmp(*e, "CUDA_MPS_", 9))
+            snprintf(set + strlen(set), sizeof set - strlen(set), "%s%s", set[0] ? " " : "", *e);
+    if (set[0])
+        sc_tap_diag("env set: %s", set);
     sc_tap_diag("window %u ms, deadline %u ms, repeat %u, attempts %u; revision %s", o->window_ms, o->deadline_ms,
                 o->repeat, o->attempts, rev);
     const char *gates;

@@ -70,12 +70,12 @@ fake=$(cd $dir/complete && pwd -P)/libcuda.so.1
 lib="$fake \\(version 1, build-id [0-9a-f]{40}\\)"
 for prog in legacy ptds; do
     q=; [ $prog = ptds ] && q=_ptsz
-    out=$(FAKE_CUINIT=0 LD_LIBRARY_PATH=$dir/complete timeout 60 "${!prog}" 2>&1)
-    if grep -qxE "# entry points by dlsym: 118 of 118: 118 $lib" <<<"$out" &&
+    out=$(STREAMCTS_WINDOW_MS=40 FAKE_CUINIT=0 LD_LIBRARY_PATH=$dir/complete timeout 60 "${!prog}" 2>&1)
+    if grep -qx "# env set: STREAMCTS_WINDOW_MS=40" <<<"$out" && grep -qxE "# entry points by dlsym: 118 of 118: 118 $lib" <<<"$out" &&
         grep -qxE "# entry points by cuGetProcAddress: 118 of 118: 118 $lib" <<<"$out" &&
         grep -qxE "# driver library: libcuda.so.1 is $lib; LD_PRELOAD=\(unset\)" <<<"$out" &&
         grep -qxF "# machine: $(uname -n), $(uname -s) $(uname -r) $(uname -m)" <<<"$out"; then
-        ok "$prog: the header names the stand-in as what answered every entry point, by dlsym and cuGetProcAddress"
+        ok "$prog: the header names the stand-in as what answered every entry point, by dlsym and cuGetProcAddress; the machine; the variables set"
     else nok "$prog: the header did not name the stand-in as what answered the entry points" "$(grep '^# ' <<<"$out")"; fi
     out=$(FAKE_CUINIT=0 LD_PRELOAD=$tmp/libplain.so LD_LIBRARY_PATH=$dir/complete timeout 60 "${!prog}" 2>&1)
     if grep -qxE "# entry points by dlsym: 118 of 118: 118 $lib" <<<"$out" &&

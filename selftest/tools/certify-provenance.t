@@ -26,7 +26,7 @@ drv="/usr/lib/x86_64-linux-gnu/libcuda.so.580.00.00 (version 580.00.00, build-id
 vgpu="$layer (build-id $(printf 'a%.0s' $(seq 40)))"
 selftest/tools/certify/full-log.pl >"$tmp/plain.log"
 log() {  # NAME DLSYM-LINE PROC-LINE: writes $tmp/NAME.log
-    DLSYM=$2 PROC=$3 DRV="$drv" PRELOAD=$layer perl -pe 'if (/^# env: /) { $_ .= "# entry points by dlsym: $ENV{DLSYM}\n# entry points by cuGetProcAddress: $ENV{PROC}\n# driver library: libcuda.so.1 is $ENV{DRV}; LD_PRELOAD=$ENV{PRELOAD}\n# machine: gpu-box-7, Linux 5.15.0-105-generic x86_64\n" }' \
+    DLSYM=$2 PROC=$3 DRV="$drv" PRELOAD=$layer perl -pe 'if (/^# env: /) { $_ .= "# entry points by dlsym: $ENV{DLSYM}\n# entry points by cuGetProcAddress: $ENV{PROC}\n# driver library: libcuda.so.1 is $ENV{DRV}; LD_PRELOAD=$ENV{PRELOAD}\n# machine: gpu-box-7, Linux 5.15.0-105-generic x86_64\n# env set: STREAMCTS_WINDOW_MS=40\n" }' \
         "$tmp/plain.log" >"$tmp/$1.log"
 }
 log reached "118 of 118: 100 $vgpu, 18 $drv" "118 of 118: 100 $vgpu, 18 $drv"
@@ -46,10 +46,10 @@ check "summary.txt: the host is the log's machine, the renderer is named as the 
      grep -qx "LD_PRELOAD: *$layer" "$tmp/out" &&
      grep -qx "layer: *libvgpu: answered entry points by dlsym in $programs, by cuGetProcAddress in $programs of $programs programs that ran" "$tmp/out" &&
      grep -qx "suite: *fixture" "$tmp/out"' "$(head -14 "$tmp/out")"
-check "provenance.json: host from the headers, renderer apart, no checkout, nvcc or environment of the renderer as the run's" \
+check "provenance.json: host and environment from the headers, renderer apart, no checkout, nvcc or environment of the renderer as the run's" \
     '[ "$(prov "$tmp/reached" "\$d->{host}{name} . q(|) . \$d->{host}{from} . q(|) . \$d->{renderer}{name} . q(|) . \$d->{renderer}{role}")" = "gpu-box-7|the programs'"'"' headers|$here|rendered the log $tmp/reached.log" ] &&
      [ "$(prov "$tmp/reached" "join q(|), map { exists \$_->[0]{\$_->[1]} ? 1 : 0 } [\$d->{suite}, q(checkout)], [\$d->{environment}, q(certify)], [\$d->{toolkit}, q(nvcc_here)], [\$d->{renderer}, q(environment)]")" = "0|0|0|1" ] &&
-     [ "$(prov "$tmp/reached" "join q(,), @{\$d->{suite}{revisions}}, @{\$d->{environment}{in_programs}{LD_PRELOAD}}")" = "fixture,$layer" ]' \
+     [ "$(prov "$tmp/reached" "join q(,), @{\$d->{suite}{revisions}}, @{\$d->{environment}{in_programs}{LD_PRELOAD}}, @{\$d->{environment}{in_programs}{STREAMCTS_WINDOW_MS}}")" = "fixture,$layer,40" ]' \
     "$(prov "$tmp/reached" "JSON::PP->new->canonical->encode([\$d->{host}, \$d->{renderer}])")"
 check "provenance.json: each library that answered, its version, build-id and programs; the libcuda.so.1 loaded" \
     '[ "$(prov "$tmp/reached" "my \$l = \$d->{entry_points}{by_dlsym}{libraries}; join q(|), map { join q(,), \$_->{path}, \$_->{version} // q(-), \$_->{build_id}, \$_->{programs}, @{\$_->{answered}} } @\$l")" = "$layer,-,$(printf 'a%.0s' $(seq 40)),$programs,100,100|/usr/lib/x86_64-linux-gnu/libcuda.so.580.00.00,580.00.00,$(printf 'b%.0s' $(seq 40)),$programs,18,18" ] &&

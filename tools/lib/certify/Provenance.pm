@@ -55,6 +55,7 @@ sub collect {
         }
         if (($h->{build} // '') =~ /^program (\w+) .*runtime and kernels (\w+)/) { push @prog, [$p->{path}, $1]; push @rt, $2 }
         while (($h->{env} // '') =~ /(\w+)=(\S+)/g) { push @{$env{$1}}, $2 }
+        while (($h->{'env set'} // '') =~ /(\w+)=(\S*)/g) { push @{$env{$1}}, $2 }  # STREAMCTS_*, CUDA_MPS_* set
         if (($h->{machine} // '') =~ /^(.*?), (.*)$/) { push @machine, $1; push @kernel, $2 }
         push @{$env{LD_PRELOAD}}, $1 if ($h->{'driver library'} // '') =~ /; LD_PRELOAD=(.*)$/;
     }
