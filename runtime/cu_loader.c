@@ -74,7 +74,7 @@ const char *sc_driver_lacks_message(int rc)
 
 /* -- which libraries answered the entry points (sc_driver_provenance) ------------------------------ */
 
-#define ANSWERERS 16 /* distinct libraries told apart; more are counted as one "(and others)" */
+#define ANSWERERS 16 /* distinct libraries told apart; more are counted as one "[other-libraries]" */
 #define LINE 960     /* a header line's length at most: sc_tap_diag writes up to 1023 characters */
 
 struct answerers {
@@ -87,14 +87,14 @@ struct answerers {
     } lib[ANSWERERS + 1];
 };
 
-/* The file an address belongs to, links resolved; "(no shared object)" for memory that none maps
+/* The file an address belongs to, links resolved; "[no-shared-object]" for memory that none maps
  * (a trampoline a hook made at run time). */
 static const void *object_of(const void *addr, char *path, size_t n)
 {
     Dl_info info;
     char real[PATH_MAX];
     if (!dladdr(addr, &info) || !info.dli_fname) {
-        snprintf(path, n, "(no shared object)");
+        snprintf(path, n, "[no-shared-object]");
         return NULL;
     }
     const char *file = info.dli_fname[0] ? info.dli_fname : "/proc/self/exe"; /* "": the program itself */
@@ -115,7 +115,7 @@ static void tally(struct answerers *t, int entry, const void *fn)
     if (i == t->n) {
         if (t->n == ANSWERERS) {
             i = ANSWERERS;
-            snprintf(t->lib[i].path, sizeof t->lib[i].path, "(and others)");
+            snprintf(t->lib[i].path, sizeof t->lib[i].path, "[other-libraries]");
         } else {
             t->n++;
             t->lib[i].base = base;

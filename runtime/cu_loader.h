@@ -123,7 +123,8 @@ void sc_driver_lacking(char *out, size_t n);
  * the runtime API backend resolves its own.  It stands for what cudart gets; it is not cudart's own
  * table.  Where several libraries answered, lines "entry points by dlsym that PATH answered: cuX,
  * cuY" follow for each but the first.  The version is what follows ".so." in the file's name; the
- * build-id is its GNU build-id note.
+ * build-id is its GNU build-id note.  A pointer that no shared object maps (a trampoline a hook made
+ * at run time) counts as [no-shared-object]; past 16 libraries, the rest count as [other-libraries].
  */
 void sc_driver_provenance(char *out, size_t n);
 
