@@ -25,11 +25,12 @@ layer=/opt/layer/libvgpu.so
 drv="/usr/lib/x86_64-linux-gnu/libcuda.so.580.00.00 (version 580.00.00, build-id $(printf 'b%.0s' $(seq 40)))"
 vgpu="$layer (build-id $(printf 'a%.0s' $(seq 40)))"
 selftest/tools/certify/full-log.pl >"$tmp/plain.log"
-log() {  # NAME DLSYM-LINE PROC-LINE: writes $tmp/NAME.log
-    DLSYM=$2 PROC=$3 DRV="$drv" PRELOAD=$layer perl -pe 'if (/^# env: /) { $_ .= "# entry points by dlsym: $ENV{DLSYM}\n# entry points by cuGetProcAddress: $ENV{PROC}\n# driver library: libcuda.so.1 is $ENV{DRV}; LD_PRELOAD=$ENV{PRELOAD}\n# machine: gpu-box-7, Linux 5.15.0-105-generic x86_64\n# env set: STREAMCTS_WINDOW_MS=40\n" }' \
+log() {  # NAME DLSYM-LINE PROC-LINE [DETAIL-LINE]: writes $tmp/NAME.log
+    DLSYM=$2 PROC=$3 DETAIL=${4:-} DRV="$drv" PRELOAD=$layer perl -pe 'if (/^# env: /) { $_ .= "# entry points by dlsym: $ENV{DLSYM}\n" . ($ENV{DETAIL} ? "# $ENV{DETAIL}\n" : "") . "# entry points by cuGetProcAddress: $ENV{PROC}\n# driver library: libcuda.so.1 is $ENV{DRV}; LD_PRELOAD=$ENV{PRELOAD}\n# machine: gpu-box-7, Linux 5.15.0-105-generic x86_64\n# env set: STREAMCTS_WINDOW_MS=40\n" }' \
         "$tmp/plain.log" >"$tmp/$1.log"
 }
-log reached "118 of 118: 100 $vgpu, 18 $drv" "118 of 118: 100 $vgpu, 18 $drv"
+log reached "118 of 118: 100 $vgpu, 18 $drv" "118 of 118: 100 $vgpu, 18 $drv" \
+    "entry points by dlsym that ${drv%% (*} answered: cuStreamGetId, cuGraphLaunch"
 log proc_only "118 of 118: 118 $drv" "118 of 118: 100 $vgpu, 18 $drv"
 log unreached "118 of 118: 118 $drv" "118 of 118: 118 $drv"
 programs=$(grep -c '^# machine: ' "$tmp/reached.log")
@@ -51,9 +52,9 @@ check "provenance.json: host and environment from the headers, renderer apart, n
      [ "$(prov "$tmp/reached" "join q(|), map { exists \$_->[0]{\$_->[1]} ? 1 : 0 } [\$d->{suite}, q(checkout)], [\$d->{environment}, q(certify)], [\$d->{toolkit}, q(nvcc_here)], [\$d->{renderer}, q(environment)]")" = "0|0|0|1" ] &&
      [ "$(prov "$tmp/reached" "join q(,), @{\$d->{suite}{revisions}}, @{\$d->{environment}{in_programs}{LD_PRELOAD}}, @{\$d->{environment}{in_programs}{STREAMCTS_WINDOW_MS}}")" = "fixture,$layer,40" ]' \
     "$(prov "$tmp/reached" "JSON::PP->new->canonical->encode([\$d->{host}, \$d->{renderer}])")"
-check "provenance.json: each library that answered, its version, build-id and programs; the libcuda.so.1 loaded" \
+check "provenance.json: each library that answered, its version, build-id, programs and the entry points listed; the libcuda.so.1 loaded" \
     '[ "$(prov "$tmp/reached" "my \$l = \$d->{entry_points}{by_dlsym}{libraries}; join q(|), map { join q(,), \$_->{path}, \$_->{version} // q(-), \$_->{build_id}, \$_->{programs}, @{\$_->{answered}} } @\$l")" = "$layer,-,$(printf 'a%.0s' $(seq 40)),$programs,100,100|/usr/lib/x86_64-linux-gnu/libcuda.so.580.00.00,580.00.00,$(printf 'b%.0s' $(seq 40)),$programs,18,18" ] &&
-     [ "$(prov "$tmp/reached" "join q(|), @{\$d->{entry_points}{driver_library}}, \$d->{entry_points}{layer}{reached_by_cuGetProcAddress}")" = "$drv|$programs" ]' \
+     [ "$(prov "$tmp/reached" "join q(|), @{\$d->{entry_points}{driver_library}}, \$d->{entry_points}{layer}{reached_by_cuGetProcAddress}, @{\$d->{entry_points}{by_dlsym}{libraries}[1]{entry_points}}")" = "$drv|$programs|cuGraphLaunch|cuStreamGetId" ]' \
     "$(prov "$tmp/reached" "JSON::PP->new->canonical->encode(\$d->{entry_points})" | cut -c1-600)"
 check "report.html names the machine that ran the programs, the renderer and the answerers" \
     'grep -q "<td>host (ran the programs)</td><td>gpu-box-7 (Linux 5.15.0-105-generic x86_64)</td>" "$tmp/reached/report.html" &&

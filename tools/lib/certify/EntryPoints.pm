@@ -39,7 +39,8 @@ sub distinct {
 sub answerers {
     my ($text) = @_;
     my @a;
-    while ($text =~ /(\d+) (\S+) \(([^()]*)\)/g) {
+    $text =~ s/^\d+ of \d+: //;
+    while ($text =~ /(\d+) (.+?) \(((?:version |build-id |no build-id)[^()]*)\)(?:, |$)/g) {  # a path may hold blanks
         my ($n, $path, $attrs) = ($1, $2, $3);
         my ($version) = $attrs =~ /version ([^,]+)/;
         my ($id) = $attrs =~ /build-id ([0-9a-f]+)/;
@@ -76,7 +77,7 @@ sub collect {
             $reached{$key}++ if defined $layer && grep { $_->[0] > 0 && matches($layer, $_->[1]) } @a;
         }
         for my $c (@{$p->{comments}}) {
-            next unless $c =~ /^entry points (by dlsym|by cuGetProcAddress) that (\S+) answered: (.*)$/;
+            next unless $c =~ /^entry points (by dlsym|by cuGetProcAddress) that (.+?) answered: (.*)$/;
             my $key = $1 eq 'by dlsym' ? 'by_dlsym' : 'by_cuGetProcAddress';
             $names{$key}{$2}{$_} = 1 for split /, /, $3;
         }
