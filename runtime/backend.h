@@ -322,6 +322,7 @@ struct sc_device_info {
     int driver_version;  /* cuDriverGetVersion */
     int runtime_version; /* cudaRuntimeGetVersion of the linked cudart */
     char lacking[512];   /* optional driver entry points libcuda.so.1 lacks, ", "-separated, or "" */
+    char entry_points[8192]; /* header lines: which libraries answered them (sc_driver_provenance), or "" */
 };
 int sc_driver_describe(struct sc_device_info *info);
 int sc_runtime_version(void);

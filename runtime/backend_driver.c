@@ -1345,6 +1345,7 @@ int sc_driver_describe(struct sc_device_info *info)
     SC_CALL(cuDriverGetVersion, &info->driver_version);
     info->runtime_version = sc_runtime_version();
     sc_driver_lacking(info->lacking, sizeof info->lacking);
+    sc_driver_provenance(info->entry_points, sizeof info->entry_points);
     return 0;
 }
 

@@ -110,6 +110,24 @@ int sc_driver_load(char *why, size_t whylen);
 /* The optional entry points the library lacks, by ABI name, ", "-separated ("" for none). */
 void sc_driver_lacking(char *out, size_t n);
 
+/*
+ * Which shared objects answered the entry points, as header lines ('\n'-separated, each shorter than
+ * sc_tap_diag's limit; "" before sc_driver_load succeeded):
+ *   entry points by dlsym: R of N: C1 PATH1 (version V, build-id H), C2 PATH2 (no build-id)
+ *   entry points by cuGetProcAddress: R of N: ...
+ *   driver library: libcuda.so.1 is PATH (version V, build-id H); LD_PRELOAD=VALUE or (unset)
+ * "by dlsym" is what the driver backend calls: the pointers dlsym gave sc_driver_load, each traced
+ * with dladdr to the file that maps it (links resolved), most answers first.  "by cuGetProcAddress"
+ * asks libcuda.so.1's cuGetProcAddress_v2 (as dlsym answered it) for the same entry points, by their
+ * names without _vN/_ptsz, with this compile mode's flag: the way the statically linked cudart of
+ * the runtime API backend resolves its own.  It stands for what cudart gets; it is not cudart's own
+ * table.  Where several libraries answered, lines "entry points by dlsym that PATH answered: cuX,
+ * cuY" follow for each but the first.  The version is what follows ".so." in the file's name; the
+ * build-id is its GNU build-id note.  A pointer that no shared object maps (a trampoline a hook made
+ * at run time) counts as [no-shared-object]; past 16 libraries, the rest count as [other-libraries].
+ */
+void sc_driver_provenance(char *out, size_t n);
+
 /* For a code SC_LACKS(rc): "libcuda.so.1 lacks <ABI name> (...)"; NULL for any other code. */
 const char *sc_driver_lacks_message(int rc);
 

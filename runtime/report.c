@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static const char *level_name(enum sc_level l)
@@ -61,7 +62,8 @@ static void revision(char *out, size_t n)
 
 void sc_report_header(const sc_rule *rule, const struct sc_options *o)
 {
-    struct sc_device_info d;
+    static struct sc_device_info d;
+    struct utsname u;
     char rev[128], kmod[256] = "unknown";
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
     if (f) {
@@ -83,9 +85,22 @@ void sc_report_header(const sc_rule *rule, const struct sc_options *o)
     if (d.lacking[0])
         sc_tap_diag("driver: libcuda.so.1 lacks the optional entry points %s; a case that calls one fails, "
                     "naming it", d.lacking);
+    for (char *line = d.entry_points, *nl; *line; line = nl ? nl + 1 : line + strlen(line)) {
+        if ((nl = strchr(line, '\n')))
+            *nl = '\0';
+        sc_tap_diag("%s", line); /* which libraries answered the driver entry points (cu_loader.h) */
+    }
+    if (uname(&u) == 0) /* the machine that ran the program: a log rendered elsewhere says where it ran */
+        sc_tap_diag("machine: %s, %s %s %s", u.nodename, u.sysname, u.release, u.machine);
     sc_tap_diag("env: CUDA_DEVICE_MAX_CONNECTIONS=%s CUDA_LAUNCH_BLOCKING=%s CUDA_VISIBLE_DEVICES=%s",
                 ENV("CUDA_DEVICE_MAX_CONNECTIONS"), ENV("CUDA_LAUNCH_BLOCKING"), ENV("CUDA_VISIBLE_DEVICES"));
 #undef ENV
+    char set[900] = ""; /* the suite's and MPS's variables that are set: a log rendered elsewhere keeps them */
+    for (char **e = environ; *e; e++)
+        if (!strncmp(*e, "STREAMCTS_", 10) || !strncmp(*e, "CUDA_MPS_", 9))
+            snprintf(set + strlen(set), sizeof set - strlen(set), "%s%s", set[0] ? " " : "", *e);
+    if (set[0])
+        sc_tap_diag("env set: %s", set);
     sc_tap_diag("window %u ms, deadline %u ms, repeat %u, attempts %u; revision %s", o->window_ms, o->deadline_ms,
                 o->repeat, o->attempts, rev);
     const char *gates;

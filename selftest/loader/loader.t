@@ -6,7 +6,10 @@
 # program needs fails every program, naming the entry points by their ABI
 # names; one without an optional entry point runs, and a call to it fails,
 # naming it (driver_calls.c); one without green contexts skips the rules that
-# need them (a capability, runtime/support.c).
+# need them (a capability, runtime/support.c).  The header says which library
+# answered the entry points (cu_loader.h, sc_driver_provenance): the stand-in
+# alone, or with a preloaded layer (layer.c, built here) that hooks dlsym and
+# cuGetProcAddress as HAMi-core does, or a plain one that is never reached.
 cd "$(dirname "$0")/../.." || exit 1
 dir=build/selftest/loader
 n=0
@@ -55,6 +58,40 @@ for mode in legacy:cuStreamGetId ptds:cuStreamGetId_ptsz; do
     if [ $rc -eq 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 7 ]; then
         ok "${mode%%:*}: a call to a missing optional entry point fails, naming ${mode#*:}"
     else nok "${mode%%:*}: the missing optional entry point was not handled (exit $rc)" "$out"; fi
+done
+
+# which library answered the entry points: the header's lines, in both compile modes
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cc=${CC:-gcc}
+$cc -std=c11 -Wall -Wextra -Werror -shared -fPIC -o "$tmp/libplain.so" selftest/loader/layer.c &&
+    $cc -std=c11 -Wall -Wextra -Werror -DHOOK_DLSYM -shared -fPIC -o "$tmp/libhook.so" selftest/loader/layer.c -ldl ||
+    nok "selftest/loader/layer.c does not build"
+fake=$(cd $dir/complete && pwd -P)/libcuda.so.1
+lib="$fake \\(version 1, build-id [0-9a-f]{40}\\)"
+for prog in legacy ptds; do
+    q=; [ $prog = ptds ] && q=_ptsz
+    out=$(STREAMCTS_WINDOW_MS=40 FAKE_CUINIT=0 LD_LIBRARY_PATH=$dir/complete timeout 60 "${!prog}" 2>&1)
+    if grep -qx "# env set: STREAMCTS_WINDOW_MS=40" <<<"$out" && grep -qxE "# entry points by dlsym: 118 of 118: 118 $lib" <<<"$out" &&
+        grep -qxE "# entry points by cuGetProcAddress: 118 of 118: 118 $lib" <<<"$out" &&
+        grep -qxE "# driver library: libcuda.so.1 is $lib; LD_PRELOAD=\(unset\)" <<<"$out" &&
+        grep -qxF "# machine: $(uname -n), $(uname -s) $(uname -r) $(uname -m)" <<<"$out"; then
+        ok "$prog: the header names the stand-in as what answered every entry point, by dlsym and cuGetProcAddress; the machine; the variables set"
+    else nok "$prog: the header did not name the stand-in as what answered the entry points" "$(grep '^# ' <<<"$out")"; fi
+    out=$(FAKE_CUINIT=0 LD_PRELOAD=$tmp/libplain.so LD_LIBRARY_PATH=$dir/complete timeout 60 "${!prog}" 2>&1)
+    if grep -qxE "# entry points by dlsym: 118 of 118: 118 $lib" <<<"$out" &&
+        grep -qxE "# entry points by cuGetProcAddress: 118 of 118: 118 $lib" <<<"$out" &&
+        grep -qxE "# driver library: libcuda.so.1 is $lib; LD_PRELOAD=$tmp/libplain.so" <<<"$out" &&
+        ! grep -q 'libplain.so answered' <<<"$out"; then
+        ok "$prog: a preloaded layer that hooks neither dlsym nor cuGetProcAddress answered nothing, and the header says so"
+    else nok "$prog: the header did not show the plain preloaded layer unreached" "$(grep '^# ' <<<"$out")"; fi
+    out=$(FAKE_CUINIT=0 LD_PRELOAD=$tmp/libhook.so LD_LIBRARY_PATH=$dir/complete timeout 60 "${!prog}" 2>&1)
+    hook="3 $tmp/libhook.so \\(build-id [0-9a-f]{40}\\)"
+    if grep -qxE "# entry points by dlsym: 118 of 118: 115 $lib, $hook" <<<"$out" &&
+        grep -qxE "# entry points by cuGetProcAddress: 118 of 118: 115 $lib, $hook" <<<"$out" &&
+        grep -qxF "# entry points by dlsym that $tmp/libhook.so answered: cuStreamQuery$q, cuMemAlloc_v2, cuMemFree_v2" <<<"$out" &&
+        grep -qxF "# entry points by cuGetProcAddress that $tmp/libhook.so answered: cuStreamQuery$q, cuMemAlloc_v2, cuMemFree_v2" <<<"$out"; then
+        ok "$prog: a preloaded layer that hooks dlsym and cuGetProcAddress is named for the 3 entry points it answered"
+    else nok "$prog: the header did not name the hooking layer for its entry points" "$(grep '^# ' <<<"$out")"; fi
 done
 
 echo "1..$n"

@@ -14,6 +14,7 @@
 package certify::Html;
 use strict;
 use warnings;
+use certify::EntryPoints;
 
 my $MAX_SVG = 200;  # timelines drawn; the rest of the points not kept are listed
 
@@ -168,7 +169,10 @@ HEAD
         ['compute capability', join(' | ', @{$prov->{gpu}{compute_capabilities}})],
         ['driver', join(' | ', @{$prov->{driver}{versions}})], ['CUDA (driver)', join(' | ', @{$prov->{driver}{cuda_versions}})],
         ['runtime built with', join(' | ', @{$prov->{toolkit}{cudart}})], ['suite revision', join(' | ', @{$prov->{suite}{revisions}})],
-        ['catalog sha256', $prov->{suite}{catalog_sha256}], ['MPS', $prov->{mps}], ['host', "$prov->{host}{name} ($prov->{host}{kernel})"],
+        ['catalog sha256', $prov->{suite}{catalog_sha256}], ['MPS', $prov->{mps}],
+        ['host (ran the programs)', $prov->{host}{name} eq 'unknown' ? $prov->{host}{from} : "$prov->{host}{name} ($prov->{host}{kernel})"],
+        defined $prov->{from_log} ? (['rendered by', "$prov->{renderer}{name} ($prov->{renderer}{kernel}): $prov->{renderer}{role}"]) : (),
+        certify::EntryPoints::facts($prov->{entry_points}),
         ['date', $prov->{date}], ['command', join(' ', @{$prov->{command}})]);
     $h .= "<h2>Families</h2>\n" . table(['family', 'points', @KINDS],
         map { my $f = $fam{$_}; [$_, $f->{points}, map { $f->{$_} // 0 } @KINDS] } @fams);

@@ -9,7 +9,8 @@
 #   certify::Results::decide($res, %notes)
 #       Sets verdict (CERTIFIED, NOT CERTIFIED, INCOMPLETE), exit_status
 #       (0, 1, 3), headline and incomplete (the reasons).  %notes:
-#       unfinished => why the run is not whole (a log with no Result line).
+#       unfinished => why the run is not whole (a log with no Result line);
+#       incomplete => [further reasons] (the --layer library not reached).
 #       Call it again after waivers or reruns changed outcomes.
 package certify::Results;
 use strict;
@@ -166,6 +167,7 @@ sub decide {
     push @inc, scalar(@missing) . " of " . scalar(@{$res->{mustpass}}) . " MUST cases did not run every point (mustpass.txt)"
         if @missing && $ran;
     push @inc, $notes{unfinished} if $notes{unfinished};
+    push @inc, @{$notes{incomplete} // []};  # e.g. the --layer library not reached (certify::EntryPoints)
     $res->{incomplete} = \@inc;
     my $must = count(\@p, sub { $_[0]{level} eq 'MUST' && $_[0]{outcome} ne 'skip' });
     my $waived = count(\@p, sub { $_[0]{outcome} eq 'waived' });

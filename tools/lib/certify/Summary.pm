@@ -2,12 +2,15 @@
 # the verdict, MUST points passed / failed / waived, DE-FACTO and SHOULD
 # points not kept, vacuous and undecidable points, skips grouped by reason,
 # programs that crashed or were killed, the comparison with a baseline and
-# the wall time.
+# the wall time; the machine that ran the programs (and the one that
+# rendered a log), the libraries that answered the driver entry points, the
+# --layer and warnings about them (certify::EntryPoints).
 #
 #   my $text = certify::Summary::text($res, $prov, $wall_seconds);
 package certify::Summary;
 use strict;
 use warnings;
+use certify::EntryPoints;
 
 my $LIST = 8;  # items shown per list; the rest are counted (results.json has them all)
 
@@ -30,7 +33,18 @@ sub text {
     my $gpu = join(' | ', @{$prov->{gpu}{names}}) || 'none seen';
     $s .= sprintf "%-14s %s\n", 'GPU:', $gpu . (@{$prov->{gpu}{uuids}} ? " (" . join(' | ', @{$prov->{gpu}{uuids}}) . ")" : '');
     $s .= sprintf "%-14s %s\n", 'driver:', join(' | ', @{$prov->{driver}{versions}}) || 'unknown';
-    $s .= sprintf "%-14s %s\n", 'suite:', join(' | ', @{$prov->{suite}{revisions}}) || 'unknown';
+    my $co = $prov->{suite}{checkout};  # a live run: the checkout it built and ran
+    $s .= sprintf "%-14s %s\n", 'suite:', join(' | ', @{$prov->{suite}{revisions}})
+        || ($co ? "$co->{commit}" . ($co->{dirty} ? ' with uncommitted changes' : '') . ' (this checkout)' : 'unknown');
+    my $h = $prov->{host};
+    $s .= sprintf "%-14s %s\n", 'host:', $h->{name} eq 'unknown' ? $h->{from} : "$h->{name} ($h->{kernel})";
+    my $r = $prov->{renderer};
+    if (defined $prov->{from_log}) {  # the log's machine may be another: say which
+        my $same = grep { $_ eq $r->{name} } @{$h->{names}};
+        $s .= sprintf "%-14s %s\n", 'rendered by:', "$r->{name} ($r->{kernel}), from $prov->{from_log}"
+            . (!@{$h->{names}} ? '' : $same ? ': the machine that ran it' : ': not the machine that ran it');
+    }
+    $s .= sprintf "%-14s %s\n", "$_->[0]:", $_->[1] for certify::EntryPoints::facts($prov->{entry_points});
     $s .= sprintf "%-14s %s\n\n", 'wall time:', defined $wall ? "${wall} s" : 'unknown (rendered from a log)';
     my $must = grep { $_->{level} eq 'MUST' } @p;
     my @m = map { $n{"MUST $_"} // 0 } qw(pass fail waived skip);
