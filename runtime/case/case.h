@@ -1,5 +1,5 @@
 /*
- * case.h - private to the files that run one case (run.c, arena.c, observe.c, judge.c,
+ * case.h - private to the files of runtime/case/, which run one case (run.c, arena.c, observe.c, judge.c,
  * log.c):
  * the state of a run (struct run: its ops, workers, objects and verdict), the
  * arena its ops use, and the region shared with the case's other processes.
