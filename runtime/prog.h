@@ -1,6 +1,6 @@
 /*
  * prog.h - a case's program as the builder records it (see streamcts.h).
- * The builder only records; run.c gives the program life.
+ * The builder only records; runtime/case/ gives the program life.
  */
 #ifndef SC_PROG_H
 #define SC_PROG_H

@@ -124,7 +124,7 @@ uint32_t expected_word(const struct op_rt *o)
     enum sc_op_data data = data_of(o->def->kind);
     if (o->def->kind == SC_OP_NODE_DATA && o->def->cond == SC_NODE_MEMSET)
         data = SC_DATA_MEMSET;
-    if (o->def->kind == SC_OP_MEMCPY_PEER_FROM) /* allocmisc: its fill is its buffer's last fill's (run.c) */
+    if (o->def->kind == SC_OP_MEMCPY_PEER_FROM) /* allocmisc: its fill is its buffer's last fill's (objects.c) */
         data = SC_DATA_FILL;
     return data == SC_DATA_MEMSET || data == SC_DATA_FILL ? 0x01010101u * o->fill : o->token;
 }

@@ -1,8 +1,8 @@
 /*
- * case.h - private to the files of runtime/case/, which run one case (run.c, arena.c, observe.c, judge.c,
- * log.c):
- * the state of a run (struct run: its ops, workers, objects and verdict), the
- * arena its ops use, and the region shared with the case's other processes.
+ * case.h - private to the files of runtime/case/, which run one case: the
+ * state of a run (struct run: its ops, workers, objects and verdict), the
+ * arena its ops use, the region shared with the case's other processes, and
+ * what each file of the folder offers the others (run.c says which does what).
  * Others include run.h.
  */
 #ifndef SC_CASE_H
@@ -212,7 +212,7 @@ struct run {
     int least, greatest;             /* the stream priority range               */
     int ndevices;                    /* devices the program uses                */
     int has_capture;
-    int wait_gates;                  /* --wait-gates, and the program allows them (run.c, wait_gates_allowed) */
+    int wait_gates;                  /* --wait-gates, and the program allows them (objects.c, wait_gates_allowed) */
     int faulted_at;                  /* the op index of an issued fault, or -1  */
     int released;                 /* atomic */
     int final_sync_rc;
@@ -294,6 +294,105 @@ static inline int peer_of(int dev) { return dev == 0 ? 1 : 0; }
 static inline enum sc_op_data data_of(enum sc_op_kind k) { return sc_op_facts(k)->data; }
 /* Ops after an issued fault: the context is gone, they may never complete or answer. */
 static inline int after_fault(const struct run *r, int i) { return r->faulted_at >= 0 && i > r->faulted_at; }
+
+/* ---- run.c ------------------------------------------------------------------ */
+
+/* A run of program p by process proc (0: main), its notes into timeline; NULL when out of memory. */
+struct run *run_init(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg, int proc,
+                     char *timeline, size_t timeline_cap);
+
+/* ---- objects.c, contexts.c -------------------------------------------------- */
+
+/* Buffers filled, destinations cleared, handles created; the GPU is idle after.  0; -1 failed; -2 skips (why). */
+int prepare(struct run *r, char *why, size_t n);
+/* The handles this process created or opened, destroyed. */
+void destroy_objects(struct run *r);
+/* The devices a program uses: 1 + the highest its streams, built-ins and ops name. */
+int devices_used(const struct sc_prog *p);
+/* Every device the program uses is idle (a context synchronize each); device 0 is current after. */
+int sync_devices(struct run *r);
+/* Does this process use event e / buffer m (issue an op that names it)? */
+int uses(struct run *r, int e, int m);
+/* The value a wait_value (or a batch's wait, a GEQ) awaits on its word. */
+uint64_t operand_of(const struct run *r, const struct sc_op_def *d);
+/* A context kept from an earlier case with these flags, taken (NULL: none); one kept for the next case, or
+ * destroyed where none can be kept; may the case's contexts be kept (it left them as it found them)? */
+void *take_context(const sc_backend *b, unsigned flags);
+void keep_context(const struct run *r, int c);
+int context_keepable(const struct run *r);
+/* green: the green context kept from an earlier case, taken (NULL: none); kept for the next (0: one is already). */
+void *take_green(const sc_backend *b);
+int keep_green(const sc_backend *b, void *green);
+/* A context was made (counted for sc_run_take_contexts_made). */
+void made_one(void);
+
+/* ---- peers.c ---------------------------------------------------------------- */
+
+/* The region shared with the case's other processes becomes r's arena (fd < 0: main's own). */
+int shared_ready(struct run *r, int fd, char *why, size_t n);
+/* Main: the other processes start the run (one not running is started). */
+int start_peers(struct run *r, uint32_t case_id, char *why, size_t n);
+/* Waits until every process set its flag (created or ready); <0 when one failed, -2 when it skips. */
+int await_peers(struct run *r, int *flags, const char *what, uint64_t limit_ns, char *why, size_t n);
+/* IPC handles published and opened between the processes. */
+int exchange(struct run *r, char *why, size_t n);
+/* Op i's result, published for the others / imported by main from the process that issued it. */
+void publish(struct run *r, int i);
+void import(struct run *r, int i);
+/* Main: ends the run in the other processes (killed after grace_ns) / stops them all when one failed. */
+void stop_peers(struct run *r, uint64_t grace_ns);
+void peer_failed(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Another process: the run main told it to start. */
+uint32_t peer_run(void);
+
+/* ---- workers.c --------------------------------------------------------------- */
+
+/* A worker's thread: runs the jobs posted to it. */
+void *worker_main(void *arg);
+/* Posts a job to a worker (a thread of another process: its mailbox). */
+void post(struct worker *w, int job, int arg);
+/* Runs a job in the worker's thread. */
+void run_job(struct worker *w, int job, int i);
+/* Waits for the worker's job, observing meanwhile (a call blocked for window_ns releases the gates); with
+ * the run's window.  0: done; -1: it hung. */
+int await_for(struct run *r, struct worker *w, const char *what, uint64_t window_ns);
+int await(struct run *r, struct worker *w, const char *what);
+/* A query: it may answer not-ready (ops.def's role QUERY). */
+int is_query(enum sc_op_kind k);
+
+/* ---- issue.c, issue_ops.c ----------------------------------------------------- */
+
+/* What issue.c works out for op i, or member m of a group op, before its kind's issue function runs. */
+struct issue_args {
+    int member;               /* 0: the op itself; 1..: a member of a group op */
+    void *stream;             /* the stream (member) it is issued to */
+    struct sc_slot *slot_dev; /* its slot, as the device sees it */
+    uint32_t token;
+    struct host_arg *harg;    /* the argument of its host function or callback */
+    void *dst, *src;          /* member 0: its destination and source buffers (NULL where it has none) */
+};
+/* A kind's issue function: the call's result, 0, a CUDA code, or SC_UNSUPPORTED. */
+typedef int issue_fn(struct run *r, int i, const struct issue_args *a);
+/* issue_graph.c: the issue functions of captures and graphs. */
+issue_fn issue_capture_begin, issue_capture_end, issue_capture_keep, issue_capture_status, issue_graph_launch,
+    issue_graph_replay, issue_node, issue_node_data, issue_node_event, issue_node_child,
+    issue_node_alloc, issue_node_memset_alloc, issue_edge, issue_instantiate,
+    issue_instantiate_upload, issue_instantiate_checked, issue_instantiate_auto_free, issue_exec_update, issue_exec_destroy;
+/* issue_memory.c: the issue functions of the stream-ordered allocator and memory pools. */
+issue_fn issue_alloc, issue_free, issue_fill, issue_read, issue_alloc_imported,
+    issue_pool_reserved, issue_pool_used, issue_address, issue_pool_trim, issue_pool_trim_keep,
+    issue_pool_export, issue_pool_set_access, issue_pool_access, issue_mem_alloc;
+/* Kind k's issue function (issue_ops.c's table); NULL: none. */
+issue_fn *issue_fn_of(enum sc_op_kind k);
+/* Issues op i, member 0 then the rest of a group: the call's result. */
+int issue(struct run *r, int i);
+/* Complete on return: the subject's destination looked at and its source overwritten, right after it returned. */
+void look_at_return(struct run *r, int i);
+/* The host functions ops enqueue (their argument: a struct host_arg). */
+void host_mark(void *a);
+void host_gate(void *a);
+void callback_body(void *a, int status);
+void callback_api_body(void *a, int status);
 
 /* ---- arena.c ---------------------------------------------------------------- */
 

@@ -119,7 +119,7 @@ void sample(struct run *r)
 
 /*
  * The observer wakes often at first, when most answers come, and less often
- * as a wait goes on: a sample is taken right before every release (run.c), so
+ * as a wait goes on: a sample is taken right before every release (run.c, workers.c), so
  * a longer pause only delays a decision, by at most a sixteenth of the time
  * waited so far, never misses one; a 50 ms hold takes about 110 samples
  * instead of 2500 (each a wake-up of a thread: system time).
