@@ -346,7 +346,7 @@ sc_op sc_memcpy_peer_from(sc_prog *p, const char *n, sc_buffer m, sc_stream s) /
 int sc_op_writer(const sc_prog *p, sc_op i)
 {
     for (int j = i - 1; j >= 0; j--)
-        if (p->ops[j].kind == SC_OP_FILL && p->ops[j].buffer == p->ops[i].buffer)
+        if (sc_op_fills(p->ops[j].kind) && p->ops[j].buffer == p->ops[i].buffer)
             return j;
     return -1;
 }
@@ -468,9 +468,7 @@ static int is_node(const sc_prog *p, sc_op i)
 {
     if (i < 0 || i >= p->nops)
         return 0;
-    enum sc_op_kind k = p->ops[i].kind;
-    return k == SC_OP_NODE || k == SC_OP_NODE_DATA || k == SC_OP_NODE_EVENT || k == SC_OP_NODE_CHILD ||
-           k == SC_OP_NODE_ALLOC /* graphinst */ || k == SC_OP_NODE_MEMSET_ALLOC; /* allocmisc */
+    return sc_op_facts(p->ops[i].kind)->node;
 }
 sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
 {

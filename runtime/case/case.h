@@ -268,16 +268,9 @@ static inline int replayed(const struct run *r, int i)
 static inline int node_buffer(const struct sc_prog *p, int i)
 {
     for (int j = 0; j < i; j++)
-        if (p->ops[j].kind == SC_OP_NODE_DATA && p->ops[j].graph == p->ops[i].graph)
+        if (sc_op_is_data_node(p->ops[j].kind) && p->ops[j].graph == p->ops[i].graph)
             return j;
     return i;
-}
-
-/* A kernel or host function that spins on the gate flag until the release (or its deadline), stamping its
- * start first and its status last: gate, host_gate, gate_progevent. */
-static inline int spinning_gate(enum sc_op_kind k)
-{
-    return k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_GATE_PROGEVENT;
 }
 
 /* Makes dev the calling thread's current device, when the program uses several. */
@@ -357,8 +350,6 @@ void run_job(struct worker *w, int job, int i);
  * the run's window.  0: done; -1: it hung. */
 int await_for(struct run *r, struct worker *w, const char *what, uint64_t window_ns);
 int await(struct run *r, struct worker *w, const char *what);
-/* A query: it may answer not-ready (ops.def's role QUERY). */
-int is_query(enum sc_op_kind k);
 
 /* ---- issue.c, issue_ops.c ----------------------------------------------------- */
 

@@ -33,7 +33,7 @@ static void *peer_worker_main(void *arg)
             mb->rc = r->final_sync_rc;
         store(&mb->job, JOB_NONE);
         store(&mb->busy, 0);
-        if (job == JOB_ISSUE && r->p->ops[i].kind == SC_OP_THREAD_EXIT)
+        if (job == JOB_ISSUE && sc_op_facts(r->p->ops[i].kind)->ends_thread)
             break;
     }
     store(&mb->job, JOB_NONE);

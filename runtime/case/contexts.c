@@ -38,9 +38,8 @@ int context_keepable(const struct run *r)
     if (r->faulted_at >= 0)
         return 0;
     for (int i = 0; i < r->p->nops; i++) {
-        enum sc_op_kind k = r->p->ops[i].kind;
-        if (k == SC_OP_CTX_DESTROY || k == SC_OP_CTX_CREATE || k == SC_OP_FAULT ||
-            ((k == SC_OP_CTX_ENTER || k == SC_OP_CTX) && r->p->ops[i].thread == 0))
+        const struct sc_op_facts *f = sc_op_facts(r->p->ops[i].kind);
+        if (f->keeps_no_context || (f->enters_context && r->p->ops[i].thread == 0))
             return 0;
     }
     return 1;

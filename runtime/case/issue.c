@@ -83,9 +83,9 @@ static int issue_one(struct run *r, int i)
     if (data_of(d->kind) == SC_DATA_MEMSET && dw == W_PINNED && (rc = b->host_dev_ptr(&a.dst, a.dst)))
         return rc;
     rc = issue_kind(r, i, &a);
-    /* a launch that waits for its kernel (CUDA_LAUNCH_BLOCKING=1) may answer the fault itself, with
-     * whichever code its kind of fault gets */
-    if (d->kind == SC_OP_FAULT && rc != SC_UNSUPPORTED && rc != b->code(SC_CODE_INVALID_VALUE) &&
+    /* a fault (it leaves a sticky error): a launch that waits for its kernel (CUDA_LAUNCH_BLOCKING=1) may
+     * answer the fault itself, with whichever code its kind of fault gets */
+    if (sc_op_facts(d->kind)->isolate && rc != SC_UNSUPPORTED && rc != b->code(SC_CODE_INVALID_VALUE) &&
         rc != b->code(SC_CODE_INVALID_HANDLE))
         r->faulted_at = i;
     if (rc == 0 && sc_op_facts(d->kind)->probe)

@@ -178,7 +178,7 @@ static int buffer_device(const struct run *r, int m, int i)
 {
     int dev = 0;
     for (int j = 0; j < i; j++)
-        if (r->p->ops[j].kind == SC_OP_ALLOC && r->p->ops[j].buffer == m)
+        if (sc_op_facts(r->p->ops[j].kind)->allocates && r->p->ops[j].buffer == m)
             dev = r->op[j].device;
     return dev;
 }
@@ -215,18 +215,19 @@ static int issue_wait_value(struct run *r, int i, const struct issue_args *a)
 
 /* ---- synchronizes and queries ---------------------------------------------------------- */
 
-/* stream_sync, event_sync, ctx_sync: the CPU time the waiting thread used (a blocking-sync event's or
- * context's sleeps) is its value; a member of a stream array's synchronize is not timed. */
+/* stream_sync, event_sync, ctx_sync (told apart by the handle they act on): the CPU time the waiting thread
+ * used (a blocking-sync event's or context's sleeps) is its value; a member of a stream array's synchronize
+ * is not timed. */
 static int issue_sync(struct run *r, int i, const struct issue_args *a)
 {
     struct op_rt *o = &r->op[i];
-    enum sc_op_kind k = o->def->kind;
+    enum sc_op_arg on = sc_op_facts(o->def->kind)->arg;
     if (a->member)
         return r->b->stream_sync(a->stream);
     uint64_t cpu = sc_thread_cpu_ns(), runq = sc_thread_runq_ns();
-    int rc = k == SC_OP_STREAM_SYNC ? r->b->stream_sync(a->stream)
-             : k == SC_OP_EVENT_SYNC ? r->b->event_sync(o->event)
-                                     : r->b->ctx_sync();
+    int rc = on == SC_ARG_STREAM ? r->b->stream_sync(a->stream)
+             : on == SC_ARG_EVENT ? r->b->event_sync(o->event)
+                                  : r->b->ctx_sync();
     o->value = (int64_t)(sc_thread_cpu_ns() - cpu);
     o->runq_ns = (int64_t)(sc_thread_runq_ns() - runq); /* a spinning thread on a busy machine waits here */
     return rc;
@@ -237,7 +238,7 @@ static int gate_running(struct run *r)
 {
     for (int i = 0; i < r->p->nops; i++) {
         enum sc_op_kind k = r->p->ops[i].kind;
-        if (spinning_gate(k) && __atomic_load_n(&r->arena->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
+        if (sc_op_spins(k) && __atomic_load_n(&r->arena->slots[i].start_ns, __ATOMIC_ACQUIRE) != 0)
             return 1;
     }
     return 0;
@@ -258,7 +259,7 @@ static int issue_query(struct run *r, int i, const struct issue_args *a)
     for (;;) {
         /* a held gate seen running means the GPU is past everything before it: read that first */
         o->ret.gpu_reached = gate_running(r);
-        rc = o->def->kind == SC_OP_STREAM_QUERY ? r->b->stream_query(a->stream) : r->b->event_query(o->event);
+        rc = sc_op_facts(o->def->kind)->arg == SC_ARG_STREAM ? r->b->stream_query(a->stream) : r->b->event_query(o->event);
         if (rc == 0 && sync)
             o->at_return = data_there(r, r->p->object, &o->bad_word, &o->bad_value);
         if (rc != SC_NOT_READY || (!poll && !sync) || (poll && is_released(r)) ||

@@ -34,7 +34,7 @@ void judge_runs(struct run *r)
     }
     if (p->rel == SC_NEVER_RUNS && r->v.outcome == SC_OPEN) { /* graphinst: no launch of the program ran it */
         for (int i = 0; i < p->nops; i++)
-            launches += p->ops[i].kind == SC_OP_GRAPH_REPLAY && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
+            launches += sc_op_facts(p->ops[i].kind)->replays && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
         runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
         log_note(r, "%s ran %u times; the program launched graphs %u times", opname(r, p->subject), runs, launches);
         if (runs)
@@ -53,7 +53,7 @@ void judge_runs(struct run *r)
     if (p->rel != SC_RUNS_PER_LAUNCH || r->v.outcome != SC_OPEN)
         return;
     for (int i = 0; i < p->nops; i++)
-        launches += p->ops[i].kind == SC_OP_GRAPH_REPLAY && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
+        launches += sc_op_facts(p->ops[i].kind)->replays && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
     runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
     log_note(r, "%s ran %u times; the program launched its graph %u times", opname(r, p->subject), runs, launches);
     if (launches == 0)
@@ -117,12 +117,12 @@ static const uint32_t *read_back(struct run *r, int i)
     enum where dw, sw;
     int rc = 0;
     void *dst;
-    if (d->kind == SC_OP_FILL) {
+    if (sc_op_fills(d->kind)) {
         dst = r->buf_ptr[d->buffer];
         dw = W_DEV_DST;
     } else {
         op_ends(d, &dw, &sw);
-        dst = arena_buffer(r, d->kind == SC_OP_NODE_DATA ? node_buffer(r->p, i) : i, dw, &rc);
+        dst = arena_buffer(r, sc_op_is_data_node(d->kind) ? node_buffer(r->p, i) : i, dw, &rc);
     }
     if (on_host(dw))
         return dst;
@@ -141,7 +141,7 @@ static const uint32_t *read_back(struct run *r, int i)
 static int overwritten_later(struct run *r, int i)
 {
     for (int j = i + 1; j < r->p->nops; j++)
-        if (r->p->ops[j].kind == SC_OP_FILL && r->p->ops[j].buffer == r->p->ops[i].buffer && !r->op[j].rc &&
+        if (sc_op_fills(r->p->ops[j].kind) && r->p->ops[j].buffer == r->p->ops[i].buffer && !r->op[j].rc &&
             load(&r->op[j].state) == ST_RETURNED)
             return 1;
     return 0;
@@ -157,20 +157,20 @@ void check_data(struct run *r)
         int judged = i == p->subject && (p->rel == SC_KEEPS_DATA || (p->rel == SC_COMPLETE_ON_RETURN && o->clobbered));
         if (o->rc || o->captured || load(&o->state) != ST_RETURNED)
             continue;
-        if (spinning_gate(k) && sl->status == SC_GATE_EXPIRED)
+        if (sc_op_spins(k) && sl->status == SC_GATE_EXPIRED)
             sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
-        if (k == SC_OP_CALLBACK && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
+        if (sc_op_facts(k)->status && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
             sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
-        if (data_of(k) == SC_DATA_NONE || (k == SC_OP_NODE_DATA && !judged))
+        if (data_of(k) == SC_DATA_NONE || (sc_op_is_data_node(k) && !judged))
             continue; /* nodes: the nodes of a graph share one buffer, which only its last writer owns */
-        if (!mine(r, i) && !(k == SC_OP_FILL && p->buffer_ipc[o->def->buffer]))
+        if (!mine(r, i) && !(sc_op_fills(k) && p->buffer_ipc[o->def->buffer]))
             continue; /* another process's memory: main cannot read it back */
-        if (k == SC_OP_FILL && r->buf_freed[o->def->buffer]) {
+        if (sc_op_fills(k) && r->buf_freed[o->def->buffer]) {
             if (judged)
                 sc_verdict_error(&r->v, "%s's buffer was freed: its data cannot be checked", opname(r, i));
             continue; /* the memory is no longer its own */
         }
-        if (k == SC_OP_FILL && overwritten_later(r, i))
+        if (sc_op_fills(k) && overwritten_later(r, i))
             continue; /* a later fill of the same buffer owns its bytes */
         const uint32_t *got = read_back(r, i);
         uint32_t want = expected_word(o);
@@ -371,12 +371,10 @@ static void judge_value(struct run *r)
 static int query_premise_failed(struct run *r)
 {
     const struct sc_prog *p = r->p;
-    enum sc_op_kind k = p->ops[p->subject].kind;
-    if (k != SC_OP_GET_LAST_ERROR && k != SC_OP_PEEK_LAST_ERROR)
+    if (!sc_op_facts(p->ops[p->subject].kind)->error_state)
         return 0;
     for (int i = 0; i < p->subject; i++) {
-        enum sc_op_kind q = p->ops[i].kind;
-        if ((q == SC_OP_STREAM_QUERY || q == SC_OP_EVENT_QUERY) && p->ops[i].thread == p->ops[p->subject].thread &&
+        if (sc_op_is_query(p->ops[i].kind) && p->ops[i].thread == p->ops[p->subject].thread &&
             r->op[i].result == 0) {
             sc_verdict_decide(&r->v, SC_UNDECIDED, "cannot decide: %s answered success, not not-ready (the work it "
                               "asks about was no longer held), so %s had no not-ready to leave out",
@@ -396,7 +394,7 @@ void judge_return(struct run *r)
     char what[96];
     switch (p->rel) {
     case SC_ANSWERS:
-        if ((k == SC_OP_HOST_FUNC || k == SC_OP_CALLBACK || k == SC_OP_CALLBACK_API) && o->result == 0)
+        if (sc_op_facts(k)->host_body && o->result == 0)
             break; /* enqueued: they answer when they run, or do not */
         if (k == SC_OP_HOST_FUNC && after_fault(r, p->subject)) {
             /* the context's error answered at the launch (a faulting launch that waited for its kernel,
@@ -545,8 +543,7 @@ void judge_host_answer(struct run *r)
     struct sc_slot *sl = &r->arena->slots[p->subject];
     char what[96];
     if (p->rel != SC_ANSWERS ||
-        (o->def->kind != SC_OP_HOST_FUNC && o->def->kind != SC_OP_CALLBACK && o->def->kind != SC_OP_CALLBACK_API) ||
-        o->rc)
+        !sc_op_facts(o->def->kind)->host_body || o->rc)
         return;
     if (r->faulted_at >= 0) {
         /* the context reported its error; give the function one more window to be called */

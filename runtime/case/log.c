@@ -46,50 +46,61 @@ void log_stamps(struct run *r)
     }
 }
 
+/* The node's kind and graph (a record or wait node: and its event). */
+static void describe_node(struct run *r, const struct sc_op_def *d, char *kind, size_t n)
+{
+    static const char *const nodes[] = { [SC_NODE_GATE] = "node_gate", [SC_NODE_KERNEL] = "node_kernel",
+                                         [SC_NODE_HOST] = "node_host", [SC_NODE_MEMSET] = "node_memset",
+                                         [SC_NODE_MEMCPY] = "node_memcpy", [SC_NODE_RECORD] = "node_record",
+                                         [SC_NODE_WAIT] = "node_wait" };
+    const char *what = d->cond >= SC_NODE_GATE && d->cond <= SC_NODE_WAIT ? nodes[d->cond] : "node";
+    if (sc_op_uses_event(d->kind))
+        snprintf(kind, n, "%s %s in %s", what, r->p->events[d->event].name, r->p->graphs[d->graph].name);
+    else
+        snprintf(kind, n, "%s in %s", what, r->p->graphs[d->graph].name);
+}
+
+/* What op d is, with what ops.def's names column says it names: "memcpy_h2d_pinned", "fill M", ... */
+static void describe_kind(struct run *r, const struct sc_op_def *d, char *kind, size_t n)
+{
+    const struct sc_prog *p = r->p;
+    const struct sc_op_facts *f = sc_op_facts(d->kind);
+    if (f->names == SC_NAMES_NODE)
+        describe_node(r, d, kind, n);
+    else if (f->data == SC_DATA_COPY)
+        snprintf(kind, n, "memcpy_%s", sc_copy_name(d->copy));
+    else if (f->data == SC_DATA_MEMSET && d->mem != SC_MEM_DEVICE)
+        snprintf(kind, n, "memset of %s memory", sc_mem_name(d->mem));
+    else if (f->names == SC_NAMES_BUFFER)
+        snprintf(kind, n, "%s %s", f->name, p->buffers[d->buffer]);
+    else if (f->names == SC_NAMES_WORD)
+        snprintf(kind, n, "%s %s", f->name, p->words[d->word].name);
+    else if (f->names == SC_NAMES_WORDS)
+        snprintf(kind, n, "%s %s %s", f->name, p->words[d->word].name, p->words[d->word2].name);
+    else if (f->names == SC_NAMES_GRAPHS)
+        snprintf(kind, n, "%s %s %s", f->name, p->graphs[d->graph].name, p->graphs[d->graph2].name);
+    else if (f->names == SC_NAMES_EDGE)
+        snprintf(kind, n, "edge %s -> %s in %s", p->ops[d->from].name, p->ops[d->to].name, p->graphs[d->graph].name);
+    else if (f->names == SC_NAMES_GRAPH)
+        snprintf(kind, n, "%s %s", f->name, p->graphs[d->graph].name);
+    else
+        snprintf(kind, n, "%s", f->name);
+}
+
 void describe_op(struct run *r, int i, char *out, size_t n)
 {
     const struct sc_op_def *d = &r->p->ops[i];
     const struct sc_op_facts *f = sc_op_facts(d->kind);
     char kind[128];
-    if (d->kind == SC_OP_NODE || d->kind == SC_OP_NODE_DATA || d->kind == SC_OP_NODE_EVENT) {
-        static const char *const nodes[] = { [SC_NODE_GATE] = "node_gate", [SC_NODE_KERNEL] = "node_kernel",
-                                             [SC_NODE_HOST] = "node_host", [SC_NODE_MEMSET] = "node_memset",
-                                             [SC_NODE_MEMCPY] = "node_memcpy", [SC_NODE_RECORD] = "node_record",
-                                             [SC_NODE_WAIT] = "node_wait" };
-        const char *what = d->cond >= SC_NODE_GATE && d->cond <= SC_NODE_WAIT ? nodes[d->cond] : "node";
-        if (d->kind == SC_OP_NODE_EVENT)
-            snprintf(kind, sizeof kind, "%s %s in %s", what, r->p->events[d->event].name, r->p->graphs[d->graph].name);
-        else
-            snprintf(kind, sizeof kind, "%s in %s", what, r->p->graphs[d->graph].name);
-    } else if (f->data == SC_DATA_COPY)
-        snprintf(kind, sizeof kind, "memcpy_%s", sc_copy_name(d->copy));
-    else if (f->data == SC_DATA_MEMSET && d->mem != SC_MEM_DEVICE)
-        snprintf(kind, sizeof kind, "memset of %s memory", sc_mem_name(d->mem));
-    else if (d->kind == SC_OP_ALLOC || d->kind == SC_OP_FREE || d->kind == SC_OP_FILL)
-        snprintf(kind, sizeof kind, "%s %s", f->name, r->p->buffers[d->buffer]);
-    else if (d->kind == SC_OP_GRAPH_LAUNCH)
-        snprintf(kind, sizeof kind, "graph_launch %s", r->p->graphs[d->graph].name);
-    else if (d->kind == SC_OP_WRITE_VALUE || d->kind == SC_OP_WAIT_VALUE)
-        snprintf(kind, sizeof kind, "%s %s", f->name, r->p->words[d->word].name);
-    else if (d->kind == SC_OP_BATCH)
-        snprintf(kind, sizeof kind, "%s %s %s", f->name, r->p->words[d->word].name, r->p->words[d->word2].name);
-    else if (d->kind == SC_OP_NODE_CHILD || d->kind == SC_OP_EXEC_UPDATE)
-        snprintf(kind, sizeof kind, "%s %s %s", f->name, r->p->graphs[d->graph].name, r->p->graphs[d->graph2].name);
-    else if (d->kind == SC_OP_EDGE)
-        snprintf(kind, sizeof kind, "edge %s -> %s in %s", r->p->ops[d->from].name, r->p->ops[d->to].name,
-                 r->p->graphs[d->graph].name);
-    else if (d->kind == SC_OP_INSTANTIATE || d->kind == SC_OP_INSTANTIATE_UPLOAD || d->kind == SC_OP_EXEC_DESTROY)
-        snprintf(kind, sizeof kind, "%s %s", f->name, r->p->graphs[d->graph].name);
-    else
-        snprintf(kind, sizeof kind, "%s", f->name);
-    if (d->kind == SC_OP_NODE_EVENT)
+    describe_kind(r, d, kind, sizeof kind);
+    if (f->names == SC_NAMES_NODE && f->arg == SC_ARG_EVENT)
         snprintf(out, n, "%s (%s)", d->name, kind);
     else if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_STREAM)
         snprintf(out, n, "%s (%s of %s)", d->name, kind, sc_stream_name(r->p, d->stream));
     else if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_EVENT)
         snprintf(out, n, "%s (%s of %s)", d->name, kind, r->p->events[d->event].name);
-    else if (f->role != SC_ROLE_WORK)
-        snprintf(out, n, "%s (%s%s)", d->name, kind, d->kind == SC_OP_MEMCPY_SYNC ? " sync" : "");
+    else if (f->role != SC_ROLE_WORK) /* a synchronous copy: "memcpy_h2d_pinned sync" */
+        snprintf(out, n, "%s (%s%s)", d->name, kind, f->data == SC_DATA_COPY && !f->node ? " sync" : "");
     else
         snprintf(out, n, "%s (%s on %s)", d->name, kind, sc_stream_name(r->p, d->stream));
     if (d->thread) {

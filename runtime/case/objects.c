@@ -148,8 +148,6 @@ int devices_used(const struct sc_prog *p)
     return n;
 }
 
-static int uses_event(enum sc_op_kind k) { return sc_op_facts(k)->arg == SC_ARG_EVENT; }
-
 /* Which process creates each stream and event: the first to issue to the stream / record the event. */
 static void owners(struct run *r)
 {
@@ -164,7 +162,7 @@ static void owners(struct run *r)
             int k = sc_op_process(p, i);
             if (d->stream >= 0 && r->stream_proc[d->stream] < 0)
                 r->stream_proc[d->stream] = k;
-            if (uses_event(d->kind) && (pass || d->kind == SC_OP_RECORD) && r->event_proc[d->event] < 0)
+            if (sc_op_uses_event(d->kind) && (pass || d->kind == SC_OP_RECORD) && r->event_proc[d->event] < 0)
                 r->event_proc[d->event] = k;
         }
     for (int s = 0; s < p->nstreams; s++)
@@ -178,8 +176,8 @@ int uses(struct run *r, int e, int m)
 {
     for (int i = 0; i < r->p->nops; i++) {
         const struct sc_op_def *d = &r->p->ops[i];
-        if (mine(r, i) && ((e >= 0 && uses_event(d->kind) && (d->event == e || (d->kind == SC_OP_ELAPSED && d->event2 == e))) ||
-                           (m >= 0 && (d->kind == SC_OP_FILL || d->kind == SC_OP_READ) && d->buffer == m)))
+        if (mine(r, i) && ((e >= 0 && sc_op_uses_event(d->kind) && (d->event == e || (d->kind == SC_OP_ELAPSED && d->event2 == e))) ||
+                           (m >= 0 && (sc_op_fills(d->kind) || sc_op_facts(d->kind)->reads_buffer) && d->buffer == m)))
             return 1;
     }
     return 0;
@@ -195,22 +193,15 @@ int uses(struct run *r, int e, int m)
 static int wait_gates_allowed(const struct sc_prog *p)
 {
     for (int i = 0; i < p->nops; i++)
-        switch (p->ops[i].kind) {
-        case SC_OP_KERNEL_PDL:
-        case SC_OP_KERNEL_PROGEVENT:
-        case SC_OP_GATE_PROGEVENT:
-        case SC_OP_CAPTURE_BEGIN:
-        case SC_OP_CAPTURE_KEEP:
+        if (sc_op_facts(p->ops[i].kind)->kernel_gates)
             return 0;
-        default: break;
-        }
     return 1;
 }
 /* green: is context c made by a ctx_create op of the program (and so not before the case)? */
 static int made_by_op(const struct sc_prog *p, int c)
 {
     for (int i = 0; i < p->nops; i++)
-        if (p->ops[i].kind == SC_OP_CTX_CREATE && p->ops[i].context == c)
+        if (sc_op_facts(p->ops[i].kind)->makes_context && p->ops[i].context == c)
             return 1;
     return 0;
 }
@@ -279,8 +270,7 @@ static int create_events(struct run *r, char *why, size_t n)
     const struct sc_prog *p = r->p;
     int rc;
     for (int i = p->nops - 1; i >= 0; i--)
-        if (p->ops[i].kind == SC_OP_RECORD || p->ops[i].kind == SC_OP_RECORD_EXTERNAL ||
-            p->ops[i].kind == SC_OP_KERNEL_PROGEVENT || p->ops[i].kind == SC_OP_GATE_PROGEVENT)
+        if (sc_op_facts(p->ops[i].kind)->records)
             r->event_device[p->ops[i].event] = sc_stream_device(p, p->ops[i].stream);
     for (int e = 0; e < p->nevents; e++) {
         on_dev(r, r->event_device[e]);
@@ -338,7 +328,7 @@ static int init_words(struct run *r, char *why, size_t n)
     for (int w = 0; w < p->nwords; w++) {
         r->word_cond[w] = SC_WAIT_GEQ;
         for (int i = p->nops - 1; i >= 0; i--)
-            if (p->ops[i].kind == SC_OP_WAIT_VALUE && p->ops[i].word == w)
+            if (sc_op_facts(p->ops[i].kind)->word_wait && p->ops[i].word == w)
                 r->word_cond[w] = p->ops[i].cond; /* the first wait decides */
         struct word_values wv = word_values(r->word_cond[w], p->words[w].bits, p->words[w].preset);
         r->word_set[w] = wv.set;
@@ -390,7 +380,7 @@ static int prepare_op(struct run *r, int i, uint32_t case_id, int *buf_rc, char 
     o->def = d;
     o->token = (case_id << 8) | (uint32_t)(i + 1);
     o->fill = (unsigned char)(0x40 + i);
-    if (d->kind == SC_OP_MEMCPY_PEER_FROM) { /* allocmisc: what its buffer's last fill before it wrote */
+    if (f->from_buffer) { /* allocmisc: what its buffer's last fill before it wrote */
         int w = sc_op_writer(p, i);
         o->fill = w >= 0 ? (unsigned char)(0x40 + w) : 0;
     }
@@ -399,7 +389,7 @@ static int prepare_op(struct run *r, int i, uint32_t case_id, int *buf_rc, char 
     on_dev(r, o->device);
     o->stream = stream_handle(r, d->stream, 0);
     o->nmem = sc_stream_count(p, d->stream);
-    o->event = uses_event(d->kind) ? r->events[d->event] : NULL;
+    o->event = sc_op_uses_event(d->kind) ? r->events[d->event] : NULL;
     o->harg = (struct host_arg){ &r->arena->slots[i], o->token, r->arena->gate, r->cfg.deadline_ns,
                                  { callback_body, &o->harg }, r->b, o->stream };
     if (!mine(r, i))
@@ -410,11 +400,9 @@ static int prepare_op(struct run *r, int i, uint32_t case_id, int *buf_rc, char 
     }
     if (o->nmem > 1 && add_members(r, i, why, n))
         return -1;
-    if (d->kind == SC_OP_CAPTURE_BEGIN)
+    if (f->begins_capture)
         r->has_capture = 1;
-    if ((d->kind == SC_OP_ALLOC || d->kind == SC_OP_POOL_RESERVED || d->kind == SC_OP_POOL_TRIM ||
-         d->kind == SC_OP_POOL_EXPORT || d->kind == SC_OP_POOL_USED) &&
-        d->pool == SC_DEFAULT_POOL && !r->default_pool && (rc = b->default_pool(&r->default_pool))) {
+    if (f->default_pool && d->pool == SC_DEFAULT_POOL && !r->default_pool && (rc = b->default_pool(&r->default_pool))) {
         snprintf(why, n, "the device's memory pool: %s", b->error_name(rc));
         return rc == SC_UNSUPPORTED ? -2 : -1;
     }

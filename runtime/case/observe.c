@@ -151,7 +151,7 @@ void release(struct run *r, const char *why)
 int pending(struct run *r, int i)
 {
     const struct op_rt *o = &r->op[i];
-    if (after_fault(r, i) && o->def->kind != SC_OP_CALLBACK)
+    if (after_fault(r, i) && !sc_op_facts(o->def->kind)->status)
         return 0;
     if (r->faulted_at == i)
         return 0;

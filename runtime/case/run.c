@@ -91,10 +91,10 @@ static int returned(struct run *r, int i, const char *desc)
     const sc_backend *b = r->b;
     const struct op_rt *o = &r->op[i];
     log_note(r, "issued %s: returned after %.3f ms%s%s", desc, (double)(o->t_return - o->t_issue) / 1e6,
-             is_query(o->def->kind)
+             sc_op_is_query(o->def->kind)
                  ? (o->result == 0 ? ", answered success" : o->result == SC_NOT_READY ? ", answered not-ready" : "")
                  : "",
-             o->def->kind == SC_OP_NODE ? " (a node: it runs when a launch of its graph runs it)"
+             sc_op_is_running_node(o->def->kind) ? " (a node: it runs when a launch of its graph runs it)"
              : o->captured              ? " (into the capture: it runs only when a graph of it is launched)"
                                         : "");
     if (SC_LACKS(o->result)) { /* the stand-in's gap, never the answer a rule expects */

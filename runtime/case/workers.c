@@ -8,8 +8,6 @@
 #include "case.h"
 #include <stdio.h>
 
-int is_query(enum sc_op_kind k) { return sc_op_facts(k)->role == SC_ROLE_QUERY; }
-
 static void end_captures(struct run *r, int worker)
 {
     int status;
@@ -36,7 +34,7 @@ void run_job(struct worker *w, int job, int i)
         if (r->sh)
             store(&r->sh->op[i].state, ST_ISSUED);
         o->result = issue(r, i);
-        o->rc = is_query(o->def->kind) && o->result == SC_NOT_READY ? 0 : o->result;
+        o->rc = sc_op_is_query(o->def->kind) && o->result == SC_NOT_READY ? 0 : o->result;
         o->t_return = sc_now_ns();
         if (i == p->subject) {
             /* the object first, then the release flag: see verdict.h */
@@ -57,7 +55,7 @@ void run_job(struct worker *w, int job, int i)
         break;
     }
     case JOB_REQUERY:
-        o->result = o->def->kind == SC_OP_STREAM_QUERY ? r->b->stream_query(o->stream) : r->b->event_query(o->event);
+        o->result = sc_op_facts(o->def->kind)->arg == SC_ARG_STREAM ? r->b->stream_query(o->stream) : r->b->event_query(o->event);
         if (r->sh)
             publish(r, i);
         break;
@@ -83,7 +81,7 @@ void *worker_main(void *arg)
         if (job == JOB_QUIT)
             return NULL;
         run_job(w, job, i);
-        int ends = job == JOB_ISSUE && w->r->p->ops[i].kind == SC_OP_THREAD_EXIT;
+        int ends = job == JOB_ISSUE && sc_op_facts(w->r->p->ops[i].kind)->ends_thread;
         pthread_mutex_lock(&w->mu);
         w->job = JOB_NONE;
         w->exited = ends;
@@ -131,8 +129,7 @@ static int busy(struct run *r, struct worker *w)
 static int may_hold(const struct run *r)
 {
     for (int j = 0; j <= r->issuing && j < r->p->nops; j++) {
-        enum sc_op_kind k = r->p->ops[j].kind;
-        if (spinning_gate(k) || k == SC_OP_VALUE_GATE || k == SC_OP_GRAPH_LAUNCH || k == SC_OP_GRAPH_REPLAY)
+        if (sc_op_facts(r->p->ops[j].kind)->holds)
             return 1;
     }
     return 0;
