@@ -422,7 +422,10 @@ void release(struct run *r, const char *why);
 /* An op whose completion the drain waits for (observable, issued, not captured, not seen complete). */
 int pending(struct run *r, int i);
 
-/* ---- judge.c ---------------------------------------------------------------- */
+/* ---- check.c, judge.c -------------------------------------------------------- */
+
+/* Which op writes this word to its destination: names the culprit of a clobber. */
+const char *writer_of(struct run *r, uint32_t word);
 
 /* A failed call that is not an error: the subject's answer, the fault's own launch, or anything after it. */
 int failure_expected(const struct run *r, int i);

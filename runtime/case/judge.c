@@ -1,232 +1,14 @@
 /*
- * judge.c - what a case's observations mean: the subject's answer, value or
- * comparison when its call returns, the %globaltimer stamps, and after the
- * drain the data the ops left behind.  Each ends in an sc_verdict_* call.
+ * judge.c - what a case's observations mean when the subject's call returns:
+ * its answer, its value (a function per getter kind, value_of), a comparison
+ * of two getters; a host function's answer and an elapsed time once known.
+ * check.c judges what the ops left behind after the drain.  Each ends in an
+ * sc_verdict_* call.
  */
 #define _GNU_SOURCE
 #include "case.h"
 #include <stdio.h>
 #include <string.h>
-
-/* ---- after the drain ----------------------------------------------------- */
-
-/* Runs once per launch: the subject's slot counts its runs; the successful graph_replay ops, the launches.
- * Runs once (capmisc): the slot counts one run. */
-void judge_runs(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    unsigned launches = 0, runs;
-    if (p->rel == SC_RUNS_ONCE && r->v.outcome == SC_OPEN && r->op[p->subject].rc) {
-        /* after a context's error a driver may refuse the call itself (CUDA_LAUNCH_BLOCKING=1 reports a fault
-         * at its launch): it added nothing that could run */
-        sc_verdict_decide(&r->v, SC_UNDECIDED, "%s's call answered %s: it added nothing to run, so how often it "
-                          "runs cannot be judged", opname(r, p->subject), r->b->error_name(r->op[p->subject].rc));
-        return;
-    }
-    if (p->rel == SC_RUNS_ONCE && r->v.outcome == SC_OPEN) { /* capmisc: exactly once, by the end */
-        runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
-        log_note(r, "%s ran %u times", opname(r, p->subject), runs);
-        if (runs == 1)
-            sc_verdict_decide(&r->v, SC_PASS, "%s ran once, as the rule requires", opname(r, p->subject));
-        else
-            sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times, not once", opname(r, p->subject), runs);
-        return;
-    }
-    if (p->rel == SC_NEVER_RUNS && r->v.outcome == SC_OPEN) { /* graphinst: no launch of the program ran it */
-        for (int i = 0; i < p->nops; i++)
-            launches += sc_op_facts(p->ops[i].kind)->replays && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
-        runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
-        log_note(r, "%s ran %u times; the program launched graphs %u times", opname(r, p->subject), runs, launches);
-        if (runs)
-            sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times, where no launch of the program may run it",
-                              opname(r, p->subject), runs);
-        else if (launches == 0 || r->final_sync_rc)
-            /* no launch completed: that the node did not run proves nothing */
-            sc_verdict_decide(&r->v, SC_UNDECIDED, "%s never ran, but %s", opname(r, p->subject),
-                              launches ? "the launches did not complete (the final synchronize failed)"
-                                       : "no launch of a graph succeeded");
-        else
-            sc_verdict_decide(&r->v, SC_PASS, "%s never ran, though %u launches completed", opname(r, p->subject),
-                              launches);
-        return;
-    }
-    if (p->rel != SC_RUNS_PER_LAUNCH || r->v.outcome != SC_OPEN)
-        return;
-    for (int i = 0; i < p->nops; i++)
-        launches += sc_op_facts(p->ops[i].kind)->replays && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
-    runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
-    log_note(r, "%s ran %u times; the program launched its graph %u times", opname(r, p->subject), runs, launches);
-    if (launches == 0)
-        sc_verdict_error(&r->v, "no launch of the graph succeeded: how often %s runs per launch cannot be judged",
-                         opname(r, p->subject));
-    else if (runs == launches)
-        sc_verdict_decide(&r->v, SC_PASS, "%s ran %u times, once in each of the %u launches", opname(r, p->subject),
-                          runs, launches);
-    else
-        sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times in %u launches of its graph", opname(r, p->subject),
-                          runs, launches);
-}
-
-/*
- * Sees its primary: the subject (kernel_pdl) kept in its slot's arg the token word of its primary's slot
- * as it read it, after its dependency sync when it synchronizes; the primary writes that token last, so
- * reading it means its result was visible.  0: the primary had not written it yet.
- */
-void judge_primary_read(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    int primary;
-    uint32_t seen;
-    if (p->rel != SC_SEES_PRIMARY || r->v.outcome != SC_OPEN)
-        return;
-    primary = sc_op_primary(p, p->subject);
-    if (primary < 0 || load(&r->op[p->subject].state) != ST_RETURNED || r->op[p->subject].rc) {
-        sc_verdict_error(&r->v, "%s did not run: what it read of its primary cannot be judged",
-                         opname(r, p->subject));
-        return;
-    }
-    seen = __atomic_load_n(&r->arena->slots[p->subject].arg, __ATOMIC_ACQUIRE);
-    log_note(r, "%s read %#x where its primary %s writes %#x", opname(r, p->subject), seen, opname(r, primary),
-             r->op[primary].token);
-    if (seen == r->op[primary].token)
-        sc_verdict_decide(&r->v, SC_PASS, "%s read the result of %s (token %#x)", opname(r, p->subject),
-                          opname(r, primary), seen);
-    else
-        sc_verdict_decide(&r->v, SC_VIOLATED, "%s read %#x, not the result of %s (token %#x): %s had not written it",
-                          opname(r, p->subject), seen, opname(r, primary), r->op[primary].token, opname(r, primary));
-}
-
-/* Which op writes this word to its destination: names the culprit of a clobber. */
-static const char *writer_of(struct run *r, uint32_t word)
-{
-    if (word == SC_CLOBBER)
-        return "the pattern written over the source after the call returned";
-    for (int i = 0; i < r->p->nops; i++) {
-        enum sc_op_kind k = r->p->ops[i].kind;
-        if (data_of(k) != SC_DATA_NONE && expected_word(&r->op[i]) == word)
-            return r->p->ops[i].name;
-    }
-    return word == 0 ? "the zeroes it was cleared with" : "no op of the case";
-}
-
-/* The destination of op i, readable by the host (device memory is copied to scratch): NULL on failure. */
-static const uint32_t *read_back(struct run *r, int i)
-{
-    const sc_backend *b = r->b;
-    const struct sc_op_def *d = &r->p->ops[i];
-    enum where dw, sw;
-    int rc = 0;
-    void *dst;
-    if (sc_op_fills(d->kind)) {
-        dst = r->buf_ptr[d->buffer];
-        dw = W_DEV_DST;
-    } else {
-        op_ends(d, &dw, &sw);
-        dst = arena_buffer(r, sc_op_is_data_node(d->kind) ? node_buffer(r->p, i) : i, dw, &rc);
-    }
-    if (on_host(dw))
-        return dst;
-    on_dev(r, r->op[i].device);
-    if (dst)
-        rc = b->memcpy_sync(r->arena->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED);
-    on_dev(r, 0);
-    if (!dst || rc) {
-        sc_verdict_error(&r->v, "reading back %s's destination failed: %s", opname(r, i), b->error_name(rc));
-        return NULL;
-    }
-    return r->arena->scratch;
-}
-
-/* Does a fill issued after op i (a fill) write the same buffer? */
-static int overwritten_later(struct run *r, int i)
-{
-    for (int j = i + 1; j < r->p->nops; j++)
-        if (sc_op_fills(r->p->ops[j].kind) && r->p->ops[j].buffer == r->p->ops[i].buffer && !r->op[j].rc &&
-            load(&r->op[j].state) == ST_RETURNED)
-            return 1;
-    return 0;
-}
-
-void check_data(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    for (int i = 0; i < p->nops; i++) {
-        struct op_rt *o = &r->op[i];
-        enum sc_op_kind k = o->def->kind;
-        struct sc_slot *sl = &r->arena->slots[i];
-        int judged = i == p->subject && (p->rel == SC_KEEPS_DATA || (p->rel == SC_COMPLETE_ON_RETURN && o->clobbered));
-        if (o->rc || o->captured || load(&o->state) != ST_RETURNED)
-            continue;
-        if (sc_op_spins(k) && sl->status == SC_GATE_EXPIRED)
-            sc_verdict_error(&r->v, "gate %s ran into its own deadline: it was never released", opname(r, i));
-        if (sc_op_facts(k)->status && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
-            sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
-        if (data_of(k) == SC_DATA_NONE || (sc_op_is_data_node(k) && !judged))
-            continue; /* nodes: the nodes of a graph share one buffer, which only its last writer owns */
-        if (!mine(r, i) && !(sc_op_fills(k) && p->buffer_ipc[o->def->buffer]))
-            continue; /* another process's memory: main cannot read it back */
-        if (sc_op_fills(k) && r->buf_freed[o->def->buffer]) {
-            if (judged)
-                sc_verdict_error(&r->v, "%s's buffer was freed: its data cannot be checked", opname(r, i));
-            continue; /* the memory is no longer its own */
-        }
-        if (sc_op_fills(k) && overwritten_later(r, i))
-            continue; /* a later fill of the same buffer owns its bytes */
-        const uint32_t *got = read_back(r, i);
-        uint32_t want = expected_word(o);
-        size_t w = 0;
-        while (got && w < SC_COPY_BYTES / 4 && got[w] == want)
-            w++;
-        if (!got)
-            continue;
-        if (w == SC_COPY_BYTES / 4) {
-            if (judged)
-                sc_verdict_decide(&r->v, SC_PASS, "%s's destination holds what %s wrote%s", opname(r, i), opname(r, i),
-                                  o->clobbered ? ", although its source was overwritten as soon as the call returned" : "");
-        } else if (judged && p->rel == SC_COMPLETE_ON_RETURN) {
-            sc_verdict_decide(&r->v, SC_VIOLATED,
-                              "%s read its source after its call returned: word %zu of its destination is 0x%08x, "
-                              "written by %s", opname(r, i), w, got[w], writer_of(r, got[w]));
-        } else if (judged) {
-            sc_verdict_decide(&r->v, SC_VIOLATED,
-                              "%s's data was overwritten: word %zu of its destination is 0x%08x, written by %s, "
-                              "not 0x%08x", opname(r, i), w, got[w], writer_of(r, got[w]), want);
-        } else if (p->rel == SC_AFTER && i == p->subject && p->object >= 0 && data_of(p->ops[p->object].kind) != SC_DATA_NONE &&
-                   expected_word(&r->op[p->object]) == got[w]) {
-            /* B's destination ends with A's data: A wrote after B did, so B did not wait for A to complete.
-             * The same violation the observer looks for, seen in the bytes (and where the observer missed B's
-             * completion in the window, as a loaded machine can make it, the control's violation all the same) */
-            sc_verdict_decide(&r->v, SC_VIOLATED, "%s's destination holds %s's data (word %zu is 0x%08x): %s wrote "
-                              "after %s did", opname(r, i), opname(r, p->object), w, got[w], opname(r, p->object),
-                              opname(r, i));
-        } else if (r->v.outcome == SC_VIOLATED) {
-            /* the order was already seen broken: wrong data is its consequence, not a new error */
-            log_note(r, "%s's destination holds 0x%08x (written by %s), not its own 0x%08x", opname(r, i), got[w],
-                 writer_of(r, got[w]), want);
-        } else {
-            sc_verdict_error(&r->v, "%s left wrong data: word %zu is 0x%08x (written by %s), expected 0x%08x",
-                             opname(r, i), w, got[w], writer_of(r, got[w]), want);
-        }
-    }
-}
-
-void check_stamps(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    if (p->rel != SC_AFTER || !sc_op_facts(p->ops[p->subject].kind)->stamp ||
-        !sc_op_facts(p->ops[p->object].kind)->stamp)
-        return;
-    struct sc_slot *s = &r->arena->slots[p->subject], *o = &r->arena->slots[p->object];
-    if (r->op[p->subject].device != r->op[p->object].device) {
-        /* each GPU has its own %globaltimer: on 2 x H200 B's read 60 us "before" A's end on the other GPU
-         * while the host saw B complete after A; the host's observation alone judges across devices */
-        log_note(r, "%s and %s ran on devices %d and %d, whose %%globaltimer clocks differ: stamps not compared",
-                 opname(r, p->subject), opname(r, p->object), r->op[p->subject].device, r->op[p->object].device);
-        return;
-    }
-    if (s->token == r->op[p->subject].token && o->token == r->op[p->object].token)
-        sc_verdict_stamps(&r->v, s->start_ns, o->end_ns, opname(r, p->subject), opname(r, p->object));
-}
 
 /* ---- judging the relations of the subject alone ---------------------------- */
 
@@ -279,82 +61,148 @@ static void judge_answer(struct run *r, int got, const char *what)
                           want < 0 ? "-" : r->b->error_name(want));
 }
 
+/*
+ * What a getter's value is in the rule's words (*v: the sc_value it is, 0 for none of them) and how it
+ * reads (got): one function per getter kind, found through value_of below.  1: nothing to compare (the
+ * point was decided otherwise, or is judged later).
+ */
+typedef int value_fn(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n);
+
+static int value_stream_flags(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    *v = o->value ? SC_VALUE_NONBLOCKING : SC_VALUE_BLOCKING;
+    snprintf(got, n, "%s", sc_value_name(*v));
+    return 0;
+}
+
+static int value_stream_priority(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    *v = o->value == r->least ? SC_VALUE_LEAST : o->value == r->greatest ? SC_VALUE_GREATEST : 0;
+    snprintf(got, n, "priority %lld (range: least %d, greatest %d)", (long long)o->value, r->least, r->greatest);
+    return 0;
+}
+
+static int value_pool_reserved(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    *v = o->value ? SC_VALUE_NONZERO : SC_VALUE_ZERO;
+    if (r->p->value == SC_VALUE_MIN_KEPT) /* ctxalloc: what cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) keeps */
+        *v = (uint64_t)o->value >= SC_TRIM_KEEP_BYTES ? SC_VALUE_MIN_KEPT : *v;
+    snprintf(got, n, "%lld bytes reserved", (long long)o->value);
+    return 0;
+}
+
+/* poolreuse: allocated is at least one allocation's size */
+static int value_pool_used(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    *v = (uint64_t)o->value >= SC_COPY_BYTES ? SC_VALUE_ALLOCATED : o->value ? 0 : SC_VALUE_ZERO;
+    snprintf(got, n, "%lld bytes in use", (long long)o->value);
+    return 0;
+}
+
+static int value_pool_access(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    *v = o->value ? SC_VALUE_READWRITE : SC_VALUE_NONE;
+    snprintf(got, n, "%s", o->value ? "read-write access" : "no access");
+    return 0;
+}
+
+static int value_capture_status(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    *v = o->value == SC_CAPTURE_ACTIVE        ? SC_VALUE_ACTIVE
+         : o->value == SC_CAPTURE_INVALIDATED ? SC_VALUE_INVALIDATED
+                                              : SC_VALUE_NONE;
+    snprintf(got, n, "%s", sc_value_name(*v));
+    return 0;
+}
+
+/* ctxalloc */
+static int value_primary_release(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    *v = o->value ? SC_VALUE_RESET : 0;
+    snprintf(got, n, "the primary context %s after the releases", o->value ? "inactive" : "still active");
+    return 0;
+}
+
+/* graphinst: its result_out, whatever code it answered */
+static int value_instantiate_checked(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    const struct sc_prog *p = r->p;
+    for (int i = 0; i < p->subject; i++)
+        if (p->ops[i].kind == SC_OP_EDGE && r->op[i].rc) {
+            sc_verdict_decide(&r->v, SC_UNDECIDED, "%s answered %s: the driver refused the edge as it was added, "
+                              "so the graph %s instantiated had no invalid structure to refuse", opname(r, i),
+                              r->b->error_name(r->op[i].rc), opname(r, p->subject));
+            return 1;
+        }
+    *v = o->value == SC_INSTANTIATE_SUCCESS             ? SC_VALUE_INSTANTIATED
+         : o->value == SC_INSTANTIATE_INVALID_STRUCTURE ? SC_VALUE_INVALID_STRUCTURE
+                                                        : 0;
+    snprintf(got, n, "result_out %lld (%s), answering %s", (long long)o->value, *v ? sc_value_name(*v) : "another result",
+             o->rc ? r->b->error_name(o->rc) : "success");
+    return 0;
+}
+
+/* judged once every gate has completed and stamped its hold: judge_elapsed */
+static int value_elapsed(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r, (void)o, (void)v, (void)got, (void)n;
+    return 1;
+}
+
+/* stream_sync, event_sync, ctx_sync (ctxalloc): a context made with CU_CTX_SCHED_BLOCKING_SYNC blocks its
+ * synchronizing thread.  A spinning thread on a machine with fewer CPUs than runnable threads uses little CPU
+ * time too, but spends the rest waiting on a run queue: only the time it was not waiting for a CPU tells. */
+static int value_sleeps(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    uint64_t wall = o->t_return - o->t_issue, runq = o->runq_ns > 0 ? (uint64_t)o->runq_ns : 0;
+    uint64_t could_run = runq < wall ? wall - runq : 0;
+    if (could_run < SC_SLEEP_MIN_NS) {
+        sc_verdict_decide(&r->v, SC_UNDECIDED, "%s returned after %.3f ms, %.3f ms of them waiting for a CPU: "
+                          "too short a wait to tell sleeping from spinning", opname(r, r->p->subject),
+                          (double)wall / 1e6, (double)runq / 1e6);
+        return 1;
+    }
+    *v = (uint64_t)o->value * 4 < could_run ? SC_VALUE_SLEEPS : 0;
+    snprintf(got, n, "%.3f ms of CPU time in a wait of %.3f ms (%.3f ms of it waiting for a CPU)",
+             (double)o->value / 1e6, (double)wall / 1e6, (double)runq / 1e6);
+    return 0;
+}
+
+/* Each getter kind's value function (a kind without one is not a getter). */
+static value_fn *const value_of[SC_OP_KIND_END] = {
+    [SC_OP_STREAM_FLAGS] = value_stream_flags,
+    [SC_OP_STREAM_PRIORITY] = value_stream_priority,
+    [SC_OP_POOL_RESERVED] = value_pool_reserved,
+    [SC_OP_POOL_USED] = value_pool_used,
+    [SC_OP_POOL_ACCESS] = value_pool_access,
+    [SC_OP_CAPTURE_STATUS] = value_capture_status,
+    [SC_OP_PRIMARY_RELEASE] = value_primary_release,
+    [SC_OP_INSTANTIATE_CHECKED] = value_instantiate_checked,
+    [SC_OP_ELAPSED] = value_elapsed,
+    [SC_OP_STREAM_SYNC] = value_sleeps,
+    [SC_OP_EVENT_SYNC] = value_sleeps,
+    [SC_OP_CTX_SYNC] = value_sleeps,
+};
+
 static void judge_value(struct run *r)
 {
     const struct sc_prog *p = r->p;
     const struct op_rt *o = &r->op[p->subject];
+    enum sc_op_kind k = o->def->kind;
+    value_fn *fn = k > SC_OP_NONE && k < SC_OP_KIND_END ? value_of[k] : NULL;
     char got[96];
     enum sc_value v = 0;
-    switch (o->def->kind) {
-    case SC_OP_STREAM_FLAGS:
-        v = o->value ? SC_VALUE_NONBLOCKING : SC_VALUE_BLOCKING;
-        snprintf(got, sizeof got, "%s", sc_value_name(v));
-        break;
-    case SC_OP_STREAM_PRIORITY:
-        v = o->value == r->least ? SC_VALUE_LEAST : o->value == r->greatest ? SC_VALUE_GREATEST : 0;
-        snprintf(got, sizeof got, "priority %lld (range: least %d, greatest %d)", (long long)o->value, r->least,
-                 r->greatest);
-        break;
-    case SC_OP_POOL_RESERVED:
-        v = o->value ? SC_VALUE_NONZERO : SC_VALUE_ZERO;
-        if (p->value == SC_VALUE_MIN_KEPT) /* ctxalloc: what cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) keeps */
-            v = (uint64_t)o->value >= SC_TRIM_KEEP_BYTES ? SC_VALUE_MIN_KEPT : v;
-        snprintf(got, sizeof got, "%lld bytes reserved", (long long)o->value);
-        break;
-    case SC_OP_POOL_USED: /* poolreuse: allocated is at least one allocation's size */
-        v = (uint64_t)o->value >= SC_COPY_BYTES ? SC_VALUE_ALLOCATED : o->value ? 0 : SC_VALUE_ZERO;
-        snprintf(got, sizeof got, "%lld bytes in use", (long long)o->value);
-        break;
-    case SC_OP_POOL_ACCESS:
-        v = o->value ? SC_VALUE_READWRITE : SC_VALUE_NONE;
-        snprintf(got, sizeof got, "%s", o->value ? "read-write access" : "no access");
-        break;
-    case SC_OP_CAPTURE_STATUS:
-        v = o->value == SC_CAPTURE_ACTIVE ? SC_VALUE_ACTIVE
-            : o->value == SC_CAPTURE_INVALIDATED ? SC_VALUE_INVALIDATED : SC_VALUE_NONE;
-        snprintf(got, sizeof got, "%s", sc_value_name(v));
-        break;
-    case SC_OP_PRIMARY_RELEASE: /* ctxalloc */
-        v = o->value ? SC_VALUE_RESET : 0;
-        snprintf(got, sizeof got, "the primary context %s after the releases", o->value ? "inactive" : "still active");
-        break;
-    case SC_OP_INSTANTIATE_CHECKED: /* graphinst: its result_out, whatever code it answered */
-        for (int i = 0; i < p->subject; i++)
-            if (p->ops[i].kind == SC_OP_EDGE && r->op[i].rc) {
-                sc_verdict_decide(&r->v, SC_UNDECIDED, "%s answered %s: the driver refused the edge as it was added, "
-                                  "so the graph %s instantiated had no invalid structure to refuse", opname(r, i),
-                                  r->b->error_name(r->op[i].rc), opname(r, p->subject));
-                return;
-            }
-        v = o->value == SC_INSTANTIATE_SUCCESS ? SC_VALUE_INSTANTIATED
-            : o->value == SC_INSTANTIATE_INVALID_STRUCTURE ? SC_VALUE_INVALID_STRUCTURE : 0;
-        snprintf(got, sizeof got, "result_out %lld (%s), answering %s", (long long)o->value,
-                 v ? sc_value_name(v) : "another result", o->rc ? r->b->error_name(o->rc) : "success");
-        break;
-    case SC_OP_ELAPSED:
-        return; /* judged once every gate has completed and stamped its hold: judge_elapsed */
-    case SC_OP_EVENT_SYNC:
-    case SC_OP_STREAM_SYNC:
-    case SC_OP_CTX_SYNC: { /* ctxalloc: a context made with CU_CTX_SCHED_BLOCKING_SYNC blocks its synchronizing thread */
-        /* a spinning thread on a machine with fewer CPUs than runnable threads uses little CPU time too, but
-         * spends the rest waiting on a run queue: only the time it was not waiting for a CPU tells */
-        uint64_t wall = o->t_return - o->t_issue, runq = o->runq_ns > 0 ? (uint64_t)o->runq_ns : 0;
-        uint64_t could_run = runq < wall ? wall - runq : 0;
-        if (could_run < SC_SLEEP_MIN_NS) {
-            sc_verdict_decide(&r->v, SC_UNDECIDED, "%s returned after %.3f ms, %.3f ms of them waiting for a CPU: "
-                              "too short a wait to tell sleeping from spinning", opname(r, p->subject),
-                              (double)wall / 1e6, (double)runq / 1e6);
-            return;
-        }
-        v = (uint64_t)o->value * 4 < could_run ? SC_VALUE_SLEEPS : 0;
-        snprintf(got, sizeof got, "%.3f ms of CPU time in a wait of %.3f ms (%.3f ms of it waiting for a CPU)",
-                 (double)o->value / 1e6, (double)wall / 1e6, (double)runq / 1e6);
-        break;
-    }
-    default:
+    if (!fn) {
         sc_verdict_error(&r->v, "%s is not a getter", opname(r, p->subject));
         return;
     }
+    if (fn(r, o, &v, got, sizeof got))
+        return;
     log_note(r, "%s gave %s", opname(r, p->subject), got);
     if (v == p->value)
         sc_verdict_decide(&r->v, SC_PASS, "%s gave %s, as the rule requires", opname(r, p->subject), got);
@@ -562,32 +410,4 @@ void judge_host_answer(struct run *r)
                  o->def->kind == SC_OP_CALLBACK_API ? "the answer of its CUDA call" : "its status");
         judge_answer(r, (int)sl->arg, what);
     }
-}
-
-/*
- * ipcpool: 'B reads its fill'.  A read copies the first word of its buffer into its slot's arg (zeroed before
- * the run); its writer (the last fill of the buffer before it) sets every byte to its fill byte.  Judged after
- * the drain: finding anything else means the read ran before the fill's data reached the memory it read.
- */
-void judge_fill_read(struct run *r)
-{
-    const struct sc_prog *p = r->p;
-    int writer;
-    uint32_t seen, want;
-    if (p->rel != SC_READS_FILL || r->v.outcome != SC_OPEN)
-        return;
-    writer = sc_op_writer(p, p->subject);
-    if (writer < 0 || load(&r->op[p->subject].state) != ST_RETURNED || r->op[p->subject].rc) {
-        sc_verdict_error(&r->v, "%s did not run: what it read cannot be judged", opname(r, p->subject));
-        return;
-    }
-    seen = __atomic_load_n(&r->arena->slots[p->subject].arg, __ATOMIC_ACQUIRE);
-    want = 0x01010101u * r->op[writer].fill;
-    log_note(r, "%s read 0x%08x where %s writes 0x%08x", opname(r, p->subject), seen, opname(r, writer), want);
-    if (seen == want)
-        sc_verdict_decide(&r->v, SC_PASS, "%s read what %s wrote (0x%08x)", opname(r, p->subject), opname(r, writer),
-                          seen);
-    else
-        sc_verdict_decide(&r->v, SC_VIOLATED, "%s read 0x%08x, not what %s wrote (0x%08x)%s", opname(r, p->subject),
-                          seen, opname(r, writer), want, seen == 0 ? ": the zeroes the memory was cleared with" : "");
 }
