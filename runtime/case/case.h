@@ -47,7 +47,7 @@ struct arena {
     uint64_t *words;       /* stream memory operations' words (host view)     */
     void *words_dev;
     void *scratch; /* pinned, for filling sources and reading results back */
-    uint64_t *managed_words; /* um: SC_MAX_WORDS words in managed memory (SC_WORD_MANAGED), on first use */
+    uint64_t *managed_words; /* SC_MAX_WORDS words in managed memory (SC_WORD_MANAGED), on first use */
     struct buffers buf[SC_MAX_OPS];
 };
 
@@ -119,7 +119,7 @@ struct host_arg { /* what host functions, callbacks and host gates touch */
     uint32_t *gate;
     uint64_t max_ns;
     struct sc_callback cb; /* a stream callback's body: callback_body on this host_arg */
-    /* capmisc: callback_api's body calls b->stream_query(stream) */
+    /* callback_api's body calls b->stream_query(stream) */
     const struct sc_backend *b;
     void *stream;
 };
@@ -146,10 +146,10 @@ struct op_rt {
     int state, rc, result;        /* rc: 0 unless the call failed; result: what it returned */
     int captured;                 /* issued into a stream capture: it will not run */
     int kept;                     /* captured: the graph its capture was kept in + 1; -1 discarded */
-    void *node;                   /* nodes: the graph node it added */
-    unsigned run_by;              /* graphinst: a node: the graphs (bits) whose launches run it: its own, and
+    void *node;                   /* the graph node it added */
+    unsigned run_by;              /* a node: the graphs (bits) whose launches run it: its own, and
                                    * those that cloned it in a child graph node or took it by exec_update */
-    int launched;                 /* atomic, graphinst: a node: a launch that runs it succeeded */
+    int launched;                 /* atomic, a node: a launch that runs it succeeded */
     int64_t value;                /* getters                                  */
     int64_t runq_ns;              /* a timed synchronize: its thread's wait for a CPU meanwhile */
     float ms;                     /* elapsed                                  */
@@ -199,9 +199,9 @@ struct run {
     void *default_pool;
     void *graphs[SC_MAX_GRAPHS];
     void *contexts[SC_MAX_CONTEXTS]; /* created before the case, destroyed after it */
-    void *green;                     /* green: the green context of the green streams, destroyed after them */
+    void *green;                     /* the green context of the green streams, destroyed after them */
     int replayed[SC_MAX_GRAPHS];     /* atomic: a launch of the captured graph succeeded */
-    unsigned runs_nodes_of[SC_MAX_GRAPHS]; /* nodes: the graphs (bits) whose node ops a launch of g runs:
+    unsigned runs_nodes_of[SC_MAX_GRAPHS]; /* the graphs (bits) whose node ops a launch of g runs:
                                             * its own, its child graphs', an update's source graph's */
     void *buf_ptr[SC_MAX_BUFFERS];   /* stream-ordered allocations              */
     int buf_freed[SC_MAX_BUFFERS];
@@ -224,7 +224,7 @@ struct run {
     int stream_proc[SC_MAX_STREAMS]; /* the process that creates each stream       */
     int event_proc[SC_MAX_EVENTS];   /* ... each event; the others open its handle */
     int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
-    void *ipc_pool[SC_MAX_BUFFERS];  /* ipcpool: memory m's pool: created (main) or imported */
+    void *ipc_pool[SC_MAX_BUFFERS];  /* memory m's pool: created (main) or imported */
     int broken;                      /* main: another process failed or ended      */
     char blocker[160];            /* the call that forced an early release */
     int early;                    /* the gates were released early: blocker blocked for a window */
@@ -258,12 +258,12 @@ static inline int op_state(struct run *r, int i)
 static inline int replayed(const struct run *r, int i)
 {
     const struct op_rt *o = &r->op[i];
-    if (o->run_by) /* graphinst: a node, run by the launches of the graphs that hold it (or a clone of it) */
+    if (o->run_by) /* a node, run by the launches of the graphs that hold it (or a clone of it) */
         return sc_op_facts(o->def->kind)->slot && load(&o->launched);
     return o->captured && o->kept > 0 && sc_op_facts(o->def->kind)->slot && load(&r->replayed[o->kept - 1]);
 }
 
-/* nodes: the op whose destination buffer the memset and memcpy nodes of op i's graph all write (the
+/* the op whose destination buffer the memset and memcpy nodes of op i's graph all write (the
  * graph's first such node), so that the data checks can tell which wrote last. */
 static inline int node_buffer(const struct sc_prog *p, int i)
 {
@@ -313,7 +313,7 @@ uint64_t operand_of(const struct run *r, const struct sc_op_def *d);
 void *take_context(const sc_backend *b, unsigned flags);
 void keep_context(const struct run *r, int c);
 int context_keepable(const struct run *r);
-/* green: the green context kept from an earlier case, taken (NULL: none); kept for the next (0: one is already). */
+/* the green context kept from an earlier case, taken (NULL: none); kept for the next (0: one is already). */
 void *take_green(const sc_backend *b);
 int keep_green(const sc_backend *b, void *green);
 /* A context was made (counted for sc_run_take_contexts_made). */
@@ -397,12 +397,12 @@ void fill_words(void *p, uint32_t v);
 void op_ends(const struct sc_op_def *d, enum where *dst, enum where *src);
 /* The word a copy's destination must hold at the end. */
 uint32_t expected_word(const struct op_rt *o);
-/* um: word w of the program, as the host reads it and as the stream memory operations are given it (a managed
+/* word w of the program, as the host reads it and as the stream memory operations are given it (a managed
  * word, SC_WORD_MANAGED, is the same address for both); words_ready allocates the managed words on first use. */
 int words_ready(struct run *r, char *why, size_t n);
 uint64_t *word_host(struct run *r, int w);
 void *word_dev(struct run *r, int w);
-/* um: op i's destination holds all it wrote, as the host reads it now: 1 yes; 0 no (*bad_word, *bad_value: the
+/* op i's destination holds all it wrote, as the host reads it now: 1 yes; 0 no (*bad_word, *bad_value: the
  * first wrong word); -1 the host cannot read it. */
 int data_there(struct run *r, int i, size_t *bad_word, uint32_t *bad_value);
 
@@ -447,7 +447,7 @@ void check_data(struct run *r);
 void judge_runs(struct run *r);
 /* After the final synchronize: what a programmatic dependent launch read of its primary's result. */
 void judge_primary_read(struct run *r);
-/* ipcpool: 'reads its fill': what the read copied into its slot, against its writer's fill. */
+/* 'reads its fill': what the read copied into its slot, against its writer's fill. */
 void judge_fill_read(struct run *r);
 
 /* ---- log.c ------------------------------------------------------------------ */

@@ -12,7 +12,7 @@
 /* ---- after the drain ----------------------------------------------------- */
 
 /* Runs once per launch: the subject's slot counts its runs; the successful graph_replay ops, the launches.
- * Runs once (capmisc): the slot counts one run. */
+ * Runs once: the slot counts one run. */
 void judge_runs(struct run *r)
 {
     const struct sc_prog *p = r->p;
@@ -24,7 +24,7 @@ void judge_runs(struct run *r)
                           "runs cannot be judged", opname(r, p->subject), r->b->error_name(r->op[p->subject].rc));
         return;
     }
-    if (p->rel == SC_RUNS_ONCE && r->v.outcome == SC_OPEN) { /* capmisc: exactly once, by the end */
+    if (p->rel == SC_RUNS_ONCE && r->v.outcome == SC_OPEN) { /* exactly once, by the end */
         runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
         log_note(r, "%s ran %u times", opname(r, p->subject), runs);
         if (runs == 1)
@@ -33,7 +33,7 @@ void judge_runs(struct run *r)
             sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times, not once", opname(r, p->subject), runs);
         return;
     }
-    if (p->rel == SC_NEVER_RUNS && r->v.outcome == SC_OPEN) { /* graphinst: no launch of the program ran it */
+    if (p->rel == SC_NEVER_RUNS && r->v.outcome == SC_OPEN) { /* no launch of the program ran it */
         for (int i = 0; i < p->nops; i++)
             launches += sc_op_facts(p->ops[i].kind)->replays && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
         runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
@@ -163,7 +163,7 @@ void check_data(struct run *r)
         if (sc_op_facts(k)->status && sl->arg != 0 && !(i == p->subject && p->rel == SC_ANSWERS))
             sc_verdict_error(&r->v, "callback %s received status %u, not success", opname(r, i), sl->arg);
         if (data_of(k) == SC_DATA_NONE || (sc_op_is_data_node(k) && !judged))
-            continue; /* nodes: the nodes of a graph share one buffer, which only its last writer owns */
+            continue; /* the nodes of a graph share one buffer, which only its last writer owns */
         if (!mine(r, i) && !(sc_op_fills(k) && p->buffer_ipc[o->def->buffer]))
             continue; /* another process's memory: main cannot read it back */
         if (sc_op_fills(k) && r->buf_freed[o->def->buffer]) {
@@ -230,7 +230,7 @@ void check_stamps(struct run *r)
 }
 
 /*
- * ipcpool: 'B reads its fill'.  A read copies the first word of its buffer into its slot's arg (zeroed before
+ * 'B reads its fill'.  A read copies the first word of its buffer into its slot's arg (zeroed before
  * the run); its writer (the last fill of the buffer before it) sets every byte to its fill byte.  Judged after
  * the drain: finding anything else means the read ran before the fill's data reached the memory it read.
  */

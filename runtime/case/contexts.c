@@ -20,7 +20,7 @@ static struct kept_context {
     unsigned flags;
     void *ctx;
 } kept[SC_MAX_CONTEXTS];
-/* green: a green context likewise, once its streams are gone, unless the case faulted */
+/* a green context likewise, once its streams are gone, unless the case faulted */
 static struct kept_context kept_green;
 
 void *take_context(const sc_backend *b, unsigned flags)

@@ -75,14 +75,14 @@ int issue_graph_replay(struct run *r, int i, const struct issue_args *a)
         for (int k = 0; k < r->p->ngraphs; k++)
             if (r->runs_nodes_of[g] & (1u << k))
                 store(&r->replayed[k], 1);
-        for (int j = 0; j < r->p->nops; j++) /* nodes: those this launch runs */
+        for (int j = 0; j < r->p->nops; j++) /* those this launch runs */
             if (r->op[j].run_by & (1u << g))
                 store(&r->op[j].launched, 1);
     }
     return rc;
 }
 
-/* nodes: op i adds its node to its graph (no dependencies: edges come from edge ops), np as its kind set it. */
+/* op i adds its node to its graph (no dependencies: edges come from edge ops), np as its kind set it. */
 static int add_node(struct run *r, int i, struct sc_node_params *np)
 {
     struct op_rt *o = &r->op[i];
@@ -143,7 +143,7 @@ int issue_node_child(struct run *r, int i, const struct issue_args *a)
     return 0;
 }
 
-/* graphinst: a graph memory allocation node */
+/* a graph memory allocation node */
 int issue_node_alloc(struct run *r, int i, const struct issue_args *a)
 {
     struct sc_node_params np = { .kind = SC_NODE_ALLOC };
@@ -151,7 +151,7 @@ int issue_node_alloc(struct run *r, int i, const struct issue_args *a)
     return add_node(r, i, &np);
 }
 
-/* allocmisc: a memset node into the stream-ordered allocation, made before it */
+/* a memset node into the stream-ordered allocation, made before it */
 int issue_node_memset_alloc(struct run *r, int i, const struct issue_args *a)
 {
     struct sc_node_params np = { .kind = r->op[i].def->cond, .value = r->op[i].fill };
@@ -178,7 +178,7 @@ int issue_instantiate_upload(struct run *r, int i, const struct issue_args *a)
     return r->b->graph_instantiate(r->graphs[r->op[i].def->graph], 1, a->stream);
 }
 
-/* graphinst: result_out is its value, whatever code it answers */
+/* result_out is its value, whatever code it answers */
 static int instantiate_with(struct run *r, int i, unsigned flags)
 {
     int result = -1;
@@ -207,7 +207,7 @@ int issue_exec_update(struct run *r, int i, const struct issue_args *a)
     (void)a;
     if ((rc = r->b->exec_update(r->graphs[d->graph], r->graphs[d->graph2])) == 0) {
         r->runs_nodes_of[d->graph] = r->runs_nodes_of[d->graph2];
-        for (int j = 0; j < r->p->nops; j++) { /* nodes: later launches of the first graph run the second's */
+        for (int j = 0; j < r->p->nops; j++) { /* later launches of the first graph run the second's */
             unsigned by = r->op[j].run_by & ~(1u << d->graph);
             r->op[j].run_by = r->op[j].run_by & (1u << d->graph2) ? by | 1u << d->graph : by;
         }

@@ -50,7 +50,7 @@ int issue_fill(struct run *r, int i, const struct issue_args *a)
     return r->buf_ptr[m] ? r->b->memset_async(a->stream, r->buf_ptr[m], r->op[i].fill, SC_COPY_BYTES) : -1;
 }
 
-/* ipcpool: the first word, into the op's slot, which every process of the case sees */
+/* the first word, into the op's slot, which every process of the case sees */
 int issue_read(struct run *r, int i, const struct issue_args *a)
 {
     int m = r->op[i].def->buffer;
@@ -73,7 +73,6 @@ int issue_pool_reserved(struct run *r, int i, const struct issue_args *a)
     return rc;
 }
 
-/* poolreuse */
 int issue_pool_used(struct run *r, int i, const struct issue_args *a)
 {
     uint64_t bytes = 0;
@@ -83,7 +82,7 @@ int issue_pool_used(struct run *r, int i, const struct issue_args *a)
     return rc;
 }
 
-/* poolreuse: what the buffer's allocation got, as issue_alloc kept it */
+/* what the buffer's allocation got, as issue_alloc kept it */
 int issue_address(struct run *r, int i, const struct issue_args *a)
 {
     void *ptr = r->buf_ptr[r->op[i].def->buffer];
@@ -104,7 +103,6 @@ int issue_pool_trim_keep(struct run *r, int i, const struct issue_args *a)
     return r->b->pool_trim_to(pool_of(r, r->op[i].def->pool), SC_TRIM_KEEP_BYTES);
 }
 
-/* pginv */
 int issue_pool_export(struct run *r, int i, const struct issue_args *a)
 {
     (void)a;

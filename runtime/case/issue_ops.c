@@ -53,7 +53,6 @@ static int issue_fault(struct run *r, int i, const struct issue_args *a)
     return r->b->launch_fault(a->stream, r->op[i].def->cond);
 }
 
-/* pginv */
 static int issue_kernel_invalid(struct run *r, int i, const struct issue_args *a)
 {
     (void)i;
@@ -173,7 +172,7 @@ static int issue_memcpy_peer(struct run *r, int i, const struct issue_args *a)
     return r->b->memcpy_peer(a->stream, a->dst, dev, a->src, peer_of(dev), SC_COPY_BYTES);
 }
 
-/* allocmisc: the device of buffer m at op i: that of the stream its last allocation before i was issued to. */
+/* the device of buffer m at op i: that of the stream its last allocation before i was issued to. */
 static int buffer_device(const struct run *r, int m, int i)
 {
     int dev = 0;
@@ -183,7 +182,7 @@ static int buffer_device(const struct run *r, int m, int i)
     return dev;
 }
 
-/* allocmisc: from the buffer, on the device its allocation's stream belongs to */
+/* from the buffer, on the device its allocation's stream belongs to */
 static int issue_memcpy_peer_from(struct run *r, int i, const struct issue_args *a)
 {
     int m = r->op[i].def->buffer;
@@ -247,7 +246,7 @@ static int gate_running(struct run *r)
 /*
  * stream_query, event_query.  "Ready while" asks whether the query answers success at some point while the
  * object is held: the GPU may not have reached the work it covers yet, so ask again until success or the
- * release.  um: "synchronizes" asks until success (to the deadline; the gates open meanwhile, after a window)
+ * release.  "Synchronizes" asks until success (to the deadline; the gates open meanwhile, after a window)
  * and, right as the query answers success, reads on the host what the object wrote to managed memory: that
  * answer is equivalent to a synchronize for Unified Memory.
  */
@@ -336,7 +335,6 @@ static int issue_ctx_enter(struct run *r, int i, const struct issue_args *a)
     return r->b->ctx_enter(r->contexts[d->context], d->cond);
 }
 
-/* ctxalloc */
 static int issue_ctx_destroy(struct run *r, int i, const struct issue_args *a)
 {
     int c = r->op[i].def->context, rc;
@@ -346,7 +344,7 @@ static int issue_ctx_destroy(struct run *r, int i, const struct issue_args *a)
     return rc;
 }
 
-/* green: the cleanup destroys it */
+/* the cleanup destroys it */
 static int issue_ctx_create(struct run *r, int i, const struct issue_args *a)
 {
     int c = r->op[i].def->context, rc;

@@ -18,7 +18,6 @@ static int capture_refusal(const struct run *r, int i)
 {
     static const enum sc_code codes[] = { SC_CODE_CAPTURE_UNSUPPORTED, SC_CODE_CAPTURE_INVALIDATED,
                                           SC_CODE_CAPTURE_IMPLICIT, SC_CODE_CAPTURE_WRONG_THREAD,
-                                          /* capmisc */
                                           SC_CODE_CAPTURE_UNMATCHED, SC_CODE_CAPTURE_UNJOINED,
                                           SC_CODE_CAPTURED_EVENT };
     for (size_t k = 0; r->has_capture && k < sizeof codes / sizeof codes[0]; k++)
@@ -27,7 +26,7 @@ static int capture_refusal(const struct run *r, int i)
     return 0;
 }
 
-/* graphinst: an edge refused in a program that asks what instantiation makes of an invalid structure: the
+/* an edge refused in a program that asks what instantiation makes of an invalid structure: the
  * driver may validate the structure as the edge is added ("validated for any structural constraints ...
  * which were not previously validated"), which leaves the premise unmet (judge_value says so), not an error */
 static int refused_edge_premise(const struct run *r, int i)
@@ -86,13 +85,13 @@ static int value_stream_priority(struct run *r, const struct op_rt *o, enum sc_v
 static int value_pool_reserved(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
     *v = o->value ? SC_VALUE_NONZERO : SC_VALUE_ZERO;
-    if (r->p->value == SC_VALUE_MIN_KEPT) /* ctxalloc: what cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) keeps */
+    if (r->p->value == SC_VALUE_MIN_KEPT) /* what cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) keeps */
         *v = (uint64_t)o->value >= SC_TRIM_KEEP_BYTES ? SC_VALUE_MIN_KEPT : *v;
     snprintf(got, n, "%lld bytes reserved", (long long)o->value);
     return 0;
 }
 
-/* poolreuse: allocated is at least one allocation's size */
+/* allocated is at least one allocation's size */
 static int value_pool_used(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
     (void)r;
@@ -119,7 +118,6 @@ static int value_capture_status(struct run *r, const struct op_rt *o, enum sc_va
     return 0;
 }
 
-/* ctxalloc */
 static int value_primary_release(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
     (void)r;
@@ -128,7 +126,7 @@ static int value_primary_release(struct run *r, const struct op_rt *o, enum sc_v
     return 0;
 }
 
-/* graphinst: its result_out, whatever code it answered */
+/* its result_out, whatever code it answered */
 static int value_instantiate_checked(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
     const struct sc_prog *p = r->p;
@@ -154,7 +152,7 @@ static int value_elapsed(struct run *r, const struct op_rt *o, enum sc_value *v,
     return 1;
 }
 
-/* stream_sync, event_sync, ctx_sync (ctxalloc): a context made with CU_CTX_SCHED_BLOCKING_SYNC blocks its
+/* stream_sync, event_sync, ctx_sync: a context made with CU_CTX_SCHED_BLOCKING_SYNC blocks its
  * synchronizing thread.  A spinning thread on a machine with fewer CPUs than runnable threads uses little CPU
  * time too, but spends the rest waiting on a run queue: only the time it was not waiting for a CPU tells. */
 static int value_sleeps(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
@@ -211,7 +209,7 @@ static void judge_value(struct run *r)
 }
 
 /*
- * pginv: a stream or event query a program issues before an error-state getter (get_last_error,
+ * a stream or event query a program issues before an error-state getter (get_last_error,
  * peek_last_error) is there to answer not-ready, which the getter must not report.  One that answered
  * success (the gates had to open early, as under CUDA_LAUNCH_BLOCKING=1) did not test that: the point is
  * undecidable.  Returns 1 when it decided so.
@@ -259,7 +257,7 @@ void judge_return(struct run *r)
         judge_answer(r, o->result, what);
         break;
     case SC_GIVES:
-        if (o->rc == 0 || k == SC_OP_INSTANTIATE_CHECKED) /* graphinst: a refused instantiation gives its result_out */
+        if (o->rc == 0 || k == SC_OP_INSTANTIATE_CHECKED) /* a refused instantiation gives its result_out */
             judge_value(r);
         break;
     case SC_COMPLETE_ON_RETURN:
@@ -277,7 +275,7 @@ void judge_return(struct run *r)
             sc_verdict_error(&r->v, "the completion of %s at its return cannot be observed: neither its source nor "
                              "its destination is host memory", opname(r, p->subject));
         break;
-    case SC_SYNCHRONIZES: /* um: asked until success; what the object wrote read right at that answer */
+    case SC_SYNCHRONIZES: /* asked until success; what the object wrote read right at that answer */
         if (o->result == SC_NOT_READY)
             sc_verdict_error(&r->v, "%s still answered not-ready %.0f ms after it was first asked",
                              opname(r, p->subject), (double)r->cfg.deadline_ns / 1e6);
@@ -353,7 +351,7 @@ void judge_comparison(struct run *r)
     r->compared = 1;
     int same = x->value == y->value;
     char xs[32], ys[32];
-    const char *fmt = x->def->kind == SC_OP_ADDRESS ? "%#llx" : "%lld"; /* poolreuse: addresses in hex */
+    const char *fmt = x->def->kind == SC_OP_ADDRESS ? "%#llx" : "%lld"; /* addresses in hex */
     snprintf(xs, sizeof xs, fmt, (long long)x->value);
     snprintf(ys, sizeof ys, fmt, (long long)y->value);
     log_note(r, "%s gave %s, %s gave %s", opname(r, p->subject), xs, opname(r, p->object), ys);

@@ -35,7 +35,7 @@ static int op_device(struct run *r, const struct sc_op_def *d)
  * Words of the stream memory operations.  A word starts at `init`; a
  * write_value writes `set`; a wait_value waits for `operand` under its
  * condition, which holds for `set` and not for `init` (64-bit words use the
- * upper half, so a driver that truncates them fails).  A preset (ctxmem)
+ * upper half, so a driver that truncates them fails).  A preset
  * chooses the values a wrong comparison gets wrong: an unsigned or signed
  * GEQ instead of the cyclic one ((int32_t)(*addr - value) >= 0, int64_t for
  * 64 bits), or GEQ in place of EQ, AND or NOR.  The `ahead` and `common` and
@@ -48,7 +48,7 @@ static struct word_values word_values(int cond, int bits, int preset)
 {
     const uint64_t hi = bits == 64 ? 1ull << 32 : 0, all = bits == 64 ? ~0ull : 0xffffffffu;
     const uint64_t sign = 1ull << (bits - 1), low = all >> (bits / 2), one = bits == 64 ? hi : 1;
-    if (preset == SC_WORD_MANAGED) { /* um: the driver must refuse it; should it not, its waits pass at once */
+    if (preset == SC_WORD_MANAGED) { /* the driver must refuse it; should it not, its waits pass at once */
         struct word_values wv = word_values(cond, bits, SC_WORD_DEFAULT);
         wv.init = wv.operand;
         return wv;
@@ -197,7 +197,7 @@ static int wait_gates_allowed(const struct sc_prog *p)
             return 0;
     return 1;
 }
-/* green: is context c made by a ctx_create op of the program (and so not before the case)? */
+/* is context c made by a ctx_create op of the program (and so not before the case)? */
 static int made_by_op(const struct sc_prog *p, int c)
 {
     for (int i = 0; i < p->nops; i++)
@@ -224,7 +224,7 @@ static int priorities(struct run *r, char *why, size_t n)
     return 0;
 }
 
-/* green: the green context of the green streams, kept from the program's last case or made now. */
+/* the green context of the green streams, kept from the program's last case or made now. */
 static int green_context(struct run *r, int s, char *why, size_t n)
 {
     int rc;
@@ -307,7 +307,7 @@ static int create_pools_contexts_graphs(struct run *r, char *why, size_t n)
     for (int g = 0; g < p->ngraphs; g++) {
         enum sc_graph_kind k = p->graphs[g].kind;
         r->runs_nodes_of[g] = 1u << g;
-        if (k == SC_GRAPH_NODES) /* nodes: empty; the program's node ops build it */
+        if (k == SC_GRAPH_NODES) /* empty; the program's node ops build it */
             rc = b->graph_new(&r->graphs[g]);
         else if (k != SC_GRAPH_CAPTURED)
             rc = b->graph_create(&r->graphs[g], k == SC_GRAPH_GATE);
@@ -380,7 +380,7 @@ static int prepare_op(struct run *r, int i, uint32_t case_id, int *buf_rc, char 
     o->def = d;
     o->token = (case_id << 8) | (uint32_t)(i + 1);
     o->fill = (unsigned char)(0x40 + i);
-    if (f->from_buffer) { /* allocmisc: what its buffer's last fill before it wrote */
+    if (f->from_buffer) { /* what its buffer's last fill before it wrote */
         int w = sc_op_writer(p, i);
         o->fill = w >= 0 ? (unsigned char)(0x40 + w) : 0;
     }
@@ -458,7 +458,7 @@ void destroy_objects(struct run *r)
     const struct sc_prog *p = r->p;
     for (int m = 0; m < p->nbuffers; m++) /* IPC memory: closed by the importers before main frees it */
         if (p->buffer_ipc[m] == SC_IPC_FROM_POOL) {
-            /* ipcpool: "The imported memory must be freed from all importing processes before being freed in
+            /* "The imported memory must be freed from all importing processes before being freed in
              * the exporting process" (cuMemPoolImportPointer): main frees after the others finished the run */
             if (r->proc != 0 && (r->ipc_pool[m] || r->buf_ptr[m]))
                 b->ipc_pool_close(r->ipc_pool[m], r->buf_ptr[m]);
@@ -517,7 +517,7 @@ void destroy_objects(struct run *r)
             if (r->members[r->first[s] + m])
                 b->stream_destroy(r->members[r->first[s] + m]);
     }
-    if (r->green) { /* green: after its streams ("Users must explicitly destroy all such streams before ...") */
+    if (r->green) { /* after its streams ("Users must explicitly destroy all such streams before ...") */
         if (!(r->proc == 0 && r->faulted_at < 0 && keep_green(b, r->green))) /* for the program's next case */
             b->green_destroy(r->green);
         r->green = NULL;

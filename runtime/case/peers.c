@@ -19,7 +19,7 @@ static struct shared *shared_mem[2];
 static int shared_fd[2] = { -1, -1 };
 /* main, per API: the other processes (0: none running), the runs started, processes started */
 static pid_t peer_pid[2][SC_MAX_PROCS];
-static char peer_setting[2][SC_MAX_PROCS][SC_ENV_LEN]; /* blocking: what each was started with (sc_process_env) */
+static char peer_setting[2][SC_MAX_PROCS][SC_ENV_LEN]; /* what each was started with (sc_process_env) */
 static uint32_t run_gen[2];
 static uint32_t runs_told[2]; /* run_gen when the last program's peers were told of (sc_run_end_peers) */
 static unsigned peers_started[2];
@@ -170,7 +170,7 @@ int start_peers(struct run *r, uint32_t case_id, char *why, size_t n)
 static int missing(int rc) { return rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED ? -2 : -1; }
 
 /*
- * ipcpool: main allocates memory m from a pool it creates exportable (SC_POOL_IPC), zeroes it and waits for
+ * main allocates memory m from a pool it creates exportable (SC_POOL_IPC), zeroes it and waits for
  * that (the allocation is complete before any process uses it, as cuMemPoolImportPointer asks), publishes
  * its export data in the region and passes the pool's file descriptor to every other process over its
  * socket, tagged with the run.  A device or driver that cannot export the pool skips the point.
@@ -215,7 +215,7 @@ static int export_pool_memory(struct run *r, int m, char *why, size_t n)
     return 0;
 }
 
-/* ipcpool: another process takes the pool's file descriptor main passed for this run and, when it uses memory
+/* another process takes the pool's file descriptor main passed for this run and, when it uses memory
  * m, imports the pool and the allocation. */
 static int import_pool_memory(struct run *r, int m, char *why, size_t n)
 {

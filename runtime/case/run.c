@@ -124,7 +124,7 @@ static int issue_all(struct run *r, uint64_t *last_issue)
         struct op_rt *o = &r->op[i];
         char desc[160];
         describe_op(r, i, desc, sizeof desc);
-        /* um: "synchronizes" is judged whenever its query answers success, held or not: the hold only gives
+        /* "synchronizes" is judged whenever its query answers success, held or not: the hold only gives
          * a broken driver the chance to answer before the data is there (its control needs it) */
         if (i == p->subject && load(&r->released) && sc_relation_is_binary(p->rel) && p->rel != SC_SYNCHRONIZES) {
             sc_verdict_decide(&r->v, SC_UNDECIDED,

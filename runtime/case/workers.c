@@ -38,7 +38,7 @@ void run_job(struct worker *w, int job, int i)
         o->t_return = sc_now_ns();
         if (i == p->subject) {
             /* the object first, then the release flag: see verdict.h */
-            /* G blocks until G (blocking): the launch of a gate, whose slot tells before its call is marked returned */
+            /* G blocks until G: the launch of a gate, whose slot tells before its call is marked returned */
             o->ret.object_done = p->object >= 0 && (p->object == i ? member_done(r, i, 0) : op_done(r, p->object)) == 1;
             o->ret.released = is_released(r);
             o->ret.result = o->result;
