@@ -6,7 +6,7 @@
  * process with STREAMCTS_PROCESS set, and shares an anonymous memory region
  * per API (memfds the child inherits) with them: a child serves the driver
  * API's runs, then main moves it on to the runtime API's.  The children outlive a run:
- * run.c lays the region out (slots, the gate flag, mailboxes, published
+ * case/peers.c lays the region out (slots, the gate flag, mailboxes, published
  * results, which run to start) and tells them each run; this file only makes
  * the region and the children, and tells when a child ended and why.  A
  * child dies with its parent (PR_SET_PDEATHSIG), so nothing outlives a

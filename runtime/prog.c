@@ -1,4 +1,5 @@
-/* prog.c - recording a case's program (the builder half of streamcts.h). */
+/* prog.c - recording a case's program (the builder half of streamcts.h): the objects it declares, its
+ * threads and processes, its expectation, and the names reports use.  prog_ops.c records its ops. */
 #include "prog.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,8 +30,7 @@ int sc_prog_isolates(sc_build_fn build)
     return isolates;
 }
 
-static void misuse(sc_prog *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void misuse(sc_prog *p, const char *fmt, ...)
+void sc_prog_misuse(sc_prog *p, const char *fmt, ...)
 {
     if (p->error[0])
         return;
@@ -48,11 +48,11 @@ sc_stream sc_stream_create_ex(sc_prog *p, const char *name, enum sc_stream_kind 
                               int device, int count)
 {
     if (p->nstreams == SC_MAX_STREAMS) {
-        misuse(p, "more than %d streams", SC_MAX_STREAMS);
+        sc_prog_misuse(p, "more than %d streams", SC_MAX_STREAMS);
         return SC_LEGACY_STREAM;
     }
     if (device < 0 || device >= SC_MAX_DEVICES || count < 1 || p->nmembers + count > SC_MAX_MEMBERS) {
-        misuse(p, "stream %s: device %d, %d members: out of range", name, device, count);
+        sc_prog_misuse(p, "stream %s: device %d, %d members: out of range", name, device, count);
         return SC_LEGACY_STREAM;
     }
     copy_name(p->streams[p->nstreams].name, name);
@@ -86,7 +86,7 @@ sc_stream sc_stream_create_green(sc_prog *p, const char *name, enum sc_priority 
 sc_event sc_event_create_flags(sc_prog *p, const char *name, unsigned flags)
 {
     if (p->nevents == SC_MAX_EVENTS) {
-        misuse(p, "more than %d events", SC_MAX_EVENTS);
+        sc_prog_misuse(p, "more than %d events", SC_MAX_EVENTS);
         return 0;
     }
     copy_name(p->events[p->nevents].name, name);
@@ -99,7 +99,7 @@ sc_event sc_event_create(sc_prog *p, const char *name) { return sc_event_create_
 sc_pool sc_pool_create(sc_prog *p, const char *name, unsigned flags)
 {
     if (p->npools == SC_MAX_POOLS) {
-        misuse(p, "more than %d pools", SC_MAX_POOLS);
+        sc_prog_misuse(p, "more than %d pools", SC_MAX_POOLS);
         return SC_DEFAULT_POOL;
     }
     copy_name(p->pools[p->npools].name, name);
@@ -110,7 +110,7 @@ sc_pool sc_pool_create(sc_prog *p, const char *name, unsigned flags)
 sc_buffer sc_buffer_create(sc_prog *p, const char *name)
 {
     if (p->nbuffers == SC_MAX_BUFFERS) {
-        misuse(p, "more than %d buffers", SC_MAX_BUFFERS);
+        sc_prog_misuse(p, "more than %d buffers", SC_MAX_BUFFERS);
         return 0;
     }
     copy_name(p->buffers[p->nbuffers], name);
@@ -134,7 +134,7 @@ sc_buffer sc_ipc_memory_create_flags(sc_prog *p, const char *name, unsigned flag
 sc_graph sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind)
 {
     if (p->ngraphs == SC_MAX_GRAPHS) {
-        misuse(p, "more than %d graphs", SC_MAX_GRAPHS);
+        sc_prog_misuse(p, "more than %d graphs", SC_MAX_GRAPHS);
         return 0;
     }
     copy_name(p->graphs[p->ngraphs].name, name);
@@ -145,11 +145,11 @@ sc_graph sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind)
 sc_word sc_word_create(sc_prog *p, const char *name, int bits)
 {
     if (p->nwords == SC_MAX_WORDS) {
-        misuse(p, "more than %d words", SC_MAX_WORDS);
+        sc_prog_misuse(p, "more than %d words", SC_MAX_WORDS);
         return 0;
     }
     if (bits != 32 && bits != 64)
-        misuse(p, "word %s: a word has 32 or 64 bits", name);
+        sc_prog_misuse(p, "word %s: a word has 32 or 64 bits", name);
     copy_name(p->words[p->nwords].name, name);
     p->words[p->nwords].bits = bits;
     return p->nwords++;
@@ -158,7 +158,7 @@ sc_word sc_word_create(sc_prog *p, const char *name, int bits)
 sc_context sc_context_create(sc_prog *p, const char *name)
 {
     if (p->ncontexts == SC_MAX_CONTEXTS) {
-        misuse(p, "more than %d contexts", SC_MAX_CONTEXTS);
+        sc_prog_misuse(p, "more than %d contexts", SC_MAX_CONTEXTS);
         return 0;
     }
     copy_name(p->contexts[p->ncontexts], name);
@@ -181,434 +181,7 @@ sc_word sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_wo
     return w;
 }
 
-/* -- operations ------------------------------------------------------------- */
-
-static struct sc_op_def *add(sc_prog *p, enum sc_op_kind kind, const char *name, sc_stream s)
-{
-    static struct sc_op_def sink; /* absorbs the fields of an op that does not fit */
-    if (p->nops == SC_MAX_OPS) {
-        misuse(p, "more than %d operations", SC_MAX_OPS);
-        memset(&sink, 0, sizeof sink);
-        return &sink;
-    }
-    if (s >= p->nstreams || s < SC_ON_DEVICE(SC_NULL_STREAM, SC_MAX_DEVICES - 1))
-        misuse(p, "operation %s names an unknown stream", name);
-    struct sc_op_def *op = &p->ops[p->nops++];
-    memset(op, 0, sizeof *op);
-    op->kind = kind;
-    copy_name(op->name, name);
-    op->stream = s;
-    op->pool = SC_DEFAULT_POOL;
-    return op;
-}
-
-static sc_op index_of(const sc_prog *p, const struct sc_op_def *op)
-{
-    return op >= p->ops && op < p->ops + SC_MAX_OPS ? (sc_op)(op - p->ops) : 0;
-}
-
-static void check_index(sc_prog *p, const char *op, const char *what, int i, int n)
-{
-    if (i < 0 || i >= n)
-        misuse(p, "operation %s names an unknown %s", op, what);
-}
-
-static sc_op simple(sc_prog *p, enum sc_op_kind k, const char *n, sc_stream s) { return index_of(p, add(p, k, n, s)); }
-
-static sc_op with_event(sc_prog *p, enum sc_op_kind k, const char *n, sc_event e, sc_stream s)
-{
-    struct sc_op_def *op = add(p, k, n, s);
-    check_index(p, n, "event", e, p->nevents);
-    op->event = e;
-    return index_of(p, op);
-}
-
-sc_op sc_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_GATE, n, s); }
-sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_GATE, n, s); }
-sc_op sc_value_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_VALUE_GATE, n, s); }
-sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL, n, s); }
-sc_op sc_module_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MODULE_KERNEL, n, s); }
-sc_op sc_fault(sc_prog *p, const char *n, enum sc_fault_kind how, sc_stream s)
-{
-    sc_op op = simple(p, SC_OP_FAULT, n, s);
-    if (how != SC_FAULT_ADDRESS && how != SC_FAULT_ASSERT && how != SC_FAULT_TRAP)
-        misuse(p, "operation %s: no fault kind %d", n, (int)how);
-    p->ops[op].cond = how;
-    return op;
-}
-sc_op sc_kernel_pdl(sc_prog *p, const char *n, enum sc_pdl_sync sync, sc_stream s)
-{
-    struct sc_op_def *op = add(p, SC_OP_KERNEL_PDL, n, s);
-    op->cond = sync;
-    return index_of(p, op);
-}
-
-sc_op sc_memset_to(sc_prog *p, const char *n, enum sc_mem target, sc_stream s)
-{
-    struct sc_op_def *op = add(p, SC_OP_MEMSET, n, s);
-    op->mem = target;
-    return index_of(p, op);
-}
-sc_op sc_memset(sc_prog *p, const char *n, sc_stream s) { return sc_memset_to(p, n, SC_MEM_DEVICE, s); }
-sc_op sc_memset_sync(sc_prog *p, const char *n, enum sc_mem target)
-{
-    struct sc_op_def *op = add(p, SC_OP_MEMSET_SYNC, n, SC_NULL_STREAM);
-    op->mem = target;
-    return index_of(p, op);
-}
-
-static sc_op copy(sc_prog *p, enum sc_op_kind k, const char *n, unsigned kind, sc_stream s)
-{
-    struct sc_op_def *op = add(p, k, n, s);
-    op->copy = kind;
-    if ((kind & SC_COPY_KIND_MASK) < SC_H2D_PINNED || (kind & SC_COPY_KIND_MASK) > SC_M2D ||
-        ((kind & (SC_COPY_2D | SC_COPY_3D)) && (kind & SC_COPY_KIND_MASK) > SC_D2D))
-        misuse(p, "operation %s: no such copy", n);
-    return index_of(p, op);
-}
-sc_op sc_memcpy_async(sc_prog *p, const char *n, enum sc_copy k, sc_stream s) { return copy(p, SC_OP_MEMCPY_ASYNC, n, k, s); }
-sc_op sc_memcpy_sync(sc_prog *p, const char *n, enum sc_copy k) { return copy(p, SC_OP_MEMCPY_SYNC, n, k, SC_NULL_STREAM); }
-
-sc_op sc_host_func(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_FUNC, n, s); }
-sc_op sc_callback(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK, n, s); }
-sc_op sc_record(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_RECORD, n, e, s); }
-sc_op sc_wait(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT, n, e, s); }
-sc_op sc_wait_invalid_flags(sc_prog *p, const char *n, sc_event e, sc_stream s)
-{
-    return with_event(p, SC_OP_WAIT_INVALID, n, e, s);
-}
-sc_op sc_record_external(sc_prog *p, const char *n, sc_event e, sc_stream s)
-{
-    return with_event(p, SC_OP_RECORD_EXTERNAL, n, e, s);
-}
-sc_op sc_wait_external(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT_EXTERNAL, n, e, s); }
-sc_op sc_callback_api(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK_API, n, s); }
-sc_op sc_kernel_invalid(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL_INVALID, n, s); }
-sc_op sc_gate_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_GATE_PROGEVENT, n, e, s); }
-sc_op sc_kernel_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s)
-{
-    return with_event(p, SC_OP_KERNEL_PROGEVENT, n, e, s);
-}
-
-static sc_op value_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_word w, int cond, unsigned flags, sc_stream s)
-{
-    struct sc_op_def *op = add(p, k, n, s);
-    check_index(p, n, "word", w, p->nwords);
-    op->word = w;
-    op->cond = cond;
-    op->flags = flags;
-    return index_of(p, op);
-}
-sc_op sc_write_value(sc_prog *p, const char *n, sc_word w, unsigned flags, sc_stream s)
-{
-    return value_op(p, SC_OP_WRITE_VALUE, n, w, 0, flags, s);
-}
-sc_op sc_batch_wait_write(sc_prog *p, const char *n, sc_word wait, sc_word write, sc_stream s)
-{
-    struct sc_op_def *op = add(p, SC_OP_BATCH, n, s);
-    check_index(p, n, "word", wait, p->nwords);
-    check_index(p, n, "word", write, p->nwords);
-    op->word = wait;
-    op->word2 = write;
-    op->cond = SC_WAIT_GEQ;
-    return index_of(p, op);
-}
-sc_op sc_wait_value(sc_prog *p, const char *n, sc_word w, enum sc_wait_cond cond, sc_stream s)
-{
-    return value_op(p, SC_OP_WAIT_VALUE, n, w, cond, 0, s);
-}
-
-static sc_op buffer_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_buffer m, sc_pool pool, sc_stream s)
-{
-    struct sc_op_def *op = add(p, k, n, s);
-    check_index(p, n, "buffer", m, p->nbuffers);
-    if (pool != SC_DEFAULT_POOL)
-        check_index(p, n, "pool", pool, p->npools);
-    op->buffer = m;
-    op->pool = pool;
-    return index_of(p, op);
-}
-sc_op sc_alloc_async(sc_prog *p, const char *n, sc_buffer m, sc_pool pool, sc_stream s)
-{
-    return buffer_op(p, SC_OP_ALLOC, n, m, pool, s);
-}
-sc_op sc_free_async(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
-{
-    return buffer_op(p, SC_OP_FREE, n, m, SC_DEFAULT_POOL, s);
-}
-sc_op sc_fill(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_FILL, n, m, SC_DEFAULT_POOL, s); }
-sc_op sc_read(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_READ, n, m, SC_DEFAULT_POOL, s); }
-sc_op sc_memcpy_peer_from(sc_prog *p, const char *n, sc_buffer m, sc_stream s) /* allocmisc */
-{
-    return buffer_op(p, SC_OP_MEMCPY_PEER_FROM, n, m, SC_DEFAULT_POOL, s);
-}
-
-int sc_op_writer(const sc_prog *p, sc_op i)
-{
-    for (int j = i - 1; j >= 0; j--)
-        if (p->ops[j].kind == SC_OP_FILL && p->ops[j].buffer == p->ops[i].buffer)
-            return j;
-    return -1;
-}
-
-static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
-{
-    struct sc_op_def *op = add(p, k, n, SC_NULL_STREAM);
-    if (pool != SC_DEFAULT_POOL)
-        check_index(p, n, "pool", pool, p->npools);
-    op->pool = pool;
-    return index_of(p, op);
-}
-sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_RESERVED, n, pool); }
-sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
-sc_op sc_pool_trim_keep(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM_KEEP, n, pool); }
-sc_op sc_pool_used(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_USED, n, pool); } /* poolreuse */
-sc_op sc_address(sc_prog *p, const char *n, sc_buffer m) /* poolreuse: a host call, on no stream */
-{
-    return buffer_op(p, SC_OP_ADDRESS, n, m, SC_DEFAULT_POOL, SC_NULL_STREAM);
-}
-sc_op sc_pool_access(sc_prog *p, const char *n, sc_pool pool, int device)
-{
-    sc_op op = pool_op(p, SC_OP_POOL_ACCESS, n, pool);
-    if (device < 0 || device >= SC_MAX_DEVICES)
-        misuse(p, "operation %s: no device %d", n, device);
-    p->ops[op].cond = device;
-    return op;
-}
-sc_op sc_pool_set_access(sc_prog *p, const char *n, sc_pool pool, int device, enum sc_access access)
-{
-    sc_op op = sc_pool_access(p, n, pool, device); /* the same checks, then its own kind */
-    p->ops[op].kind = SC_OP_POOL_SET_ACCESS;
-    p->ops[op].flags = access;
-    return op;
-}
-sc_op sc_pool_export(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_EXPORT, n, pool); }
-sc_op sc_alloc_imported(sc_prog *p, const char *n, sc_pool pool, sc_stream s)
-{
-    struct sc_op_def *op = add(p, SC_OP_ALLOC_IMPORTED, n, s);
-    if (pool != SC_DEFAULT_POOL)
-        check_index(p, n, "pool", pool, p->npools);
-    op->pool = pool;
-    return index_of(p, op);
-}
-
-sc_op sc_graph_launch(sc_prog *p, const char *n, sc_graph g, sc_stream s)
-{
-    struct sc_op_def *op = add(p, SC_OP_GRAPH_LAUNCH, n, s);
-    check_index(p, n, "graph", g, p->ngraphs);
-    op->graph = g;
-    return index_of(p, op);
-}
-
-sc_op sc_capture_begin(sc_prog *p, const char *n, sc_stream s, enum sc_capture_mode mode)
-{
-    struct sc_op_def *op = add(p, SC_OP_CAPTURE_BEGIN, n, s);
-    op->cond = mode;
-    return index_of(p, op);
-}
-sc_op sc_capture_end(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_END, n, s); }
-sc_op sc_capture_status(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_STATUS, n, s); }
-sc_op sc_capture_keep(sc_prog *p, const char *n, sc_stream s, sc_graph g)
-{
-    struct sc_op_def *op = add(p, SC_OP_CAPTURE_KEEP, n, s);
-    check_index(p, n, "graph", g, p->ngraphs);
-    op->graph = g;
-    return index_of(p, op);
-}
-sc_op sc_graph_replay(sc_prog *p, const char *n, sc_graph g, sc_stream s)
-{
-    struct sc_op_def *op = add(p, SC_OP_GRAPH_REPLAY, n, s);
-    check_index(p, n, "graph", g, p->ngraphs);
-    op->graph = g;
-    return index_of(p, op);
-}
-
-/* nodes: graphs built by hand */
-static struct sc_op_def *graph_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_graph g)
-{
-    struct sc_op_def *op = add(p, k, n, SC_NULL_STREAM);
-    check_index(p, n, "graph", g, p->ngraphs);
-    op->graph = g;
-    return op;
-}
-sc_op sc_node(sc_prog *p, const char *n, sc_graph g, enum sc_node_kind kind)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE, n, g);
-    if (kind != SC_NODE_GATE && kind != SC_NODE_KERNEL && kind != SC_NODE_HOST)
-        misuse(p, "operation %s: a marking node is a gate, kernel or host node", n);
-    op->cond = kind;
-    return index_of(p, op);
-}
-sc_op sc_node_data(sc_prog *p, const char *n, sc_graph g, enum sc_node_kind kind)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_DATA, n, g);
-    if (kind != SC_NODE_MEMSET && kind != SC_NODE_MEMCPY)
-        misuse(p, "operation %s: a data node is a memset or memcpy node", n);
-    op->cond = kind;
-    return index_of(p, op);
-}
-sc_op sc_node_event(sc_prog *p, const char *n, sc_graph g, sc_event e, enum sc_node_kind kind)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_EVENT, n, g);
-    if (kind != SC_NODE_RECORD && kind != SC_NODE_WAIT)
-        misuse(p, "operation %s: an event node records or waits", n);
-    check_index(p, n, "event", e, p->nevents);
-    op->event = e;
-    op->cond = kind;
-    return index_of(p, op);
-}
-sc_op sc_node_child(sc_prog *p, const char *n, sc_graph g, sc_graph child)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_CHILD, n, g);
-    check_index(p, n, "graph", child, p->ngraphs);
-    op->graph2 = child;
-    return index_of(p, op);
-}
-static int is_node(const sc_prog *p, sc_op i)
-{
-    if (i < 0 || i >= p->nops)
-        return 0;
-    enum sc_op_kind k = p->ops[i].kind;
-    return k == SC_OP_NODE || k == SC_OP_NODE_DATA || k == SC_OP_NODE_EVENT || k == SC_OP_NODE_CHILD ||
-           k == SC_OP_NODE_ALLOC /* graphinst */ || k == SC_OP_NODE_MEMSET_ALLOC; /* allocmisc */
-}
-sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
-{
-    if (!is_node(p, from) || !is_node(p, to) || p->ops[from].graph != p->ops[to].graph || from == to)
-        misuse(p, "operation %s: an edge joins two nodes of one graph", n);
-    struct sc_op_def *op = graph_op(p, SC_OP_EDGE, n, is_node(p, from) ? p->ops[from].graph : 0);
-    op->from = from;
-    op->to = to;
-    return index_of(p, op);
-}
-sc_op sc_instantiate(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_INSTANTIATE, n, g)); }
-sc_op sc_instantiate_upload(sc_prog *p, const char *n, sc_graph g, sc_stream s)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_INSTANTIATE_UPLOAD, n, g);
-    if (s >= p->nstreams || s < SC_ON_DEVICE(SC_NULL_STREAM, SC_MAX_DEVICES - 1))
-        misuse(p, "operation %s names an unknown stream", n);
-    op->stream = s;
-    return index_of(p, op);
-}
-sc_op sc_exec_update(sc_prog *p, const char *n, sc_graph g, sc_graph from)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_EXEC_UPDATE, n, g);
-    check_index(p, n, "graph", from, p->ngraphs);
-    op->graph2 = from;
-    return index_of(p, op);
-}
-sc_op sc_exec_destroy(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_EXEC_DESTROY, n, g)); }
-/* graphinst */
-sc_op sc_node_alloc(sc_prog *p, const char *n, sc_graph g)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_ALLOC, n, g);
-    op->cond = SC_NODE_ALLOC;
-    return index_of(p, op);
-}
-/* allocmisc: a memset node on a stream-ordered allocation */
-sc_op sc_node_memset_alloc(sc_prog *p, const char *n, sc_graph g, sc_buffer m)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_MEMSET_ALLOC, n, g);
-    check_index(p, n, "buffer", m, p->nbuffers);
-    op->buffer = m;
-    op->cond = SC_NODE_MEMSET;
-    return index_of(p, op);
-}
-sc_op sc_instantiate_checked(sc_prog *p, const char *n, sc_graph g)
-{
-    return index_of(p, graph_op(p, SC_OP_INSTANTIATE_CHECKED, n, g));
-}
-sc_op sc_instantiate_auto_free(sc_prog *p, const char *n, sc_graph g)
-{
-    return index_of(p, graph_op(p, SC_OP_INSTANTIATE_AUTO_FREE, n, g));
-}
-
-sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_SYNC, n, s); }
-sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_SYNC, n, e, SC_NULL_STREAM); }
-sc_op sc_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM); }
-sc_op sc_stream_query(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_QUERY, n, s); }
-sc_op sc_event_query(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_QUERY, n, e, SC_NULL_STREAM); }
-sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)
-{
-    sc_op i = with_event(p, SC_OP_ELAPSED, n, start, SC_NULL_STREAM);
-    check_index(p, n, "event", end, p->nevents);
-    p->ops[i].event2 = end;
-    return i;
-}
-sc_op sc_stream_flags(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_FLAGS, n, s); }
-sc_op sc_stream_priority(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_PRIORITY, n, s); }
-sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_ID, n, s); }
-sc_op sc_ctx_op(sc_prog *p, const char *n, enum sc_ctx_action a)
-{
-    struct sc_op_def *op = add(p, SC_OP_CTX, n, SC_NULL_STREAM);
-    op->cond = a;
-    return index_of(p, op);
-}
-sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a)
-{
-    struct sc_op_def *op = add(p, SC_OP_CTX_ENTER, n, SC_NULL_STREAM);
-    check_index(p, n, "context", c, p->ncontexts);
-    op->context = c;
-    op->cond = a;
-    return index_of(p, op);
-}
-sc_op sc_thread_exit(sc_prog *p, const char *n) { return simple(p, SC_OP_THREAD_EXIT, n, SC_NULL_STREAM); }
-/* ctxalloc */
-sc_op sc_ctx_destroy(sc_prog *p, const char *n, sc_context c)
-{
-    struct sc_op_def *op = add(p, SC_OP_CTX_DESTROY, n, SC_NULL_STREAM);
-    check_index(p, n, "context", c, p->ncontexts);
-    op->context = c;
-    return index_of(p, op);
-}
-/* green */
-sc_op sc_ctx_create(sc_prog *p, const char *n, sc_context c)
-{
-    struct sc_op_def *op = add(p, SC_OP_CTX_CREATE, n, SC_NULL_STREAM);
-    check_index(p, n, "context", c, p->ncontexts);
-    op->context = c;
-    return index_of(p, op);
-}
-sc_op sc_primary_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_PRIMARY_CTX_SYNC, n, SC_NULL_STREAM); }
-sc_op sc_primary_release(sc_prog *p, const char *n, enum sc_primary_action a)
-{
-    struct sc_op_def *op = add(p, SC_OP_PRIMARY_RELEASE, n, SC_NULL_STREAM);
-    op->cond = a;
-    return index_of(p, op);
-}
-sc_op sc_memcpy_peer(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MEMCPY_PEER, n, s); }
-sc_op sc_device_sync(sc_prog *p, const char *n, int device)
-{
-    struct sc_op_def *op = add(p, SC_OP_DEVICE_SYNC, n, SC_NULL_STREAM);
-    if (device < 0 || device >= SC_MAX_DEVICES)
-        misuse(p, "operation %s: no device %d", n, device);
-    op->cond = device;
-    return index_of(p, op);
-}
-sc_op sc_device_enter(sc_prog *p, const char *n, int device)
-{
-    sc_op op = sc_device_sync(p, n, device); /* the same checks, then its own kind */
-    p->ops[op].kind = SC_OP_DEVICE_ENTER;
-    return op;
-}
-sc_op sc_mem_alloc(sc_prog *p, const char *n) { return simple(p, SC_OP_MEM_ALLOC, n, SC_NULL_STREAM); }
-sc_op sc_stream_create_invalid(sc_prog *p, const char *n) { return simple(p, SC_OP_STREAM_CREATE_INVALID, n, SC_NULL_STREAM); }
-sc_op sc_get_last_error(sc_prog *p, const char *n) { return simple(p, SC_OP_GET_LAST_ERROR, n, SC_NULL_STREAM); }
-sc_op sc_peek_last_error(sc_prog *p, const char *n) { return simple(p, SC_OP_PEEK_LAST_ERROR, n, SC_NULL_STREAM); }
-sc_op sc_event_create_try(sc_prog *p, const char *n, unsigned flags)
-{
-    struct sc_op_def *op = add(p, SC_OP_EVENT_CREATE_TRY, n, SC_NULL_STREAM);
-    op->flags = flags;
-    return index_of(p, op);
-}
-
-sc_op sc_stream_destroy(sc_prog *p, const char *n, sc_stream s)
-{
-    if (s < 0)
-        misuse(p, "operation %s destroys a built-in stream", n);
-    return simple(p, SC_OP_STREAM_DESTROY, n, s);
-}
-sc_op sc_event_destroy(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_DESTROY, n, e, SC_NULL_STREAM); }
+/* -- threads and processes ------------------------------------------------ */
 
 /* The index of the named thread, declared on first use; -1 when there are too many. */
 static int thread_index(sc_prog *p, const char *thread)
@@ -618,7 +191,7 @@ static int thread_index(sc_prog *p, const char *thread)
         if (strcmp(p->threads[t], thread) == 0)
             return t;
     if (p->nthreads == SC_MAX_THREADS) {
-        misuse(p, "more than %d threads", SC_MAX_THREADS);
+        sc_prog_misuse(p, "more than %d threads", SC_MAX_THREADS);
         return -1;
     }
     copy_name(p->threads[p->nthreads], thread);
@@ -628,7 +201,7 @@ static int thread_index(sc_prog *p, const char *thread)
 void sc_in_thread(sc_prog *p, sc_op op, const char *thread)
 {
     if (op < 0 || op >= p->nops) {
-        misuse(p, "sc_in_thread: no such operation");
+        sc_prog_misuse(p, "sc_in_thread: no such operation");
         return;
     }
     int t = thread_index(p, thread);
@@ -641,7 +214,7 @@ void sc_thread_process(sc_prog *p, const char *thread, const char *process)
     int t = thread_index(p, thread), k;
     if (t <= 0) {
         if (t == 0)
-            misuse(p, "thread main runs in process main");
+            sc_prog_misuse(p, "thread main runs in process main");
         return;
     }
     for (k = 0; k < p->nprocs; k++)
@@ -649,7 +222,7 @@ void sc_thread_process(sc_prog *p, const char *thread, const char *process)
             break;
     if (k == p->nprocs) {
         if (p->nprocs == SC_MAX_PROCS) {
-            misuse(p, "more than %d processes", SC_MAX_PROCS);
+            sc_prog_misuse(p, "more than %d processes", SC_MAX_PROCS);
             return;
         }
         copy_name(p->procs[p->nprocs++], process);
@@ -662,41 +235,30 @@ void sc_process_env(sc_prog *p, const char *process, const char *var, const char
     for (int k = 1; k < p->nprocs; k++)
         if (strcmp(p->procs[k], process) == 0) {
             if (p->proc_env[k][0]) {
-                misuse(p, "sc_process_env: process %s has a setting already", process);
+                sc_prog_misuse(p, "sc_process_env: process %s has a setting already", process);
                 return;
             }
             if ((size_t)snprintf(p->proc_env[k], SC_ENV_LEN, "%s=%s", var, value) >= SC_ENV_LEN)
-                misuse(p, "sc_process_env: '%s=%s' is too long", var, value);
+                sc_prog_misuse(p, "sc_process_env: '%s=%s' is too long", var, value);
             return;
         }
-    misuse(p, "sc_process_env: no process %s (declare its threads first)", process);
+    sc_prog_misuse(p, "sc_process_env: no process %s (declare its threads first)", process);
 }
 
 int sc_op_process(const struct sc_prog *p, int i) { return p->thread_proc[p->ops[i].thread]; }
 
-int sc_op_primary(const struct sc_prog *p, int i)
-{
-    for (int j = i - 1; j >= 0; j--) {
-        const struct sc_op_def *d = &p->ops[j];
-        if (d->stream != p->ops[i].stream || d->thread != p->ops[i].thread ||
-            sc_op_facts(d->kind)->role != SC_ROLE_WORK)
-            continue;
-        return d->kind == SC_OP_GATE || d->kind == SC_OP_KERNEL || d->kind == SC_OP_KERNEL_PDL ? j : -1;
-    }
-    return -1;
-}
 
 /* -- expectations ------------------------------------------------------------ */
 
 static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
 {
     if (subject < 0 || subject >= p->nops || (object != -1 && (object < 0 || object >= p->nops)))
-        misuse(p, "sc_expect: no such operation");
+        sc_prog_misuse(p, "sc_expect: no such operation");
     if (sc_relation_is_binary(rel) != (object != -1))
-        misuse(p, "sc_expect: relation '%s' %s an object", sc_relation_text(rel),
+        sc_prog_misuse(p, "sc_expect: relation '%s' %s an object", sc_relation_text(rel),
                sc_relation_is_binary(rel) ? "needs" : "takes no");
     if (p->has_expect)
-        misuse(p, "a program has one expectation");
+        sc_prog_misuse(p, "a program has one expectation");
     p->subject = subject;
     p->object = object;
     p->rel = rel;
@@ -710,10 +272,10 @@ void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
         const struct sc_op_def *x = &p->ops[object];
         unsigned copy = x->copy & SC_COPY_KIND_MASK;
         if (sc_op_facts(p->ops[subject].kind)->role != SC_ROLE_QUERY)
-            misuse(p, "sc_expect: the subject of 'synchronizes' must be a query");
+            sc_prog_misuse(p, "sc_expect: the subject of 'synchronizes' must be a query");
         if (!(x->kind == SC_OP_MEMSET && x->mem == SC_MEM_MANAGED) &&
             !(x->kind == SC_OP_MEMCPY_ASYNC && (copy == SC_H2M || copy == SC_D2M)))
-            misuse(p, "sc_expect: the object of 'synchronizes' must write managed memory");
+            sc_prog_misuse(p, "sc_expect: the object of 'synchronizes' must write managed memory");
     }
     expect(p, subject, rel, object);
 }
@@ -721,13 +283,13 @@ void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
     if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_SEES_PRIMARY &&
         rel != SC_RUNS_ONCE && rel != SC_NEVER_RUNS && rel != SC_READS_FILL)
-        misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
+        sc_prog_misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
     if (rel == SC_SEES_PRIMARY && (p->ops[subject].kind != SC_OP_KERNEL_PDL || sc_op_primary(p, subject) < 0))
-        misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
+        sc_prog_misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
     if (rel == SC_READS_FILL && (p->ops[subject].kind != SC_OP_READ || sc_op_writer(p, subject) < 0))
-        misuse(p, "sc_expect_unary: 'reads its fill' needs a read after a fill of its buffer");
+        sc_prog_misuse(p, "sc_expect_unary: 'reads its fill' needs a read after a fill of its buffer");
     if (rel == SC_KEEPS_DATA && p->ops[subject].kind == SC_OP_MEMCPY_PEER_FROM && sc_op_writer(p, subject) < 0)
-        misuse(p, "sc_expect_unary: 'keeps its data' of a memcpy_peer_from needs a fill of its buffer before it"); /* allocmisc */
+        sc_prog_misuse(p, "sc_expect_unary: 'keeps its data' of a memcpy_peer_from needs a fill of its buffer before it"); /* allocmisc */
     expect(p, subject, rel, -1);
 }
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code)

@@ -1,6 +1,6 @@
 /*
  * prog.h - a case's program as the builder records it (see streamcts.h).
- * The builder only records; run.c gives the program life.
+ * The builder only records; runtime/case/ gives the program life.
  */
 #ifndef SC_PROG_H
 #define SC_PROG_H
@@ -98,6 +98,8 @@ struct sc_prog {
 };
 
 void sc_prog_init(struct sc_prog *p);
+/* The builder's first misuse becomes the program's error (it is then not run). */
+void sc_prog_misuse(sc_prog *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Does the program build records leave a sticky error (an op whose ops.def row has isolate 1), so that it
  * must run in a child process of its own?  -1: out of memory. */
 int sc_prog_isolates(sc_build_fn build);

@@ -22,7 +22,7 @@ struct sc_run_config {
     char *const *argv;
     int case_index, control;
     uint64_t first_look_ns; /* sc_point_run: the window of each point's first run; 0: none (calibrate.h) */
-    int wait_gates;         /* gates held by stream waits where the program allows (run.c; sc_support_wait_gates) */
+    int wait_gates;         /* gates held by stream waits where the program allows (case/objects.c, wait_gates_allowed; sc_support_wait_gates) */
 };
 
 struct sc_result {
@@ -56,7 +56,7 @@ void sc_run_retire_peers(int api);
 /* Main, once the driver API's runs are over: its other processes go on to serve the runtime API's (each
  * maps both APIs' regions from its start), so that a program starts them once, not once per API. */
 void sc_run_move_peers(void);
-/* Destroys the contexts kept from one case of the program for the next (see run.c, keep_context). */
+/* Destroys the contexts kept from one case of the program for the next (see case/contexts.c). */
 void sc_run_forget_contexts(void);
 /* How many contexts the cases made since the last call (cuCtxCreate and green contexts; one taken from
  * those kept is not counted), and starts counting again. */

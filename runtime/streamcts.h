@@ -123,7 +123,7 @@ enum sc_copy {
 
 /* Conditions of cuStreamWaitValue32/64 (CU_STREAM_WAIT_VALUE_*). */
 enum sc_wait_cond { SC_WAIT_GEQ = 1, SC_WAIT_EQ, SC_WAIT_AND, SC_WAIT_NOR };
-/* A word's start value, operand and written value chosen for one condition (runtime/run.c's word_values). */
+/* A word's start value, operand and written value chosen for one condition (runtime/case/objects.c's word_values). */
 enum sc_word_preset {
     SC_WORD_DEFAULT = 0,
     SC_WORD_GEQ_BEHIND_WRAP, SC_WORD_GEQ_AHEAD_WRAP, SC_WORD_GEQ_BEHIND_SIGN, SC_WORD_GEQ_AHEAD_SIGN,

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.." || exit 1
 echo "TAP version 13"
 echo "1..3"
 inputs=$(ninja -t query build/rt/digest.c | sed -n '/^  input:/,/^  outputs:/p' | grep -vE '^  (input|outputs):' | sed 's/^ *//; s/^| //' | sort)
-missing=$(for f in runtime/*.c runtime/*.h kernels/*.cu; do grep -qxF "$f" <<<"$inputs" || echo "$f"; done)
+missing=$(for f in runtime/*.c runtime/*.h runtime/*/*.c runtime/*/*.h kernels/*.cu; do grep -qxF "$f" <<<"$inputs" || echo "$f"; done)
 if [ -z "$missing" ]; then
     echo "ok 1 - build/rt/digest.c covers every runtime and kernel source"
 else echo "not ok 1 - sources the runtime digest leaves out: $missing"; fi

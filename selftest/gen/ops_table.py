@@ -3,6 +3,12 @@
     rows = read_ops_def(text, path)            ops.def's SC_OP rows; ValueError naming path:line
     disagreements(rows, KINDS, PROCESS_KINDS, SLOT_KINDS) -> [message]    [] when they agree
 
+A row is SC_OP(KIND, column(value), ...): KIND, then a cell per column of COLUMNS, in that order,
+each named by its column, then, only where set, cells of the runtime's own columns (RUNTIME_FLAGS,
+RUNTIME_WORDS; any order, each at most once).  A cell of COLUMNS may also be a bare value, read as the column of its
+place (as C reads a value after a designated initializer: the next field); its name, where it has one,
+must be its place's.
+
 Each generator Kind names the builder (Kind.fn) that records it; the row of ops.def with that
 builder is its runtime kind.  One row may stand for several Kinds (memcpy_h2d_pinned,
 memcpy2d_d2d ... are all MEMCPY_ASYNC); every fact both tables hold must then agree for each.
@@ -13,23 +19,50 @@ import re
 COLUMNS = ("kind", "name", "builder", "role", "arg", "data", "slot", "probe", "stamp", "group", "observable", "proc",
            "devices", "driver_only", "isolate", "runtime_only", "answers")
 FLAGS = ("slot", "probe", "stamp", "group", "observable", "proc", "driver_only", "isolate", "runtime_only", "answers")
+# the runtime's own facts (ops.def's header says what each means), 1 where a row names them
+RUNTIME_FLAGS = ("spins", "holds", "records", "kernel_gates", "begins_capture", "node", "default_pool", "allocates",
+                 "from_buffer", "reads_buffer", "word_wait", "host_body", "ends_thread", "makes_context",
+                 "keeps_no_context", "enters_context", "error_state", "replays", "status")
+# ... and those whose value is a word (omitted: NONE)
+RUNTIME_WORDS = {"names": ("NODE", "BUFFER", "GRAPH", "GRAPHS", "WORD", "WORDS", "EDGE")}
 ROLES, ARGS, DATA = ("WORK", "HOST", "QUERY"), ("NONE", "STREAM", "EVENT", "DEVICE"), ("NONE", "COPY", "MEMSET", "PEER", "FILL")
 # streamcts.h builders that record the kind of another builder: sc_memset(p, n, s) is sc_memset_to(p, n, SC_MEM_DEVICE, s).
 ALIASES = {"sc_memset": "sc_memset_to"}
 ROW = re.compile(r"SC_OP\((.*)\)\s*$")
+CELL = re.compile(r"^([a-z_]+)\((.*)\)$")
+KIND = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def _cells(line, path, n):
+    """The row's cells: [(column or None, value)], the runtime's own columns apart."""
+    m = ROW.match(line)
+    if not line.startswith("SC_OP(") or not m:
+        raise ValueError(f"{path}:{n}: not a row: {line.strip()}")
+    cells, own = [], {}
+    for c in (c.strip() for c in m.group(1).split(",")):
+        named = CELL.match(c)
+        if named and (named.group(1) in RUNTIME_FLAGS or named.group(1) in RUNTIME_WORDS):
+            if named.group(1) in own:
+                raise ValueError(f"{path}:{n}: {named.group(1)} named twice")
+            own[named.group(1)] = named.group(2).strip()
+        else:
+            cells.append((named.group(1), named.group(2).strip()) if named else (None, c))
+    if len(cells) != len(COLUMNS):
+        raise ValueError(f"{path}:{n}: {len(cells)} columns, want {len(COLUMNS)} ({', '.join(COLUMNS)})")
+    if cells[0][0] is not None or not KIND.match(cells[0][1]):
+        raise ValueError(f"{path}:{n}: the first cell must be the KIND, not {cells[0][1]}")
+    for col, (named, _) in zip(COLUMNS, cells):
+        if named is not None and named != col:
+            raise ValueError(f"{path}:{n}: the cell {named}(...) stands where {col}(...) belongs")
+    return [v for _, v in cells], own
 
 
 def read_ops_def(text, path="runtime/ops.def"):
     rows = []
     for n, line in enumerate(text.splitlines(), 1):
-        m = ROW.match(line)
-        if not line.startswith("SC_OP(") or not m:
-            if line.startswith("SC_OP"):
-                raise ValueError(f"{path}:{n}: not a row: {line.strip()}")
+        if not line.startswith("SC_OP"):
             continue
-        cells = [c.strip() for c in m.group(1).split(",")]
-        if len(cells) != len(COLUMNS):
-            raise ValueError(f"{path}:{n}: {len(cells)} columns, want {len(COLUMNS)} ({', '.join(COLUMNS)})")
+        cells, own = _cells(line, path, n)
         row = dict(zip(COLUMNS, cells), line=n)
         if not (row["name"].startswith('"') and row["name"].endswith('"')):
             raise ValueError(f"{path}:{n}: name {row['name']} is not a string")
@@ -41,6 +74,14 @@ def read_ops_def(text, path="runtime/ops.def"):
             if not row[col].isdigit() or (col in FLAGS and row[col] not in "01"):
                 raise ValueError(f"{path}:{n}: {col} {row[col]}: want {'0 or 1' if col in FLAGS else 'a number'}")
             row[col] = int(row[col])
+        for col in RUNTIME_FLAGS:
+            if own.get(col, "1") != "1":
+                raise ValueError(f"{path}:{n}: {col}({own[col]}): name it only where it is 1")
+            row[col] = int(col in own)
+        for col, allowed in RUNTIME_WORDS.items():
+            if own.get(col, allowed[0]) not in allowed:
+                raise ValueError(f"{path}:{n}: {col} {own[col]}: not one of {', '.join(allowed)}")
+            row[col] = own.get(col, "NONE")
         rows.append(row)
     return rows
 

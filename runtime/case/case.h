@@ -1,8 +1,8 @@
 /*
- * case.h - private to the files that run one case (run.c, arena.c, observe.c, judge.c,
- * log.c):
- * the state of a run (struct run: its ops, workers, objects and verdict), the
- * arena its ops use, and the region shared with the case's other processes.
+ * case.h - private to the files of runtime/case/, which run one case: the
+ * state of a run (struct run: its ops, workers, objects and verdict), the
+ * arena its ops use, the region shared with the case's other processes, and
+ * what each file of the folder offers the others (run.c says which does what).
  * Others include run.h.
  */
 #ifndef SC_CASE_H
@@ -47,7 +47,7 @@ struct arena {
     uint64_t *words;       /* stream memory operations' words (host view)     */
     void *words_dev;
     void *scratch; /* pinned, for filling sources and reading results back */
-    uint64_t *managed_words; /* um: SC_MAX_WORDS words in managed memory (SC_WORD_MANAGED), on first use */
+    uint64_t *managed_words; /* SC_MAX_WORDS words in managed memory (SC_WORD_MANAGED), on first use */
     struct buffers buf[SC_MAX_OPS];
 };
 
@@ -119,7 +119,7 @@ struct host_arg { /* what host functions, callbacks and host gates touch */
     uint32_t *gate;
     uint64_t max_ns;
     struct sc_callback cb; /* a stream callback's body: callback_body on this host_arg */
-    /* capmisc: callback_api's body calls b->stream_query(stream) */
+    /* callback_api's body calls b->stream_query(stream) */
     const struct sc_backend *b;
     void *stream;
 };
@@ -146,10 +146,10 @@ struct op_rt {
     int state, rc, result;        /* rc: 0 unless the call failed; result: what it returned */
     int captured;                 /* issued into a stream capture: it will not run */
     int kept;                     /* captured: the graph its capture was kept in + 1; -1 discarded */
-    void *node;                   /* nodes: the graph node it added */
-    unsigned run_by;              /* graphinst: a node: the graphs (bits) whose launches run it: its own, and
+    void *node;                   /* the graph node it added */
+    unsigned run_by;              /* a node: the graphs (bits) whose launches run it: its own, and
                                    * those that cloned it in a child graph node or took it by exec_update */
-    int launched;                 /* atomic, graphinst: a node: a launch that runs it succeeded */
+    int launched;                 /* atomic, a node: a launch that runs it succeeded */
     int64_t value;                /* getters                                  */
     int64_t runq_ns;              /* a timed synchronize: its thread's wait for a CPU meanwhile */
     float ms;                     /* elapsed                                  */
@@ -199,9 +199,9 @@ struct run {
     void *default_pool;
     void *graphs[SC_MAX_GRAPHS];
     void *contexts[SC_MAX_CONTEXTS]; /* created before the case, destroyed after it */
-    void *green;                     /* green: the green context of the green streams, destroyed after them */
+    void *green;                     /* the green context of the green streams, destroyed after them */
     int replayed[SC_MAX_GRAPHS];     /* atomic: a launch of the captured graph succeeded */
-    unsigned runs_nodes_of[SC_MAX_GRAPHS]; /* nodes: the graphs (bits) whose node ops a launch of g runs:
+    unsigned runs_nodes_of[SC_MAX_GRAPHS]; /* the graphs (bits) whose node ops a launch of g runs:
                                             * its own, its child graphs', an update's source graph's */
     void *buf_ptr[SC_MAX_BUFFERS];   /* stream-ordered allocations              */
     int buf_freed[SC_MAX_BUFFERS];
@@ -212,7 +212,7 @@ struct run {
     int least, greatest;             /* the stream priority range               */
     int ndevices;                    /* devices the program uses                */
     int has_capture;
-    int wait_gates;                  /* --wait-gates, and the program allows them (run.c, wait_gates_allowed) */
+    int wait_gates;                  /* --wait-gates, and the program allows them (objects.c, wait_gates_allowed) */
     int faulted_at;                  /* the op index of an issued fault, or -1  */
     int released;                 /* atomic */
     int final_sync_rc;
@@ -224,7 +224,7 @@ struct run {
     int stream_proc[SC_MAX_STREAMS]; /* the process that creates each stream       */
     int event_proc[SC_MAX_EVENTS];   /* ... each event; the others open its handle */
     int buf_opened[SC_MAX_BUFFERS];  /* an IPC memory handle this process opened   */
-    void *ipc_pool[SC_MAX_BUFFERS];  /* ipcpool: memory m's pool: created (main) or imported */
+    void *ipc_pool[SC_MAX_BUFFERS];  /* memory m's pool: created (main) or imported */
     int broken;                      /* main: another process failed or ended      */
     char blocker[160];            /* the call that forced an early release */
     int early;                    /* the gates were released early: blocker blocked for a window */
@@ -258,26 +258,19 @@ static inline int op_state(struct run *r, int i)
 static inline int replayed(const struct run *r, int i)
 {
     const struct op_rt *o = &r->op[i];
-    if (o->run_by) /* graphinst: a node, run by the launches of the graphs that hold it (or a clone of it) */
+    if (o->run_by) /* a node, run by the launches of the graphs that hold it (or a clone of it) */
         return sc_op_facts(o->def->kind)->slot && load(&o->launched);
     return o->captured && o->kept > 0 && sc_op_facts(o->def->kind)->slot && load(&r->replayed[o->kept - 1]);
 }
 
-/* nodes: the op whose destination buffer the memset and memcpy nodes of op i's graph all write (the
+/* the op whose destination buffer the memset and memcpy nodes of op i's graph all write (the
  * graph's first such node), so that the data checks can tell which wrote last. */
 static inline int node_buffer(const struct sc_prog *p, int i)
 {
     for (int j = 0; j < i; j++)
-        if (p->ops[j].kind == SC_OP_NODE_DATA && p->ops[j].graph == p->ops[i].graph)
+        if (sc_op_is_data_node(p->ops[j].kind) && p->ops[j].graph == p->ops[i].graph)
             return j;
     return i;
-}
-
-/* A kernel or host function that spins on the gate flag until the release (or its deadline), stamping its
- * start first and its status last: gate, host_gate, gate_progevent. */
-static inline int spinning_gate(enum sc_op_kind k)
-{
-    return k == SC_OP_GATE || k == SC_OP_HOST_GATE || k == SC_OP_GATE_PROGEVENT;
 }
 
 /* Makes dev the calling thread's current device, when the program uses several. */
@@ -295,6 +288,103 @@ static inline enum sc_op_data data_of(enum sc_op_kind k) { return sc_op_facts(k)
 /* Ops after an issued fault: the context is gone, they may never complete or answer. */
 static inline int after_fault(const struct run *r, int i) { return r->faulted_at >= 0 && i > r->faulted_at; }
 
+/* ---- run.c ------------------------------------------------------------------ */
+
+/* A run of program p by process proc (0: main), its notes into timeline; NULL when out of memory. */
+struct run *run_init(const sc_backend *b, const struct sc_prog *p, const struct sc_run_config *cfg, int proc,
+                     char *timeline, size_t timeline_cap);
+
+/* ---- objects.c, contexts.c -------------------------------------------------- */
+
+/* Buffers filled, destinations cleared, handles created; the GPU is idle after.  0; -1 failed; -2 skips (why). */
+int prepare(struct run *r, char *why, size_t n);
+/* The handles this process created or opened, destroyed. */
+void destroy_objects(struct run *r);
+/* The devices a program uses: 1 + the highest its streams, built-ins and ops name. */
+int devices_used(const struct sc_prog *p);
+/* Every device the program uses is idle (a context synchronize each); device 0 is current after. */
+int sync_devices(struct run *r);
+/* Does this process use event e / buffer m (issue an op that names it)? */
+int uses(struct run *r, int e, int m);
+/* The value a wait_value (or a batch's wait, a GEQ) awaits on its word. */
+uint64_t operand_of(const struct run *r, const struct sc_op_def *d);
+/* A context kept from an earlier case with these flags, taken (NULL: none); one kept for the next case, or
+ * destroyed where none can be kept; may the case's contexts be kept (it left them as it found them)? */
+void *take_context(const sc_backend *b, unsigned flags);
+void keep_context(const struct run *r, int c);
+int context_keepable(const struct run *r);
+/* the green context kept from an earlier case, taken (NULL: none); kept for the next (0: one is already). */
+void *take_green(const sc_backend *b);
+int keep_green(const sc_backend *b, void *green);
+/* A context was made (counted for sc_run_take_contexts_made). */
+void made_one(void);
+
+/* ---- peers.c ---------------------------------------------------------------- */
+
+/* The region shared with the case's other processes becomes r's arena (fd < 0: main's own). */
+int shared_ready(struct run *r, int fd, char *why, size_t n);
+/* Main: the other processes start the run (one not running is started). */
+int start_peers(struct run *r, uint32_t case_id, char *why, size_t n);
+/* Waits until every process set its flag (created or ready); <0 when one failed, -2 when it skips. */
+int await_peers(struct run *r, int *flags, const char *what, uint64_t limit_ns, char *why, size_t n);
+/* IPC handles published and opened between the processes. */
+int exchange(struct run *r, char *why, size_t n);
+/* Op i's result, published for the others / imported by main from the process that issued it. */
+void publish(struct run *r, int i);
+void import(struct run *r, int i);
+/* Main: ends the run in the other processes (killed after grace_ns) / stops them all when one failed. */
+void stop_peers(struct run *r, uint64_t grace_ns);
+void peer_failed(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Another process: the run main told it to start. */
+uint32_t peer_run(void);
+
+/* ---- workers.c --------------------------------------------------------------- */
+
+/* A worker's thread: runs the jobs posted to it. */
+void *worker_main(void *arg);
+/* Posts a job to a worker (a thread of another process: its mailbox). */
+void post(struct worker *w, int job, int arg);
+/* Runs a job in the worker's thread. */
+void run_job(struct worker *w, int job, int i);
+/* Waits for the worker's job, observing meanwhile (a call blocked for window_ns releases the gates); with
+ * the run's window.  0: done; -1: it hung. */
+int await_for(struct run *r, struct worker *w, const char *what, uint64_t window_ns);
+int await(struct run *r, struct worker *w, const char *what);
+
+/* ---- issue.c, issue_ops.c ----------------------------------------------------- */
+
+/* What issue.c works out for op i, or member m of a group op, before its kind's issue function runs. */
+struct issue_args {
+    int member;               /* 0: the op itself; 1..: a member of a group op */
+    void *stream;             /* the stream (member) it is issued to */
+    struct sc_slot *slot_dev; /* its slot, as the device sees it */
+    uint32_t token;
+    struct host_arg *harg;    /* the argument of its host function or callback */
+    void *dst, *src;          /* member 0: its destination and source buffers (NULL where it has none) */
+};
+/* A kind's issue function: the call's result, 0, a CUDA code, or SC_UNSUPPORTED. */
+typedef int issue_fn(struct run *r, int i, const struct issue_args *a);
+/* issue_graph.c: the issue functions of captures and graphs. */
+issue_fn issue_capture_begin, issue_capture_end, issue_capture_keep, issue_capture_status, issue_graph_launch,
+    issue_graph_replay, issue_node, issue_node_data, issue_node_event, issue_node_child,
+    issue_node_alloc, issue_node_memset_alloc, issue_edge, issue_instantiate,
+    issue_instantiate_upload, issue_instantiate_checked, issue_instantiate_auto_free, issue_exec_update, issue_exec_destroy;
+/* issue_memory.c: the issue functions of the stream-ordered allocator and memory pools. */
+issue_fn issue_alloc, issue_free, issue_fill, issue_read, issue_alloc_imported,
+    issue_pool_reserved, issue_pool_used, issue_address, issue_pool_trim, issue_pool_trim_keep,
+    issue_pool_export, issue_pool_set_access, issue_pool_access, issue_mem_alloc;
+/* Kind k's issue function (issue_ops.c's table); NULL: none. */
+issue_fn *issue_fn_of(enum sc_op_kind k);
+/* Issues op i, member 0 then the rest of a group: the call's result. */
+int issue(struct run *r, int i);
+/* Complete on return: the subject's destination looked at and its source overwritten, right after it returned. */
+void look_at_return(struct run *r, int i);
+/* The host functions ops enqueue (their argument: a struct host_arg). */
+void host_mark(void *a);
+void host_gate(void *a);
+void callback_body(void *a, int status);
+void callback_api_body(void *a, int status);
+
 /* ---- arena.c ---------------------------------------------------------------- */
 
 /* Allocates the arena's pinned block (slots, gate flag, words) and scratch once per backend. */
@@ -307,12 +397,12 @@ void fill_words(void *p, uint32_t v);
 void op_ends(const struct sc_op_def *d, enum where *dst, enum where *src);
 /* The word a copy's destination must hold at the end. */
 uint32_t expected_word(const struct op_rt *o);
-/* um: word w of the program, as the host reads it and as the stream memory operations are given it (a managed
+/* word w of the program, as the host reads it and as the stream memory operations are given it (a managed
  * word, SC_WORD_MANAGED, is the same address for both); words_ready allocates the managed words on first use. */
 int words_ready(struct run *r, char *why, size_t n);
 uint64_t *word_host(struct run *r, int w);
 void *word_dev(struct run *r, int w);
-/* um: op i's destination holds all it wrote, as the host reads it now: 1 yes; 0 no (*bad_word, *bad_value: the
+/* op i's destination holds all it wrote, as the host reads it now: 1 yes; 0 no (*bad_word, *bad_value: the
  * first wrong word); -1 the host cannot read it. */
 int data_there(struct run *r, int i, size_t *bad_word, uint32_t *bad_value);
 
@@ -332,7 +422,10 @@ void release(struct run *r, const char *why);
 /* An op whose completion the drain waits for (observable, issued, not captured, not seen complete). */
 int pending(struct run *r, int i);
 
-/* ---- judge.c ---------------------------------------------------------------- */
+/* ---- check.c, judge.c -------------------------------------------------------- */
+
+/* Which op writes this word to its destination: names the culprit of a clobber. */
+const char *writer_of(struct run *r, uint32_t word);
 
 /* A failed call that is not an error: the subject's answer, the fault's own launch, or anything after it. */
 int failure_expected(const struct run *r, int i);
@@ -354,7 +447,7 @@ void check_data(struct run *r);
 void judge_runs(struct run *r);
 /* After the final synchronize: what a programmatic dependent launch read of its primary's result. */
 void judge_primary_read(struct run *r);
-/* ipcpool: 'reads its fill': what the read copied into its slot, against its writer's fill. */
+/* 'reads its fill': what the read copied into its slot, against its writer's fill. */
 void judge_fill_read(struct run *r);
 
 /* ---- log.c ------------------------------------------------------------------ */

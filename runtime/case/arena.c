@@ -103,9 +103,9 @@ void op_ends(const struct sc_op_def *d, enum where *dst, enum where *src)
         [SC_M2D] = W_MANAGED,
     };
     *dst = *src = W_NONE;
-    if (d->kind == SC_OP_MEMCPY_PEER_FROM) { /* allocmisc: from a buffer, not an arena source */
+    if (sc_op_facts(d->kind)->from_buffer) { /* from a buffer, not an arena source */
         *dst = W_DEV_DST;
-    } else if (d->kind == SC_OP_NODE_DATA) { /* nodes: a memcpy node copies its source to the graph's node_buffer */
+    } else if (sc_op_is_data_node(d->kind)) { /* a memcpy node copies its source to the graph's node_buffer */
         *dst = W_DEV_DST, *src = d->cond == SC_NODE_MEMCPY ? W_DEV_SRC : W_NONE;
     } else if (data_of(d->kind) == SC_DATA_PEER) {
         *dst = W_DEV_DST, *src = W_PEER_SRC;
@@ -122,14 +122,14 @@ void op_ends(const struct sc_op_def *d, enum where *dst, enum where *src)
 uint32_t expected_word(const struct op_rt *o)
 {
     enum sc_op_data data = data_of(o->def->kind);
-    if (o->def->kind == SC_OP_NODE_DATA && o->def->cond == SC_NODE_MEMSET)
+    if (sc_op_is_data_node(o->def->kind) && o->def->cond == SC_NODE_MEMSET)
         data = SC_DATA_MEMSET;
-    if (o->def->kind == SC_OP_MEMCPY_PEER_FROM) /* allocmisc: its fill is its buffer's last fill's (run.c) */
+    if (sc_op_facts(o->def->kind)->from_buffer) /* its fill is its buffer's last fill's (objects.c) */
         data = SC_DATA_FILL;
     return data == SC_DATA_MEMSET || data == SC_DATA_FILL ? 0x01010101u * o->fill : o->token;
 }
 
-/* ---- um: managed words, and the host's view of an op's destination ----------- */
+/* ---- managed words, and the host's view of an op's destination --------------- */
 
 int words_ready(struct run *r, char *why, size_t n)
 {

@@ -119,7 +119,7 @@ void sample(struct run *r)
 
 /*
  * The observer wakes often at first, when most answers come, and less often
- * as a wait goes on: a sample is taken right before every release (run.c), so
+ * as a wait goes on: a sample is taken right before every release (run.c, workers.c), so
  * a longer pause only delays a decision, by at most a sixteenth of the time
  * waited so far, never misses one; a 50 ms hold takes about 110 samples
  * instead of 2500 (each a wake-up of a thread: system time).
@@ -151,7 +151,7 @@ void release(struct run *r, const char *why)
 int pending(struct run *r, int i)
 {
     const struct op_rt *o = &r->op[i];
-    if (after_fault(r, i) && o->def->kind != SC_OP_CALLBACK)
+    if (after_fault(r, i) && !sc_op_facts(o->def->kind)->status)
         return 0;
     if (r->faulted_at == i)
         return 0;

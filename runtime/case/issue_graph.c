@@ -1,0 +1,222 @@
+/*
+ * issue_graph.c - how captures and graphs are issued (issue_ops.c's table
+ * names these functions): a stream capture begun, ended, kept as a graph; a
+ * graph launched; nodes and edges added to a graph built by hand, its
+ * instantiation, update and destruction.  Which ops a launch runs is kept
+ * here (run_by, runs_nodes_of, replayed), for the observer.
+ */
+#define _GNU_SOURCE
+#include "case.h"
+
+/* ---- captures and graphs ------------------------------------------------------------ */
+
+/*
+ * A capture ended by op i: the ops captured before it that no earlier end
+ * claimed are its graph's (kept: graph + 1; -1: the graph was discarded).
+ * Ops are issued one at a time in program order, so "before it" is exact; a
+ * program that keeps a capture while another is open gives the first end both.
+ */
+static void claim_captured(struct run *r, int i, int kept)
+{
+    for (int j = 0; j < i; j++)
+        if (r->op[j].captured && !r->op[j].kept)
+            r->op[j].kept = kept;
+}
+
+int issue_capture_begin(struct run *r, int i, const struct issue_args *a)
+{
+    const struct sc_op_def *d = r->op[i].def;
+    int rc;
+    if ((rc = r->b->capture_begin(a->stream, d->cond)) == 0 && d->stream >= 0)
+        r->capture_thread[d->stream] = d->thread + 1;
+    return rc;
+}
+
+int issue_capture_end(struct run *r, int i, const struct issue_args *a)
+{
+    int rc;
+    if ((rc = r->b->capture_end(a->stream)) == 0)
+        claim_captured(r, i, -1);
+    return rc;
+}
+
+int issue_capture_keep(struct run *r, int i, const struct issue_args *a)
+{
+    int g = r->op[i].def->graph, rc;
+    if ((rc = r->b->capture_keep(a->stream, &r->graphs[g])) == 0)
+        claim_captured(r, i, g + 1);
+    return rc;
+}
+
+int issue_capture_status(struct run *r, int i, const struct issue_args *a)
+{
+    int status, rc = r->b->capture_status(a->stream, &status);
+    r->op[i].value = status;
+    return rc;
+}
+
+/* the arguments of sc_gate or sc_mark */
+int issue_graph_launch(struct run *r, int i, const struct issue_args *a)
+{
+    struct op_rt *o = &r->op[i];
+    void *gate_dev = r->arena->gate_dev, *slot_dev = a->slot_dev;
+    uint64_t max_ns = r->cfg.deadline_ns;
+    void *gate_args[] = { &gate_dev, &max_ns, &slot_dev, &o->token }, *mark_args[] = { &slot_dev, &o->token };
+    int g = o->def->graph;
+    return r->b->graph_launch(r->graphs[g], a->stream, r->p->graphs[g].kind == SC_GRAPH_GATE ? gate_args : mark_args);
+}
+
+int issue_graph_replay(struct run *r, int i, const struct issue_args *a)
+{
+    int g = r->op[i].def->graph, rc;
+    if (!r->graphs[g])
+        return -1; /* the generator makes no replay of a graph that no capture_keep before it kept */
+    if ((rc = r->b->graph_replay(r->graphs[g], a->stream)) == 0) {
+        for (int k = 0; k < r->p->ngraphs; k++)
+            if (r->runs_nodes_of[g] & (1u << k))
+                store(&r->replayed[k], 1);
+        for (int j = 0; j < r->p->nops; j++) /* those this launch runs */
+            if (r->op[j].run_by & (1u << g))
+                store(&r->op[j].launched, 1);
+    }
+    return rc;
+}
+
+/* op i adds its node to its graph (no dependencies: edges come from edge ops), np as its kind set it. */
+static int add_node(struct run *r, int i, struct sc_node_params *np)
+{
+    struct op_rt *o = &r->op[i];
+    np->flag = r->arena->gate_dev;
+    np->max_ns = r->cfg.deadline_ns;
+    np->slot = (struct sc_slot *)r->arena->slots_dev + i;
+    np->token = o->token;
+    np->bytes = SC_COPY_BYTES;
+    return r->b->node_add(r->graphs[o->def->graph], np, &o->node);
+}
+
+/* node: a gate, kernel or host node; it runs when a launch of its graph runs it: observed like a captured op */
+int issue_node(struct run *r, int i, const struct issue_args *a)
+{
+    struct op_rt *o = &r->op[i];
+    const struct sc_op_def *d = o->def;
+    struct sc_node_params np = { .kind = d->cond, .fn = host_mark, .arg = &o->harg };
+    int rc;
+    (void)a;
+    if ((rc = add_node(r, i, &np)))
+        return rc;
+    o->captured = 1;
+    o->kept = d->graph + 1;
+    o->run_by = 1u << d->graph;
+    return 0;
+}
+
+/* node_mem: a memset or memcpy node, into the graph's one node buffer; a memcpy node from its own source */
+int issue_node_data(struct run *r, int i, const struct issue_args *a)
+{
+    struct sc_node_params np = { .kind = r->op[i].def->cond, .value = r->op[i].fill };
+    int rc = 0;
+    (void)a;
+    np.dst = arena_buffer(r, node_buffer(r->p, i), W_DEV_DST, &rc);
+    np.src = rc ? NULL : arena_buffer(r, i, W_DEV_SRC, &rc);
+    return rc ? rc : add_node(r, i, &np);
+}
+
+int issue_node_event(struct run *r, int i, const struct issue_args *a)
+{
+    struct sc_node_params np = { .kind = r->op[i].def->cond, .event = r->op[i].event };
+    (void)a;
+    return add_node(r, i, &np);
+}
+
+/* the child is cloned now: the nodes it has so far run in this graph's launches */
+int issue_node_child(struct run *r, int i, const struct issue_args *a)
+{
+    const struct sc_op_def *d = r->op[i].def;
+    struct sc_node_params np = { .kind = 0, .child = r->graphs[d->graph2] };
+    int rc;
+    (void)a;
+    if ((rc = add_node(r, i, &np)))
+        return rc;
+    for (int j = 0; j < i; j++)
+        if (r->op[j].run_by & (1u << d->graph2))
+            r->op[j].run_by |= 1u << d->graph;
+    return 0;
+}
+
+/* a graph memory allocation node */
+int issue_node_alloc(struct run *r, int i, const struct issue_args *a)
+{
+    struct sc_node_params np = { .kind = SC_NODE_ALLOC };
+    (void)a;
+    return add_node(r, i, &np);
+}
+
+/* a memset node into the stream-ordered allocation, made before it */
+int issue_node_memset_alloc(struct run *r, int i, const struct issue_args *a)
+{
+    struct sc_node_params np = { .kind = r->op[i].def->cond, .value = r->op[i].fill };
+    (void)a;
+    np.dst = r->buf_ptr[r->op[i].def->buffer];
+    return np.dst ? add_node(r, i, &np) : -1;
+}
+
+int issue_edge(struct run *r, int i, const struct issue_args *a)
+{
+    const struct sc_op_def *d = r->op[i].def;
+    (void)a;
+    return r->b->edge_add(r->graphs[d->graph], r->op[d->from].node, r->op[d->to].node);
+}
+
+int issue_instantiate(struct run *r, int i, const struct issue_args *a)
+{
+    (void)a;
+    return r->b->graph_instantiate(r->graphs[r->op[i].def->graph], 0, NULL);
+}
+
+int issue_instantiate_upload(struct run *r, int i, const struct issue_args *a)
+{
+    return r->b->graph_instantiate(r->graphs[r->op[i].def->graph], 1, a->stream);
+}
+
+/* result_out is its value, whatever code it answers */
+static int instantiate_with(struct run *r, int i, unsigned flags)
+{
+    int result = -1;
+    int rc = r->b->graph_instantiate_with(r->graphs[r->op[i].def->graph], flags, &result);
+    r->op[i].value = result;
+    return rc;
+}
+
+int issue_instantiate_checked(struct run *r, int i, const struct issue_args *a)
+{
+    (void)a;
+    return instantiate_with(r, i, 0);
+}
+
+int issue_instantiate_auto_free(struct run *r, int i, const struct issue_args *a)
+{
+    (void)a;
+    return instantiate_with(r, i, SC_INSTANTIATE_AUTO_FREE);
+}
+
+/* later launches run the source graph's nodes (their slots, their tokens) */
+int issue_exec_update(struct run *r, int i, const struct issue_args *a)
+{
+    const struct sc_op_def *d = r->op[i].def;
+    int rc;
+    (void)a;
+    if ((rc = r->b->exec_update(r->graphs[d->graph], r->graphs[d->graph2])) == 0) {
+        r->runs_nodes_of[d->graph] = r->runs_nodes_of[d->graph2];
+        for (int j = 0; j < r->p->nops; j++) { /* later launches of the first graph run the second's */
+            unsigned by = r->op[j].run_by & ~(1u << d->graph);
+            r->op[j].run_by = r->op[j].run_by & (1u << d->graph2) ? by | 1u << d->graph : by;
+        }
+    }
+    return rc;
+}
+
+int issue_exec_destroy(struct run *r, int i, const struct issue_args *a)
+{
+    (void)a;
+    return r->b->exec_destroy(r->graphs[r->op[i].def->graph]);
+}

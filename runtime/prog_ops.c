@@ -1,0 +1,442 @@
+/* prog_ops.c - recording a case's ops: each op kind's builder (ops.def's builder column), and the ops a
+ * dependent launch or a read looks back to. */
+#include "prog.h"
+#include <stdio.h>
+#include <string.h>
+
+static struct sc_op_def *add(sc_prog *p, enum sc_op_kind kind, const char *name, sc_stream s)
+{
+    static struct sc_op_def sink; /* absorbs the fields of an op that does not fit */
+    if (p->nops == SC_MAX_OPS) {
+        sc_prog_misuse(p, "more than %d operations", SC_MAX_OPS);
+        memset(&sink, 0, sizeof sink);
+        return &sink;
+    }
+    if (s >= p->nstreams || s < SC_ON_DEVICE(SC_NULL_STREAM, SC_MAX_DEVICES - 1))
+        sc_prog_misuse(p, "operation %s names an unknown stream", name);
+    struct sc_op_def *op = &p->ops[p->nops++];
+    memset(op, 0, sizeof *op);
+    op->kind = kind;
+    snprintf(op->name, SC_NAME_LEN, "%s", name ? name : "");
+    op->stream = s;
+    op->pool = SC_DEFAULT_POOL;
+    return op;
+}
+
+static sc_op index_of(const sc_prog *p, const struct sc_op_def *op)
+{
+    return op >= p->ops && op < p->ops + SC_MAX_OPS ? (sc_op)(op - p->ops) : 0;
+}
+
+static void check_index(sc_prog *p, const char *op, const char *what, int i, int n)
+{
+    if (i < 0 || i >= n)
+        sc_prog_misuse(p, "operation %s names an unknown %s", op, what);
+}
+
+static sc_op simple(sc_prog *p, enum sc_op_kind k, const char *n, sc_stream s) { return index_of(p, add(p, k, n, s)); }
+
+static sc_op with_event(sc_prog *p, enum sc_op_kind k, const char *n, sc_event e, sc_stream s)
+{
+    struct sc_op_def *op = add(p, k, n, s);
+    check_index(p, n, "event", e, p->nevents);
+    op->event = e;
+    return index_of(p, op);
+}
+
+sc_op sc_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_GATE, n, s); }
+sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_GATE, n, s); }
+sc_op sc_value_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_VALUE_GATE, n, s); }
+sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL, n, s); }
+sc_op sc_module_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MODULE_KERNEL, n, s); }
+sc_op sc_fault(sc_prog *p, const char *n, enum sc_fault_kind how, sc_stream s)
+{
+    sc_op op = simple(p, SC_OP_FAULT, n, s);
+    if (how != SC_FAULT_ADDRESS && how != SC_FAULT_ASSERT && how != SC_FAULT_TRAP)
+        sc_prog_misuse(p, "operation %s: no fault kind %d", n, (int)how);
+    p->ops[op].cond = how;
+    return op;
+}
+sc_op sc_kernel_pdl(sc_prog *p, const char *n, enum sc_pdl_sync sync, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_KERNEL_PDL, n, s);
+    op->cond = sync;
+    return index_of(p, op);
+}
+
+sc_op sc_memset_to(sc_prog *p, const char *n, enum sc_mem target, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_MEMSET, n, s);
+    op->mem = target;
+    return index_of(p, op);
+}
+sc_op sc_memset(sc_prog *p, const char *n, sc_stream s) { return sc_memset_to(p, n, SC_MEM_DEVICE, s); }
+sc_op sc_memset_sync(sc_prog *p, const char *n, enum sc_mem target)
+{
+    struct sc_op_def *op = add(p, SC_OP_MEMSET_SYNC, n, SC_NULL_STREAM);
+    op->mem = target;
+    return index_of(p, op);
+}
+
+static sc_op copy(sc_prog *p, enum sc_op_kind k, const char *n, unsigned kind, sc_stream s)
+{
+    struct sc_op_def *op = add(p, k, n, s);
+    op->copy = kind;
+    if ((kind & SC_COPY_KIND_MASK) < SC_H2D_PINNED || (kind & SC_COPY_KIND_MASK) > SC_M2D ||
+        ((kind & (SC_COPY_2D | SC_COPY_3D)) && (kind & SC_COPY_KIND_MASK) > SC_D2D))
+        sc_prog_misuse(p, "operation %s: no such copy", n);
+    return index_of(p, op);
+}
+sc_op sc_memcpy_async(sc_prog *p, const char *n, enum sc_copy k, sc_stream s) { return copy(p, SC_OP_MEMCPY_ASYNC, n, k, s); }
+sc_op sc_memcpy_sync(sc_prog *p, const char *n, enum sc_copy k) { return copy(p, SC_OP_MEMCPY_SYNC, n, k, SC_NULL_STREAM); }
+
+sc_op sc_host_func(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_FUNC, n, s); }
+sc_op sc_callback(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK, n, s); }
+sc_op sc_record(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_RECORD, n, e, s); }
+sc_op sc_wait(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT, n, e, s); }
+sc_op sc_wait_invalid_flags(sc_prog *p, const char *n, sc_event e, sc_stream s)
+{
+    return with_event(p, SC_OP_WAIT_INVALID, n, e, s);
+}
+sc_op sc_record_external(sc_prog *p, const char *n, sc_event e, sc_stream s)
+{
+    return with_event(p, SC_OP_RECORD_EXTERNAL, n, e, s);
+}
+sc_op sc_wait_external(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT_EXTERNAL, n, e, s); }
+sc_op sc_callback_api(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK_API, n, s); }
+sc_op sc_kernel_invalid(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL_INVALID, n, s); }
+sc_op sc_gate_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_GATE_PROGEVENT, n, e, s); }
+sc_op sc_kernel_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s)
+{
+    return with_event(p, SC_OP_KERNEL_PROGEVENT, n, e, s);
+}
+
+static sc_op value_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_word w, int cond, unsigned flags, sc_stream s)
+{
+    struct sc_op_def *op = add(p, k, n, s);
+    check_index(p, n, "word", w, p->nwords);
+    op->word = w;
+    op->cond = cond;
+    op->flags = flags;
+    return index_of(p, op);
+}
+sc_op sc_write_value(sc_prog *p, const char *n, sc_word w, unsigned flags, sc_stream s)
+{
+    return value_op(p, SC_OP_WRITE_VALUE, n, w, 0, flags, s);
+}
+sc_op sc_batch_wait_write(sc_prog *p, const char *n, sc_word wait, sc_word write, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_BATCH, n, s);
+    check_index(p, n, "word", wait, p->nwords);
+    check_index(p, n, "word", write, p->nwords);
+    op->word = wait;
+    op->word2 = write;
+    op->cond = SC_WAIT_GEQ;
+    return index_of(p, op);
+}
+sc_op sc_wait_value(sc_prog *p, const char *n, sc_word w, enum sc_wait_cond cond, sc_stream s)
+{
+    return value_op(p, SC_OP_WAIT_VALUE, n, w, cond, 0, s);
+}
+
+static sc_op buffer_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_buffer m, sc_pool pool, sc_stream s)
+{
+    struct sc_op_def *op = add(p, k, n, s);
+    check_index(p, n, "buffer", m, p->nbuffers);
+    if (pool != SC_DEFAULT_POOL)
+        check_index(p, n, "pool", pool, p->npools);
+    op->buffer = m;
+    op->pool = pool;
+    return index_of(p, op);
+}
+sc_op sc_alloc_async(sc_prog *p, const char *n, sc_buffer m, sc_pool pool, sc_stream s)
+{
+    return buffer_op(p, SC_OP_ALLOC, n, m, pool, s);
+}
+sc_op sc_free_async(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
+{
+    return buffer_op(p, SC_OP_FREE, n, m, SC_DEFAULT_POOL, s);
+}
+sc_op sc_fill(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_FILL, n, m, SC_DEFAULT_POOL, s); }
+sc_op sc_read(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_READ, n, m, SC_DEFAULT_POOL, s); }
+sc_op sc_memcpy_peer_from(sc_prog *p, const char *n, sc_buffer m, sc_stream s) /* allocmisc */
+{
+    return buffer_op(p, SC_OP_MEMCPY_PEER_FROM, n, m, SC_DEFAULT_POOL, s);
+}
+
+int sc_op_writer(const sc_prog *p, sc_op i)
+{
+    for (int j = i - 1; j >= 0; j--)
+        if (sc_op_fills(p->ops[j].kind) && p->ops[j].buffer == p->ops[i].buffer)
+            return j;
+    return -1;
+}
+
+static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
+{
+    struct sc_op_def *op = add(p, k, n, SC_NULL_STREAM);
+    if (pool != SC_DEFAULT_POOL)
+        check_index(p, n, "pool", pool, p->npools);
+    op->pool = pool;
+    return index_of(p, op);
+}
+sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_RESERVED, n, pool); }
+sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
+sc_op sc_pool_trim_keep(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM_KEEP, n, pool); }
+sc_op sc_pool_used(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_USED, n, pool); } /* poolreuse */
+sc_op sc_address(sc_prog *p, const char *n, sc_buffer m) /* poolreuse: a host call, on no stream */
+{
+    return buffer_op(p, SC_OP_ADDRESS, n, m, SC_DEFAULT_POOL, SC_NULL_STREAM);
+}
+sc_op sc_pool_access(sc_prog *p, const char *n, sc_pool pool, int device)
+{
+    sc_op op = pool_op(p, SC_OP_POOL_ACCESS, n, pool);
+    if (device < 0 || device >= SC_MAX_DEVICES)
+        sc_prog_misuse(p, "operation %s: no device %d", n, device);
+    p->ops[op].cond = device;
+    return op;
+}
+sc_op sc_pool_set_access(sc_prog *p, const char *n, sc_pool pool, int device, enum sc_access access)
+{
+    sc_op op = sc_pool_access(p, n, pool, device); /* the same checks, then its own kind */
+    p->ops[op].kind = SC_OP_POOL_SET_ACCESS;
+    p->ops[op].flags = access;
+    return op;
+}
+sc_op sc_pool_export(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_EXPORT, n, pool); }
+sc_op sc_alloc_imported(sc_prog *p, const char *n, sc_pool pool, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_ALLOC_IMPORTED, n, s);
+    if (pool != SC_DEFAULT_POOL)
+        check_index(p, n, "pool", pool, p->npools);
+    op->pool = pool;
+    return index_of(p, op);
+}
+
+sc_op sc_graph_launch(sc_prog *p, const char *n, sc_graph g, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_GRAPH_LAUNCH, n, s);
+    check_index(p, n, "graph", g, p->ngraphs);
+    op->graph = g;
+    return index_of(p, op);
+}
+
+sc_op sc_capture_begin(sc_prog *p, const char *n, sc_stream s, enum sc_capture_mode mode)
+{
+    struct sc_op_def *op = add(p, SC_OP_CAPTURE_BEGIN, n, s);
+    op->cond = mode;
+    return index_of(p, op);
+}
+sc_op sc_capture_end(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_END, n, s); }
+sc_op sc_capture_status(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_STATUS, n, s); }
+sc_op sc_capture_keep(sc_prog *p, const char *n, sc_stream s, sc_graph g)
+{
+    struct sc_op_def *op = add(p, SC_OP_CAPTURE_KEEP, n, s);
+    check_index(p, n, "graph", g, p->ngraphs);
+    op->graph = g;
+    return index_of(p, op);
+}
+sc_op sc_graph_replay(sc_prog *p, const char *n, sc_graph g, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_GRAPH_REPLAY, n, s);
+    check_index(p, n, "graph", g, p->ngraphs);
+    op->graph = g;
+    return index_of(p, op);
+}
+
+/* nodes: graphs built by hand */
+static struct sc_op_def *graph_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_graph g)
+{
+    struct sc_op_def *op = add(p, k, n, SC_NULL_STREAM);
+    check_index(p, n, "graph", g, p->ngraphs);
+    op->graph = g;
+    return op;
+}
+sc_op sc_node(sc_prog *p, const char *n, sc_graph g, enum sc_node_kind kind)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE, n, g);
+    if (kind != SC_NODE_GATE && kind != SC_NODE_KERNEL && kind != SC_NODE_HOST)
+        sc_prog_misuse(p, "operation %s: a marking node is a gate, kernel or host node", n);
+    op->cond = kind;
+    return index_of(p, op);
+}
+sc_op sc_node_data(sc_prog *p, const char *n, sc_graph g, enum sc_node_kind kind)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_DATA, n, g);
+    if (kind != SC_NODE_MEMSET && kind != SC_NODE_MEMCPY)
+        sc_prog_misuse(p, "operation %s: a data node is a memset or memcpy node", n);
+    op->cond = kind;
+    return index_of(p, op);
+}
+sc_op sc_node_event(sc_prog *p, const char *n, sc_graph g, sc_event e, enum sc_node_kind kind)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_EVENT, n, g);
+    if (kind != SC_NODE_RECORD && kind != SC_NODE_WAIT)
+        sc_prog_misuse(p, "operation %s: an event node records or waits", n);
+    check_index(p, n, "event", e, p->nevents);
+    op->event = e;
+    op->cond = kind;
+    return index_of(p, op);
+}
+sc_op sc_node_child(sc_prog *p, const char *n, sc_graph g, sc_graph child)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_CHILD, n, g);
+    check_index(p, n, "graph", child, p->ngraphs);
+    op->graph2 = child;
+    return index_of(p, op);
+}
+static int is_node(const sc_prog *p, sc_op i)
+{
+    if (i < 0 || i >= p->nops)
+        return 0;
+    return sc_op_facts(p->ops[i].kind)->node;
+}
+sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
+{
+    if (!is_node(p, from) || !is_node(p, to) || p->ops[from].graph != p->ops[to].graph || from == to)
+        sc_prog_misuse(p, "operation %s: an edge joins two nodes of one graph", n);
+    struct sc_op_def *op = graph_op(p, SC_OP_EDGE, n, is_node(p, from) ? p->ops[from].graph : 0);
+    op->from = from;
+    op->to = to;
+    return index_of(p, op);
+}
+sc_op sc_instantiate(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_INSTANTIATE, n, g)); }
+sc_op sc_instantiate_upload(sc_prog *p, const char *n, sc_graph g, sc_stream s)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_INSTANTIATE_UPLOAD, n, g);
+    if (s >= p->nstreams || s < SC_ON_DEVICE(SC_NULL_STREAM, SC_MAX_DEVICES - 1))
+        sc_prog_misuse(p, "operation %s names an unknown stream", n);
+    op->stream = s;
+    return index_of(p, op);
+}
+sc_op sc_exec_update(sc_prog *p, const char *n, sc_graph g, sc_graph from)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_EXEC_UPDATE, n, g);
+    check_index(p, n, "graph", from, p->ngraphs);
+    op->graph2 = from;
+    return index_of(p, op);
+}
+sc_op sc_exec_destroy(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_EXEC_DESTROY, n, g)); }
+/* graphinst */
+sc_op sc_node_alloc(sc_prog *p, const char *n, sc_graph g)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_ALLOC, n, g);
+    op->cond = SC_NODE_ALLOC;
+    return index_of(p, op);
+}
+/* allocmisc: a memset node on a stream-ordered allocation */
+sc_op sc_node_memset_alloc(sc_prog *p, const char *n, sc_graph g, sc_buffer m)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_MEMSET_ALLOC, n, g);
+    check_index(p, n, "buffer", m, p->nbuffers);
+    op->buffer = m;
+    op->cond = SC_NODE_MEMSET;
+    return index_of(p, op);
+}
+sc_op sc_instantiate_checked(sc_prog *p, const char *n, sc_graph g)
+{
+    return index_of(p, graph_op(p, SC_OP_INSTANTIATE_CHECKED, n, g));
+}
+sc_op sc_instantiate_auto_free(sc_prog *p, const char *n, sc_graph g)
+{
+    return index_of(p, graph_op(p, SC_OP_INSTANTIATE_AUTO_FREE, n, g));
+}
+
+sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_SYNC, n, s); }
+sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_SYNC, n, e, SC_NULL_STREAM); }
+sc_op sc_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM); }
+sc_op sc_stream_query(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_QUERY, n, s); }
+sc_op sc_event_query(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_QUERY, n, e, SC_NULL_STREAM); }
+sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)
+{
+    sc_op i = with_event(p, SC_OP_ELAPSED, n, start, SC_NULL_STREAM);
+    check_index(p, n, "event", end, p->nevents);
+    p->ops[i].event2 = end;
+    return i;
+}
+sc_op sc_stream_flags(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_FLAGS, n, s); }
+sc_op sc_stream_priority(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_PRIORITY, n, s); }
+sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_ID, n, s); }
+sc_op sc_ctx_op(sc_prog *p, const char *n, enum sc_ctx_action a)
+{
+    struct sc_op_def *op = add(p, SC_OP_CTX, n, SC_NULL_STREAM);
+    op->cond = a;
+    return index_of(p, op);
+}
+sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a)
+{
+    struct sc_op_def *op = add(p, SC_OP_CTX_ENTER, n, SC_NULL_STREAM);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
+    op->cond = a;
+    return index_of(p, op);
+}
+sc_op sc_thread_exit(sc_prog *p, const char *n) { return simple(p, SC_OP_THREAD_EXIT, n, SC_NULL_STREAM); }
+/* ctxalloc */
+sc_op sc_ctx_destroy(sc_prog *p, const char *n, sc_context c)
+{
+    struct sc_op_def *op = add(p, SC_OP_CTX_DESTROY, n, SC_NULL_STREAM);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
+    return index_of(p, op);
+}
+/* green */
+sc_op sc_ctx_create(sc_prog *p, const char *n, sc_context c)
+{
+    struct sc_op_def *op = add(p, SC_OP_CTX_CREATE, n, SC_NULL_STREAM);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
+    return index_of(p, op);
+}
+sc_op sc_primary_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_PRIMARY_CTX_SYNC, n, SC_NULL_STREAM); }
+sc_op sc_primary_release(sc_prog *p, const char *n, enum sc_primary_action a)
+{
+    struct sc_op_def *op = add(p, SC_OP_PRIMARY_RELEASE, n, SC_NULL_STREAM);
+    op->cond = a;
+    return index_of(p, op);
+}
+sc_op sc_memcpy_peer(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MEMCPY_PEER, n, s); }
+sc_op sc_device_sync(sc_prog *p, const char *n, int device)
+{
+    struct sc_op_def *op = add(p, SC_OP_DEVICE_SYNC, n, SC_NULL_STREAM);
+    if (device < 0 || device >= SC_MAX_DEVICES)
+        sc_prog_misuse(p, "operation %s: no device %d", n, device);
+    op->cond = device;
+    return index_of(p, op);
+}
+sc_op sc_device_enter(sc_prog *p, const char *n, int device)
+{
+    sc_op op = sc_device_sync(p, n, device); /* the same checks, then its own kind */
+    p->ops[op].kind = SC_OP_DEVICE_ENTER;
+    return op;
+}
+sc_op sc_mem_alloc(sc_prog *p, const char *n) { return simple(p, SC_OP_MEM_ALLOC, n, SC_NULL_STREAM); }
+sc_op sc_stream_create_invalid(sc_prog *p, const char *n) { return simple(p, SC_OP_STREAM_CREATE_INVALID, n, SC_NULL_STREAM); }
+sc_op sc_get_last_error(sc_prog *p, const char *n) { return simple(p, SC_OP_GET_LAST_ERROR, n, SC_NULL_STREAM); }
+sc_op sc_peek_last_error(sc_prog *p, const char *n) { return simple(p, SC_OP_PEEK_LAST_ERROR, n, SC_NULL_STREAM); }
+sc_op sc_event_create_try(sc_prog *p, const char *n, unsigned flags)
+{
+    struct sc_op_def *op = add(p, SC_OP_EVENT_CREATE_TRY, n, SC_NULL_STREAM);
+    op->flags = flags;
+    return index_of(p, op);
+}
+
+sc_op sc_stream_destroy(sc_prog *p, const char *n, sc_stream s)
+{
+    if (s < 0)
+        sc_prog_misuse(p, "operation %s destroys a built-in stream", n);
+    return simple(p, SC_OP_STREAM_DESTROY, n, s);
+}
+sc_op sc_event_destroy(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_DESTROY, n, e, SC_NULL_STREAM); }
+
+int sc_op_primary(const struct sc_prog *p, int i)
+{
+    for (int j = i - 1; j >= 0; j--) {
+        const struct sc_op_def *d = &p->ops[j];
+        if (d->stream != p->ops[i].stream || d->thread != p->ops[i].thread ||
+            sc_op_facts(d->kind)->role != SC_ROLE_WORK)
+            continue;
+        return d->kind == SC_OP_GATE || d->kind == SC_OP_KERNEL || d->kind == SC_OP_KERNEL_PDL ? j : -1;
+    }
+    return -1;
+}
