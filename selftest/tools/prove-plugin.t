@@ -46,7 +46,7 @@ cd "$root" || exit 1
 PERL_TEST_HARNESS_DUMP_TAP=$tmp/dump prove -r tap/ >"$tmp/out" 2>&1; rc=$?
 bad=
 for p in tap/event/a.t tap/event/b.t tap/ctx/c.t tap/stream/d.t; do
-    STREAMCTS_HOST= "$p" >"$tmp/alone" 2>&1
+    STREAMCTS_HOST='' "$p" >"$tmp/alone" 2>&1
     grep -q "^# host: run for $root/$p by host process" "$tmp/dump/$p" &&
         [ "$(points "$tmp/alone")" = "$(points "$tmp/dump/$p")" ] || bad="$bad $p"
 done
@@ -73,7 +73,7 @@ say $? "without -j: run-suite's default -j, and its order (ctx's program among t
 say $? "a given -j is kept; --reverse and -s leave the order to prove" "$(arranged -r -j 3 tap/); $(arranged -r --reverse tap/)"
 
 # 5-7: it keeps out of the way
-STREAMCTS_HOST= PERL_TEST_HARNESS_DUMP_TAP=$tmp/dump2 prove -r tap/event >"$tmp/out" 2>&1; rc=$?
+STREAMCTS_HOST='' PERL_TEST_HARNESS_DUMP_TAP=$tmp/dump2 prove -r tap/event >"$tmp/out" 2>&1; rc=$?
 [ $rc = 0 ] && ! grep -q '^# host:' "$tmp/dump2/tap/event/a.t" && [ -z "$(left)" ]
 say $? "STREAMCTS_HOST set and empty (run-suite --no-host): no host, the programs run alone" "$(cat "$tmp/out")"
 out=$(prove -v other/x.t 2>&1); rc=$?
@@ -82,7 +82,7 @@ say $? "tests that are not tap/ programs (tools/self-test's): nothing started, n
 out=$(cd "$tmp/away" && prove -v "$root/tap/event/a.t" 2>&1); rc=$?
 direct=$("$root/tap/event/a.t" 2>&1); rc2=$?
 [ $rc = 0 ] && [ $rc2 = 0 ] && grep -q '^ok 1 ' <<<"$out" && ! grep -q '^# host:' <<<"$out$direct" &&
-    [ "$(points <<<"$direct")" = "$(points <<<"$(STREAMCTS_HOST= "$root/tap/event/a.t")")" ] && [ -z "$(left)" ]
+    [ "$(points <<<"$direct")" = "$(points <<<"$(STREAMCTS_HOST='' "$root/tap/event/a.t")")" ] && [ -z "$(left)" ]
 say $? "prove of a program outside the root, and the program run directly, run it alone" "$out$direct"
 
 # 8-9: a missing or stale tap/ is refused, in one line, before anything runs
@@ -137,8 +137,8 @@ say $? "prove killed mid-run (SIGKILL): the guard stops the hosts and removes th
 
 # 13: without a CUDA device the real programs skip as they do without the plugin, and no host starts
 cd "$repo" || exit 1
-CUDA_VISIBLE_DEVICES= prove -r tap/fifo >"$tmp/with" 2>&1; rc=$?
-CUDA_VISIBLE_DEVICES= STREAMCTS_HOST= prove -r tap/fifo >"$tmp/without" 2>&1
+CUDA_VISIBLE_DEVICES='' prove -r tap/fifo >"$tmp/with" 2>&1; rc=$?
+CUDA_VISIBLE_DEVICES='' STREAMCTS_HOST='' prove -r tap/fifo >"$tmp/without" 2>&1
 [ $rc = 0 ] && grep -q '^Result: NOTESTS' "$tmp/with" && [ -z "$(left)" ] &&
     [ "$(grep -v wallclock "$tmp/with" | sort)" = "$(grep -v wallclock "$tmp/without" | sort)" ]
 say $? "no CUDA device: prove -r tap/fifo prints what it prints without the plugin, and starts no host" \
