@@ -7,7 +7,8 @@
 # order and -j; no host is left when prove ends, also when it is interrupted
 # or killed.  It keeps out of the way when STREAMCTS_HOST is set, for other
 # tests, and outside the root; a missing or stale tap/ is refused; without a
-# CUDA device the real programs skip as they do without it.
+# CUDA device the real programs skip as they do without it; a host that does
+# not start fails the run.
 cd "$(dirname "$0")/../.." || exit 1
 repo=$PWD mock=$PWD/build/selftest/mock
 unset STREAMCTS_HOST
@@ -135,7 +136,16 @@ gone; g=$?
 [ $started = 0 ] && [ $g = 0 ]
 say $? "prove killed mid-run (SIGKILL): the guard stops the hosts and removes their directory within 10 s" "started $started; $(left)"
 
-# 13: without a CUDA device the real programs skip as they do without the plugin, and no host starts
+# 13: a host that does not start fails the run before any program runs, and leaves no host either
+printf '#!/bin/sh\necho "a stand-in that cannot serve" >&2; exit 1\n' >"$root/build/host-ptds"
+out=$(prove -r tap/event 2>&1); rc=$?
+gone; g=$?
+printf '#!/bin/sh\nexit 0\n' >"$root/build/host-ptds"
+[ $rc = 1 ] && [ $g = 0 ] && grep -qx 'prove: build/host-ptds did not start: a stand-in that cannot serve' <<<"$out" &&
+    ! grep -q '^tap/' <<<"$out"
+say $? "a host that does not start: prove exits 1 with host_start's line, runs nothing, leaves no host" "$out (exit $rc)"
+
+# 14: without a CUDA device the real programs skip as they do without the plugin, and no host starts
 cd "$repo" || exit 1
 CUDA_VISIBLE_DEVICES='' prove -r tap/fifo >"$tmp/with" 2>&1; rc=$?
 CUDA_VISIBLE_DEVICES='' STREAMCTS_HOST='' prove -r tap/fifo >"$tmp/without" 2>&1
