@@ -23,6 +23,7 @@ use strict;
 use warnings;
 use Cwd qw(getcwd realpath);
 use File::Spec;
+use File::Temp;
 use IO::Select;
 use POSIX qw(WNOHANG);
 use Time::HiRes qw(sleep time);
@@ -55,25 +56,33 @@ sub under_tap {
     return index($real, "$root/tap/") == 0;
 }
 
-# a line of `sh -c '. tools/lib/LIB && CODE'`, with INPUT on its stdin: the fact lives in the shell library
+# the lines `sh -c CODE` prints, with INPUT on its stdin: the facts live in tools/lib's shell libraries
 sub sh_lines {
     my ($code, @input) = @_;
-    my $pid = open(my $out, '-|') // die "$ME: fork: $!\n";
-    if (!$pid) {
-        my $in = File::Spec->catfile(File::Spec->tmpdir, "streamcts-prove.$$");
-        open my $fh, '>', $in or die "$ME: $in: $!\n";
-        print $fh map {"$_\n"} @input;
-        close $fh;
-        open STDIN, '<', $in or die "$ME: $in: $!\n";
-        unlink $in;
-        { exec 'sh', '-c', $code }
-        print STDERR "$ME: sh: $!\n";
-        POSIX::_exit(1);
-    }
+    my $in = File::Temp->new;
+    print $in map {"$_\n"} @input;
+    close $in;
+    open(my $out, '-|', 'sh', '-c', "$code <\"\$1\"", 'sh', $in->filename) or die "$ME: sh: $!\n";
     my @l = <$out>;
     close $out;
     chomp @l;
     return @l;
+}
+
+# Exits 2 when ninja would build something: tap/ is older than its sources (or ninja -n failed).
+sub stale {
+    my $ninja;
+    if (!open($ninja, '-|', 'ninja', '-n')) {
+        print STDERR "$ME: no ninja here ($!): cannot tell whether tap/ is current with its sources\n";
+        return;
+    }
+    my $n = do { local $/; <$ninja> } // '';
+    close $ninja;
+    bad("`ninja -n` failed (exit " . ($? >> 8) . "): cannot tell whether tap/ is current with its sources") if $?;
+    return if $n =~ /^ninja: no work to do\.$/m;
+    my $todo = () = $n =~ /^\[\d+\/\d+\] /mg;
+    bad("tap/ is out of date with its sources (ninja would do $todo step" . ($todo == 1 ? '' : 's')
+        . "): run ninja first (tools/run-suite builds, then runs)");
 }
 
 # Decides: returns the programs to run (in order), or undef when the plugin keeps out of the way.
@@ -93,18 +102,11 @@ sub arrange {
     }
     my $tests = tests_of($app) // return undef;
     return undef unless @$tests && !grep { !under_tap($root, $_) } @$tests;
-    my $n = qx(ninja -n 2>&1);
-    if ($? == -1) {
-        print STDERR "$ME: no ninja here: cannot tell whether tap/ is current with its sources\n";
-    } elsif ($n !~ /^ninja: no work to do\.$/m) {
-        my $todo = () = $n =~ /^\[\d+\/\d+\] /mg;
-        bad("tap/ is out of date with its sources (ninja would do $todo step" . ($todo == 1 ? '' : 's')
-            . "): run ninja first (tools/run-suite builds, then runs)");
-    }
+    stale();
     my $keep = $app->shuffle || $app->backwards || @{$app->state || []};
     my @order = $keep ? @$tests : sh_lines('. tools/lib/order.sh && programs_spread', @$tests);
     @order = @$tests unless @order == @$tests;
-    $app->{argv} = [@order] unless $keep;  # files, in this order: prove keeps it
+    $app->argv([@order]) unless $keep;  # files, in this order: prove keeps it
     if (!$app->jobs) {
         my ($j) = sh_lines('. tools/lib/order.sh && suite_jobs');
         $app->jobs($j =~ /^([1-9][0-9]*)$/ ? $1 : 1);
