@@ -149,7 +149,7 @@ int sc_options_parse(const sc_rule *rule, int argc, char **argv, struct sc_optio
             continue;
         }
         if (!n && strcmp(a, "--case") && strcmp(a, "--api"))
-            return bad("unknown option '%s' (--help lists the options)", a);
+            return bad("unknown option '%s' (%s --help lists them)", a, program);
         if (!v)
             return n ? bad("%s needs a value: a whole number in %u..%u", a, n->min, n->max)
                      : bad("%s needs a value: %s", a, !strcmp(a, "--api") ? apis : "a glob of case ids");

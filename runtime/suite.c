@@ -14,8 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SC_INIT_DEADLINES 12u /* the device's initialisation may take this many deadlines */
-
 static const sc_backend *const backends[2] = { &sc_driver_backend, &sc_runtime_backend };
 
 int sc_suite_list(const sc_rule *rule, const struct sc_options *o)

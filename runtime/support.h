@@ -23,6 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The device's initialisation may take this many deadlines (a program's watchdog, tools/lib/probe.c's limit). */
+#define SC_INIT_DEADLINES 12u
+
 enum sc_support { SC_SUPPORT_OK, SC_SUPPORT_SKIP, SC_SUPPORT_FAIL };
 struct sc_support_answer {
     const char *point;       /* SC_SUPPORT_FAIL: the failing point's name                        */

@@ -2,12 +2,15 @@
 # tools/settings-matrix and tools/connections-matrix over a stand-in prove that
 # replays a log chosen by the CUDA_DEVICE_MAX_CONNECTIONS and CUDA_LAUNCH_BLOCKING
 # it was given (and records them), so the tables, the wall time, the exit status
-# and what reaches the programs are checked in a second.
+# and what reaches the programs are checked in a second.  A stand-in
+# libcuda.so.1 (selftest/loader) lets the check before a run
+# (tools/lib/preflight.sh) pass; without one, no driver or device and a bad
+# STREAMCTS_* value are answered before prove is called.
 cd "$(dirname "$0")/../.." || exit 1
 dir=$PWD/selftest/tools
 m=$PWD/build/selftest/mock
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # a whole log of a passing run: one mock program under the real prove
@@ -39,6 +42,7 @@ matrix() {  # TOOL ARG...: runs it with the stand-in; out, err, rc and calls
     local tool=$1; shift
     rm -f "$tmp/calls"
     PATH="$tmp/bin:$PATH" STREAMCTS_MATRIX_DIR="$tmp/matrix" CUDA_LAUNCH_BLOCKING=0 CUDA_DEVICE_MAX_CONNECTIONS=4 \
+        FAKE_CUINIT=${FAKE_CUINIT-0} LD_LIBRARY_PATH=${LD_LIBRARY_PATH-$PWD/build/selftest/loader/complete} \
         "tools/$tool" "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     out=$(cat "$tmp/out"); err=$(cat "$tmp/err"); calls=$(cat "$tmp/calls" 2>/dev/null)
@@ -128,3 +132,16 @@ if [ $rc -eq 1 ] && [ "$(rows '1|8|32|connections=1|connections=8|connections=32
     [ -s "$tmp/matrix/connections-32.tap" ] && [ -s "$tmp/matrix/connections-8.tap" ]; then
     echo "ok 8 - connections-matrix gives one row per connection count and each one's families, and fails on lost points"
 else echo "not ok 8 - connections-matrix output (exit $rc)"; note; fi
+
+# without a driver or device (every GPU hidden, no stand-in): one line, exit 3, prove never called;
+# a bad STREAMCTS_* value: named once, exit 2
+LD_LIBRARY_PATH= CUDA_VISIBLE_DEVICES= matrix settings-matrix
+if [ $rc -eq 3 ] && [ -z "$out" ] && [ -z "$calls" ] &&
+    grep -qxE 'settings-matrix: no point ran: no CUDA (driver|device) \(.+\) \(found by build/probe, before any program was started\)' <<<"$err"; then
+    echo "ok 9 - no driver or device: exit 3 with one line, before prove is called"
+else echo "not ok 9 - settings-matrix without a driver or device (exit $rc)"; note; fi
+STREAMCTS_REPEAT=0 matrix connections-matrix
+if [ $rc -eq 2 ] && [ -z "$out" ] && [ -z "$calls" ] &&
+    [ "$err" = "connections-matrix: STREAMCTS_REPEAT: '0' is not a whole number in 1..10000" ]; then
+    echo "ok 10 - STREAMCTS_REPEAT=0: named once with its range, exit 2, before prove is called"
+else echo "not ok 10 - connections-matrix with STREAMCTS_REPEAT=0 (exit $rc)"; note; fi

@@ -99,7 +99,8 @@ for args in "$tmp/no-such.log" "--no-such-option $tmp/clean/log" "$tmp" "--row";
     n=$((n + 1))
     # shellcheck disable=SC2086
     out=$(tools/tap-summary $args 2>"$tmp/err"); rc=$?
-    if [ $rc -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^tap-summary: ${args%% *}" "$tmp/err"; then
+    if [ $rc -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^tap-summary: " "$tmp/err" &&
+        grep -qF -- "${args%% *}" "$tmp/err"; then
         echo "ok $((n + 8)) - tap-summary ${args//$tmp/TMP}: one line naming it, exit 2"
     else
         echo "not ok $((n + 8)) - tap-summary ${args//$tmp/TMP} gave exit $rc"

@@ -14,17 +14,18 @@
 # allow_skip TOOL
 #   Checks STREAMCTS_ALLOW_SKIP (unset, empty, 0 or 1; exit 2 otherwise) and
 #   succeeds when it is 1.
+#
+# A bad argument is worded as every runner words it (tools/lib/args.sh).
+
+. tools/lib/args.sh
 
 prove_args_fail() {
-    echo "$1: $2" >&2
-    exit 2
+    arg_bad "$@"
 }
 
-prove_args_jobs() {  # TOOL ARGUMENT(S) VALUE
-    prove_jobs=$3
-    case $3 in
-    '' | *[!0-9]* | 0*) prove_args_fail "$1" "$2: the number of programs prove runs at a time must be 1 or more" ;;
-    esac
+prove_args_jobs() {  # TOOL FLAG VALUE
+    arg_jobs "$1" "$2" "$3"
+    prove_jobs=$arg_value
 }
 
 # does ninja build PATH, or something under it?  (build.ninja and the
@@ -51,12 +52,12 @@ prove_args() {
         -s | --shuffle | --reverse | --timer | -f | --failures | -o | --comments | -c | --color | --nocolor) ;;
         --state=?*) ;;
         -j | --jobs)
-            [ $# -ge 2 ] || prove_args_fail "$tool" "$1 needs a number: how many programs prove runs at a time (1 or more)"
-            prove_args_jobs "$tool" "$1 $2" "$2"
+            [ $# -ge 2 ] || arg_needs "$tool" "$1" "a whole number in 1..$arg_jobs_max"
+            prove_args_jobs "$tool" "$1" "$2"
             shift ;;
-        -j*) prove_args_jobs "$tool" "$1" "${1#-j}" ;;
-        --jobs=*) prove_args_jobs "$tool" "$1" "${1#--jobs=}" ;;
-        -*) prove_args_fail "$tool" "$1: unknown option (tools/$tool --help lists the prove options it passes on)" ;;
+        -j*) prove_args_jobs "$tool" -j "${1#-j}" ;;
+        --jobs=*) prove_args_jobs "$tool" --jobs "${1#--jobs=}" ;;
+        -*) arg_unknown "$tool" "$1" ;;
         *)
             [ -e "$1" ] || prove_args_built "$1" ||
                 prove_args_fail "$tool" "$1: no such file or directory, and ninja builds nothing there (paths are relative to the repository root, e.g. tap/event)"

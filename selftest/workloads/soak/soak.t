@@ -7,6 +7,9 @@
 # (STREAMCTS_MOCK_BREAK=wait) it reports violations, each with a replay
 # command, and the replay reproduces the violation (and passes unbroken);
 # SIGINT ends a run cleanly with every planned point and the summary.
+# tools/soak checks its arguments before it builds the soak, and exits 3 (0
+# with STREAMCTS_ALLOW_SKIP=1) when no point can run, 2 for a bad STREAMCTS_*
+# value, both found by tools/lib/preflight.sh before the soak is built.
 cd "$(dirname "$0")/../../.." || exit 1
 soak=build/selftest/soak/soak-mock
 n=0
@@ -109,4 +112,41 @@ if [ $rc -eq 0 ] && [ "$points" = 603 ] && grep -q '^# stopped by SIGINT after '
     grep -q '^ok 600 - soak.interval.600: .* # SKIP stopped by SIGINT$' "$tmp/int" && grep -q '^# summary: ' "$tmp/int"; then
     ok "SIGINT: stopped within 15 s, the intervals not reached skipped, the summary printed, exit 0"
 else nok "SIGINT: exit $rc, $points points" "$(grep -v '^ok .*SKIP' "$tmp/int" | tail -12)"; fi
+# tools/soak itself: its arguments are checked before the soak is built (a ninja that notes what it is
+# asked to build stands in front of the real one); without a driver or device it exits 3, like the other
+# runners, with one line that says why (0 with STREAMCTS_ALLOW_SKIP=1); a bad STREAMCTS_* value exits 2
+mkdir -p "$tmp/bin"
+real_ninja=$(command -v ninja)
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec %s "$@"\n' "$tmp/built" "$real_ninja" >"$tmp/bin/ninja"
+chmod +x "$tmp/bin/ninja"
+bad=0
+while IFS='|' read -r args line; do
+    rm -f "$tmp/built"
+    # shellcheck disable=SC2086 # the arguments are words
+    err=$(PATH="$tmp/bin:$PATH" tools/soak $args 2>&1 >/dev/null); rc=$?
+    if [ $rc -ne 2 ] || [ "$err" != "soak: $line" ] || grep -qx soak "$tmp/built" 2>/dev/null; then
+        bad=1; echo "# tools/soak $args: exit $rc, built: $(tr '\n' ' ' <"$tmp/built" 2>/dev/null): $err"
+    fi
+done <<'EOT'
+--duration 10s --threads 9|--threads: '9' is not a whole number in 1..4
+--duration 10x|--duration: '10x' is not a duration in 1s..365d (a whole number and a unit: s, m, h or d)
+--bogus|unknown option '--bogus' (tools/soak --help lists them)
+EOT
+if [ $bad = 0 ]; then ok "tools/soak: a bad argument is named in the runners' wording, exit 2, before the soak is built"
+else nok "tools/soak: a bad argument was not refused before the soak was built"; fi
+# every GPU hidden
+rm -f "$tmp/built"
+err=$(CUDA_VISIBLE_DEVICES= PATH="$tmp/bin:$PATH" timeout 120 tools/soak --duration 10s 2>&1 >"$tmp/out"); rc=$?
+if [ $rc -eq 3 ] && [ ! -s "$tmp/out" ] && ! grep -qx soak "$tmp/built" &&
+    grep -qxE 'soak: no point ran: no CUDA (driver|device) \(.+\) \(found by build/probe, before any program was started\)' <<<"$err"; then
+    ok "tools/soak without a driver or device: exit 3 with one line, the soak not built"
+else nok "tools/soak without a driver or device: exit $rc" "$err"; fi
+err=$(CUDA_VISIBLE_DEVICES= STREAMCTS_ALLOW_SKIP=1 timeout 120 tools/soak --duration 10s 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 0 ] && grep -q '^soak: no point ran: .*(STREAMCTS_ALLOW_SKIP=1: exit 0)$' <<<"$err"; then
+    ok "tools/soak without a driver or device, STREAMCTS_ALLOW_SKIP=1: the same line, exit 0"
+else nok "tools/soak with STREAMCTS_ALLOW_SKIP=1: exit $rc" "$err"; fi
+err=$(STREAMCTS_ATTEMPTS=0 timeout 120 tools/soak --duration 10s 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ "$err" = "soak: STREAMCTS_ATTEMPTS: '0' is not a whole number in 1..100" ]; then
+    ok "tools/soak with STREAMCTS_ATTEMPTS=0: named once with its range, exit 2"
+else nok "tools/soak with STREAMCTS_ATTEMPTS=0: exit $rc" "$err"; fi
 echo "1..$n"
