@@ -348,7 +348,6 @@ static int keep(int listener, int lease, int n, const char *sock)
         if (r > 0 && read(lease, buf, sizeof buf) == 0)
             break; /* every writer closed the lease */
     }
-    unlink(sock);
     for (int i = 0; i < n; i++)
         if (workers[i] > 0)
             kill(workers[i], SIGTERM);
@@ -364,6 +363,9 @@ static int keep(int listener, int lease, int n, const char *sock)
         if (left)
             sc_pause_ns(10000000u); /* bounded: SC_HOST_STOP_NS, then SIGKILL */
     }
+    /* last: a runner waits for the socket to go (tools/lib/host.sh, host_stop), so that
+     * when it returns no worker of this host holds a context any more */
+    unlink(sock);
     return 0;
 }
 

@@ -13,7 +13,8 @@
 #   start.
 #
 # host_stop TOOL DIR
-#   Ends the lease, waits (up to 5 s) for the hosts to remove their sockets,
+#   Ends the lease, waits (up to 10 s: a host gives its workers 5 s after
+#   SIGTERM) for the hosts to stop their workers and remove their sockets,
 #   and prints on stderr every worker that ended while it ran (a program whose
 #   run it held then failed, saying so in its TAP).
 
@@ -47,7 +48,7 @@ host_stop() {
     i=0
     while [ -e "$2/legacy.sock" ] || [ -e "$2/per-thread.sock" ]; do
         i=$((i + 1))
-        [ $i -le 100 ] || { echo "$1: the hosts at $2 did not stop within 5 s" >&2; break; }
+        [ $i -le 200 ] || { echo "$1: the hosts at $2 did not stop within 10 s" >&2; break; }
         sleep 0.05
     done
     for log in "$2/legacy.log" "$2/per-thread.log"; do

@@ -8,7 +8,8 @@
 #       the reason when one does not start.  Their lease is a FIFO only this
 #       process holds open (Perl's handles are close-on-exec): they end with it.
 #   my @ended = certify::Host::stop($h);
-#       Ends the lease, waits up to 5 s for the hosts to remove their sockets,
+#       Ends the lease, waits up to 10 s (a host gives its workers 5 s after
+#       SIGTERM) for the hosts to stop their workers and remove their sockets,
 #       and returns the log lines of workers that ended while they ran (a
 #       program whose run such a worker held failed, saying so in its TAP).
 package certify::Host;
@@ -48,7 +49,7 @@ sub stop {
     my ($h) = @_;
     close $h->{lease};
     delete $ENV{STREAMCTS_HOST};
-    for (1 .. 100) {
+    for (1 .. 200) {
         last unless grep { -e "$h->{dir}/$_->[1].sock" } @HOSTS;
         sleep 0.05;
     }

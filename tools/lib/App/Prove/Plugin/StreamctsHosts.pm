@@ -30,7 +30,7 @@ use Time::HiRes qw(sleep time);
 
 my $ME = 'prove (.proverc: StreamctsHosts)';
 my $START_S = 120;  # the probe (its own 60 s bound) and the hosts' start
-my $STOP_S = 15;    # host_stop waits up to 5 s for the hosts' sockets
+my $STOP_S = 15;    # host_stop waits up to 10 s for the hosts' sockets
 my $guard;          # {pid, pipe, dir}: while the hosts run
 
 sub bad {
