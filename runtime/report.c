@@ -129,55 +129,54 @@ void sc_report_header(const sc_rule *rule, const struct sc_options *o)
                     (double)sc_support_room_waited_ns() / 1e9);
 }
 
+enum sc_point_outcome sc_report_outcome(const sc_rule *rule, int control, const struct sc_verdict *v)
+{
+    if (v->outcome == SC_SKIP) /* explicit, never a pass */
+        return SC_POINT_SKIP;
+    if (v->outcome == SC_UNDECIDED) /* the device blocked a call before the subject: neither pass nor violation */
+        return SC_POINT_UNDECIDABLE;
+    if (v->outcome == (control ? SC_VIOLATED : SC_PASS)) /* the control must show the violation */
+        return SC_POINT_PASS;
+    if (control && v->outcome == SC_PASS)
+        return SC_POINT_VACUOUS;
+    return rule->level == SC_MUST ? SC_POINT_FAIL : SC_POINT_NOT_KEPT;
+}
+
 void sc_report_point(const sc_rule *rule, const sc_case *c, const sc_backend *b, int control,
                      const struct sc_result *res, const struct sc_tally *t, const struct sc_options *o,
                      const char *argv0)
 {
     const struct sc_verdict *v = &res->verdict;
-    char directive[600], relation[200], rerun[600], iter[32], window[32], attempts[80];
-    int ok;
-    const char *severity;
+    enum sc_point_outcome outcome = sc_report_outcome(rule, control, v);
+    const struct sc_point_outcome_row *row = sc_point_outcome_row(outcome);
+    char reason[520] = "", directive[600], relation[200], rerun[600], iter[32], window[32], attempts[80];
 
-    if (v->outcome == SC_SKIP) { /* explicit, never a pass */
-        snprintf(directive, sizeof directive, "SKIP %s", v->why);
-        sc_tap_point(1, directive, NULL);
-        return;
-    }
-    if (v->outcome == SC_UNDECIDED) {
-        /* the device blocked a call before the subject: neither pass nor violation, and visible */
-        snprintf(directive, sizeof directive, "TODO undecidable on this device (in every attempt)");
-        severity = "undecidable";
-        ok = 0;
-    } else if (control) {
-        ok = v->outcome == SC_VIOLATED; /* the control must show the violation */
-        if (v->outcome == SC_PASS) {
-            snprintf(directive, sizeof directive,
-                     "TODO vacuous: the control did not show the violation, so the test cannot detect one on this device");
-            severity = "vacuous";
-        } else {
-            snprintf(directive, sizeof directive, "TODO %s rule", level_name(rule->level));
-            severity = rule->level == SC_MUST ? "fail" : "todo";
-        }
-    } else {
-        ok = v->outcome == SC_PASS;
-        snprintf(directive, sizeof directive, "TODO %s rule not kept", level_name(rule->level));
-        severity = rule->level == SC_MUST ? "fail" : "todo";
-    }
-    if (ok) {
-        if (t->held) /* independence was seen, but not at the first attempt: worth knowing */
+    /* the directive's reason begins with a word of the row's reason column (readers classify by it) */
+    if (outcome == SC_POINT_SKIP)
+        snprintf(reason, sizeof reason, "%s", v->why);
+    else if (outcome == SC_POINT_UNDECIDABLE)
+        snprintf(reason, sizeof reason, "%s on this device (in every attempt)", row->reason);
+    else if (outcome == SC_POINT_VACUOUS)
+        snprintf(reason, sizeof reason,
+                 "%s: the control did not show the violation, so the test cannot detect one on this device",
+                 row->reason);
+    else if (outcome == SC_POINT_NOT_KEPT) /* the level is one of the column's words */
+        snprintf(reason, sizeof reason, "%s rule%s", level_name(rule->level), control ? "" : " not kept");
+    snprintf(directive, sizeof directive, "%s %s", row->directive, reason);
+    if (!strcmp(row->tap, "ok")) {
+        if (outcome == SC_POINT_PASS && t->held) /* independence was seen, but not at the first attempt */
             sc_tap_diag("%s.%s%s: a false dependency held the witness in %u attempt(s) before it ran independently",
                         c->id, b->name, control ? ".control" : "", t->held);
-        sc_tap_point(1, NULL, NULL);
+        sc_tap_point(1, row->directive[0] ? directive : NULL, NULL);
         return;
     }
-    int todo = (control && v->outcome == SC_PASS) || v->outcome == SC_UNDECIDED || rule->level != SC_MUST;
     struct sc_yaml y = { 0 };
     snprintf(relation, sizeof relation, "%s", rule->expect);
     snprintf(rerun, sizeof rerun, "%s --case '%s' --api %s", argv0, c->id, b->name);
     snprintf(iter, sizeof iter, "%u of %u", t->iteration, o->repeat);
     snprintf(window, sizeof window, "%.0f", (double)(t->window_ns ? t->window_ns : o->window_ms * 1000000ull) / 1e6);
     sc_yaml_add(&y, "message", v->why);
-    sc_yaml_add(&y, "severity", severity);
+    sc_yaml_add(&y, "severity", row->severity);
     sc_yaml_add(&y, "outcome", sc_outcome_name(v->outcome));
     sc_yaml_add(&y, "level", level_name(rule->level));
     sc_yaml_add(&y, "case", c->id);
@@ -196,5 +195,5 @@ void sc_report_point(const sc_rule *rule, const sc_case *c, const sc_backend *b,
     sc_yaml_add(&y, "rerun", rerun);
     y.list_key = "timeline";
     y.list = res->timeline;
-    sc_tap_point(0, todo ? directive : NULL, &y);
+    sc_tap_point(0, row->directive[0] ? directive : NULL, &y);
 }

@@ -17,16 +17,12 @@ use strict;
 use warnings;
 use JSON::PP ();
 use certify::Catalog;
+use certify::Outcomes;
 
-# outcome of a TAP point: pass fail not-kept vacuous undecidable skip todo
+# outcome of a TAP point, from the outcome table (runtime/outcomes.def)
 sub outcome {
     my ($pt) = @_;
-    if ($pt->{ok}) { return $pt->{directive} eq 'SKIP' ? 'skip' : 'pass' }
-    return 'fail' unless $pt->{directive} eq 'TODO';
-    return 'not-kept' if $pt->{reason} =~ /^(DE-FACTO|SHOULD)\b/;
-    return 'vacuous' if $pt->{reason} =~ /^vacuous\b/;
-    return 'undecidable' if $pt->{reason} =~ /^undecidable\b/;
-    return 'todo';
+    return certify::Outcomes::classify($pt->{ok}, $pt->{directive}, $pt->{reason});
 }
 
 sub point_record {
@@ -148,8 +144,8 @@ sub count {
 sub decide {
     my ($res, %notes) = @_;
     my @p = @{$res->{points}};
-    my @fails = grep { $_->{outcome} eq 'fail' && $_->{case} } @p;
-    my @other = grep { $_->{outcome} eq 'fail' && !$_->{case} } @p;
+    my @fails = grep { certify::Outcomes::fails($_->{outcome}) && $_->{case} } @p;
+    my @other = grep { certify::Outcomes::fails($_->{outcome}) && !$_->{case} } @p;
     my @bad = grep { $_->{status} eq 'crashed' || $_->{status} eq 'timed out' } @{$res->{programs}};
     my @missing = grep { $_->{status} eq 'missing' } @{$res->{mustpass}};
     my $ran = count(\@p, sub { $_[0]{outcome} ne 'skip' });
