@@ -178,10 +178,10 @@ out=$(PATH="$fake:$PATH" "$fake/overlap.mps.t" 2>&1); rc=$?
 if [ $rc -eq 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 8 ] && ! grep -q '^not ok' <<<"$out"; then
     ok "under MPS another process's work overlaps a held kernel, and each control shows it held"
 else nok "the MPS overlap rule failed on a conforming mock (exit $rc)" "$out"; fi
-out=$(STREAMCTS_MOCK_BREAK=mps_serializes PATH="$fake:$PATH" "$fake/overlap.mps.t" 2>&1); rc=$?
+out=$(STREAMCTS_WINDOW_MS=50 STREAMCTS_MOCK_BREAK=mps_serializes PATH="$fake:$PATH" "$fake/overlap.mps.t" 2>&1); rc=$?
 if [ $rc -eq 0 ] && [ "$(grep -c '^not ok [0-9]* - process\.mps\..*[a-z] # TODO SHOULD rule not kept$' <<<"$out")" = 4 ] &&
     [ "$(grep -c '^ok [0-9]* - .*\.control$' <<<"$out")" = 4 ] &&
-    grep -q 'message: "B stayed pending for the whole 5 ms window while A was held: it waited for A"' <<<"$out"; then
+    grep -q 'message: "B stayed pending for the whole 50 ms window while A was held: it waited for A"' <<<"$out"; then
     ok "break mps_serializes: process.mps.other_process_work_overlaps reports its 4 cases held (SHOULD)"
 else nok "break mps_serializes: the serializing MPS server was not reported (exit $rc)" "$out"; fi
 rm -rf "$fake"
