@@ -23,10 +23,16 @@ struct sc_run_config sc_point_config(const struct sc_options *o, char *const *ar
  * observation of B completing while A is held proves that no synchronization
  * orders B after A, so an outcome that needed independence and did not see it
  * is tried again with fresh streams (and threads), up to `attempts` times.
+ * So is a call that should return before A but did not: one return while A is
+ * held proves it does not wait for A, and a late one may have been kept from
+ * returning by its host, not by A (its thread, or a thread holding a lock it
+ * needs, kept off a CPU on a loaded machine; allocator memory zeroed page by
+ * page), whatever runq_ns saw (verdict.c, off_cpu).
  */
 static int needs_independence(enum sc_relation rel, int control, enum sc_outcome o)
 {
-    return (!control && rel == SC_NOT_HELD && o == SC_VIOLATED) || (control && rel == SC_AFTER && o == SC_PASS) ||
+    return (!control && (rel == SC_NOT_HELD || rel == SC_RETURNS_BEFORE) && o == SC_VIOLATED) ||
+           (control && rel == SC_AFTER && o == SC_PASS) ||
            (control && (rel == SC_KEEPS_DATA || rel == SC_READS_FILL) && o == SC_PASS) || o == SC_UNDECIDED;
 }
 

@@ -89,9 +89,16 @@ void sc_verdict_observe(struct sc_verdict *v, const struct sc_sample *s, const c
  * thread marked issued was seen kept off the CPU past a 5 ms first look, and
  * a cuMemFree that never waits then returned after the held work completed,
  * a pass for a broken driver.  Such a run is undecidable: tried again with
- * the full window, never passed or failed on it.
+ * the full window, never passed or failed on it.  Unless its CPU time says
+ * where it was: a thread that used more CPU time in its call than passed from
+ * the release to its return ran in its call before the release (a spinning
+ * wait on a loaded machine waits on a run queue too, inside its call; 1 ms
+ * covers the reads either side of the call, a few microseconds).
  */
-static int off_cpu(const struct sc_return *r) { return r->hold_ns && r->runq_ns * 2 >= r->hold_ns; }
+static int off_cpu(const struct sc_return *r)
+{
+    return r->hold_ns && r->runq_ns * 2 >= r->hold_ns && r->cpu_ns <= r->late_ns + 1000000u;
+}
 
 void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const char *subject, const char *object)
 {

@@ -45,6 +45,8 @@ struct sc_return {
     int gpu_reached;  /* ready while: a held gate was running at the last ask */
     uint64_t runq_ns; /* how long the issuing thread waited for a CPU from its issue to its return */
     uint64_t hold_ns; /* the window the gates were held for                  */
+    uint64_t cpu_ns;  /* the issuing thread's CPU time from its issue to its return */
+    uint64_t late_ns; /* how long after the gates' release the call returned (0: before it) */
 };
 
 void sc_verdict_start(struct sc_verdict *v, enum sc_relation rel);

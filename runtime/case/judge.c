@@ -294,9 +294,12 @@ void judge_return(struct run *r)
         else
             sc_verdict_error(&r->v, "what %s wrote cannot be read on the host", opname(r, p->object));
         break;
-    default:
-        sc_verdict_returned(&r->v, &o->ret, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "");
+    default: {
+        struct sc_return ret = o->ret; /* main released the gates: only it knows when */
+        ret.late_ns = ret.released && o->t_return > r->t_release ? o->t_return - r->t_release : 0;
+        sc_verdict_returned(&r->v, &ret, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "");
         break;
+    }
     }
 }
 

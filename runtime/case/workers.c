@@ -28,7 +28,7 @@ void run_job(struct worker *w, int job, int i)
         /* whether a thread kept off the CPU was in its call while the gates were held (verdict.c, off_cpu):
          * read only where the verdict asks, a file read either side of the call */
         int timed = i == p->subject && (p->rel == SC_BLOCKS_UNTIL || p->rel == SC_RETURNS_BEFORE);
-        uint64_t runq = timed ? sc_thread_runq_ns() : 0;
+        uint64_t runq = timed ? sc_thread_runq_ns() : 0, cpu = timed ? sc_thread_cpu_ns() : 0;
         o->t_issue = sc_now_ns();
         store(&o->state, ST_ISSUED);
         if (r->sh)
@@ -43,7 +43,8 @@ void run_job(struct worker *w, int job, int i)
             o->ret.released = is_released(r);
             o->ret.result = o->result;
             if (timed)
-                o->ret.runq_ns = sc_thread_runq_ns() - runq, o->ret.hold_ns = r->cfg.window_ns;
+                o->ret.runq_ns = sc_thread_runq_ns() - runq, o->ret.hold_ns = r->cfg.window_ns,
+                o->ret.cpu_ns = sc_thread_cpu_ns() - cpu;
             if (p->rel != SC_READY_WHILE)
                 o->ret.gpu_reached = 1;
             if (p->rel == SC_COMPLETE_ON_RETURN && o->rc == 0)

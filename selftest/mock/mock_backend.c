@@ -1347,7 +1347,7 @@ struct mblock {
     unsigned handed;        /* times handed out: a free enqueued for an earlier owner does not free it */
     struct mpool *pool;
     struct mblock *next;
-    int shared;             /* ipcpool: mem is part of its pool's shared memory, not malloc'd */
+    int shared;             /* ipcpool: mem is part of its pool's shared memory, not a mapping of its own */
     int available;          /* poolreuse: its free ran and a synchronize came after: any allocation may take it */
     void *free_stream;      /* poolreuse: the stream its last free was enqueued to */
 };
@@ -1413,7 +1413,7 @@ static int pool_destroy(void *pool)
     for (struct mblock *b = pl->blocks, *next; b; b = next) {
         next = b->next;
         if (!b->shared)
-            free(b->mem);
+            munmap(b->mem, b->n + MOCK_BLOCK_HEADER);
         free(b);
     }
     if (pl->ipc_base) { /* ipcpool */
@@ -1475,7 +1475,7 @@ static void release_blocks(struct mpool *pl, uint64_t keep)
             *at = b->next;
             pl->reserved -= b->n;
             if (!b->shared)
-                free(b->mem);
+                munmap(b->mem, b->n + MOCK_BLOCK_HEADER);
             free(b);
         } else
             at = &b->next;
@@ -1599,8 +1599,8 @@ static int alloc_async(void **p, size_t n, void *pool, void *s)
             return refuse(2); /* out of memory */
         }
         b->mem = pl->ipc_base + at, b->shared = 1;
-    } else
-        b->mem = calloc(1, n + MOCK_BLOCK_HEADER);
+    } else /* fresh pages, untouched: calloc zeroed a 4 MiB block the heap reused, 17 ms on a loaded machine */
+        b->mem = mmap(NULL, n + MOCK_BLOCK_HEADER, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     b->n = n, b->pool = pl;
     *(struct mblock **)b->mem = b; /* free_async finds the block in front of the memory */
     pthread_mutex_lock(&pools_mu);

@@ -77,15 +77,15 @@ static void verdicts(void)
     check(strstr(v.why, "50 ms") != NULL, "not held: the message gives the window", v.why);
 
     /* blocks until */
-    struct sc_return r = { 1, 1, 0, 1, 0, 5000000 };
+    struct sc_return r = { 1, 1, 0, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_BLOCKS_UNTIL);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_PASS, "blocks until: returned after A passes", v.why);
-    r = (struct sc_return){ 0, 0, 0, 1, 0, 5000000 };
+    r = (struct sc_return){ 0, 0, 0, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_BLOCKS_UNTIL);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_VIOLATED, "blocks until: returned while held is violated", v.why);
-    r = (struct sc_return){ 0, 1, 0, 1, 0, 5000000 };
+    r = (struct sc_return){ 0, 1, 0, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_BLOCKS_UNTIL);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_VIOLATED, "blocks until: returned before A completed is violated", v.why);
@@ -93,37 +93,51 @@ static void verdicts(void)
     sc_verdict_finish(&v, "X", "A", 50);
     check(v.outcome == SC_ERROR, "blocks until: never returned is an error", v.why);
     /* a thread kept off the CPU for half the hold or more: its return after the release says nothing */
-    r = (struct sc_return){ 1, 1, 0, 1, 2500000, 5000000 };
+    r = (struct sc_return){ 1, 1, 0, 1, 2500000, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_BLOCKS_UNTIL);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_UNDECIDED && strstr(v.why, "waited 2.5 ms for a CPU") != NULL,
           "blocks until: a thread that waited half the hold for a CPU is undecidable, never a pass", v.why);
-    r = (struct sc_return){ 1, 1, 0, 1, 2400000, 5000000 };
+    r = (struct sc_return){ 1, 1, 0, 1, 2400000, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_BLOCKS_UNTIL);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_PASS, "blocks until: a shorter wait for a CPU still passes", v.why);
-    r = (struct sc_return){ 0, 1, 0, 1, 4000000, 5000000 };
+    /* ... unless its CPU time in the call is more than the time from the release to its return (and 1 ms) */
+    r = (struct sc_return){ 1, 1, 0, 1, 2500000, 5000000, 3000000, 1000000 };
+    sc_verdict_start(&v, SC_BLOCKS_UNTIL);
+    sc_verdict_returned(&v, &r, "X", "A");
+    check(v.outcome == SC_PASS, "blocks until: a thread that spun in its call before the release passes", v.why);
+    r = (struct sc_return){ 1, 1, 0, 1, 2500000, 5000000, 2000000, 1000000 };
+    sc_verdict_start(&v, SC_BLOCKS_UNTIL);
+    sc_verdict_returned(&v, &r, "X", "A");
+    check(v.outcome == SC_UNDECIDED, "blocks until: CPU time that fits after the release proves nothing", v.why);
+    r = (struct sc_return){ 0, 1, 0, 1, 4000000, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_BLOCKS_UNTIL);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_VIOLATED, "blocks until: returning while A was pending is violated however long the wait", v.why);
 
     /* returns before */
-    r = (struct sc_return){ 0, 0, 0, 1, 0, 5000000 };
+    r = (struct sc_return){ 0, 0, 0, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_RETURNS_BEFORE);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_PASS, "returns before: returned while held passes", v.why);
-    r = (struct sc_return){ 1, 1, 0, 1, 0, 5000000 };
+    r = (struct sc_return){ 1, 1, 0, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_RETURNS_BEFORE);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_VIOLATED, "returns before: returned after release is violated", v.why);
-    r = (struct sc_return){ 1, 1, 0, 1, 3000000, 5000000 };
+    r = (struct sc_return){ 1, 1, 0, 1, 3000000, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_RETURNS_BEFORE);
     sc_verdict_returned(&v, &r, "X", "A");
     check(v.outcome == SC_UNDECIDED, "returns before: after the release, from a thread kept off the CPU, is undecidable",
           v.why);
+    r = (struct sc_return){ 1, 1, 0, 1, 3000000, 5000000, 4000000, 2000000 };
+    sc_verdict_start(&v, SC_RETURNS_BEFORE);
+    sc_verdict_returned(&v, &r, "X", "A");
+    check(v.outcome == SC_VIOLATED, "returns before: a thread that ran in its call before the release, returning after it, "
+          "is violated", v.why);
 
     /* not ready while: two answers needed */
-    r = (struct sc_return){ 0, 0, 600, 1, 0, 5000000 };
+    r = (struct sc_return){ 0, 0, 600, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_NOT_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_OPEN && sc_verdict_decided(&v), "not ready: first answer lets the gates go", v.why);
@@ -133,30 +147,30 @@ static void verdicts(void)
     sc_verdict_returned(&v, &r, "Q", "A");
     sc_verdict_requery(&v, 600, "Q");
     check(v.outcome == SC_VIOLATED, "not ready: still not ready after completion is violated", v.why);
-    r = (struct sc_return){ 0, 0, 0, 1, 0, 5000000 };
+    r = (struct sc_return){ 0, 0, 0, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_NOT_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_VIOLATED, "not ready: success while held is violated", v.why);
-    r = (struct sc_return){ 0, 0, 400, 1, 0, 5000000 };
+    r = (struct sc_return){ 0, 0, 400, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_NOT_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_ERROR, "not ready: an error code is an error", v.why);
 
     /* ready while: success while held passes; not-ready or blocking is violated */
-    r = (struct sc_return){ 0, 0, 0, 1, 0, 5000000 };
+    r = (struct sc_return){ 0, 0, 0, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_PASS, "ready while: success while held passes", v.why);
-    r = (struct sc_return){ 0, 1, 600, 1, 0, 5000000 };
+    r = (struct sc_return){ 0, 1, 600, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_VIOLATED && strstr(v.why, "whole window"), "ready while: not-ready for the window is violated",
           v.why);
-    r = (struct sc_return){ 0, 1, 600, 0, 0, 5000000 };
+    r = (struct sc_return){ 0, 1, 600, 0, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_UNDECIDED, "ready while: not-ready before the GPU reached the gate is undecided", v.why);
-    r = (struct sc_return){ 1, 1, 0, 1, 0, 5000000 };
+    r = (struct sc_return){ 1, 1, 0, 1, 0, 5000000, 0, 0 };
     sc_verdict_start(&v, SC_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_VIOLATED, "ready while: answering only after release is violated", v.why);
