@@ -245,6 +245,10 @@ typedef struct sc_backend {
     /* poolreuse: CU_MEMPOOL_ATTR_USED_MEM_CURRENT (cudaMemPoolAttrUsedMemCurrent) of pool (NULL: the device's
      * current pool): the bytes allocated from it and not available for reuse */
     int (*pool_used)(void *pool, uint64_t *bytes);
+    /* before a hold window is judged over: waits (at most max_ns) until the device has run all it can run
+     * without a gate's release; 1 settled, 0 not within max_ns.  A GPU runs by itself: it answers 1 at once.
+     * The mock's device is host threads a busy machine may not have scheduled in the window yet. */
+    int (*settle)(uint64_t max_ns);
 } sc_backend;
 /* graphinst: flags of graph_instantiate_with, and the result_out values the rules name */
 #define SC_INSTANTIATE_AUTO_FREE 0x1u      /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cudaGraphInstantiateFlagAutoFreeOnLaunch) */
@@ -304,7 +308,7 @@ typedef struct sc_backend {
         .ipc_pool_export = ipc_pool_export, .ipc_pool_import = ipc_pool_import, .ipc_pool_close = ipc_pool_close, \
         .pool_export = pool_export, \
         .launch_invalid = launch_invalid, \
-        .pool_used = pool_used, \
+        .pool_used = pool_used, .settle = settle, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -22,6 +22,7 @@
 #define SC_HANG_GRACE_NS 2000000000ull /* after a deadline, before giving up     */
 #define SC_EXTRA_SLOTS 8192u           /* slots of group members beyond the first */
 #define SC_MEMBER_NS 200000u           /* allowance per group member for issuing it */
+#define SC_SETTLE_NS 2000000000ull     /* the most a window's end waits for the device to settle (backend.h) */
 #define SC_ELAPSED_SLACK_NS 20000u     /* elapsed vs %globaltimer: the two clocks' resolution */
 #define SC_SLEEP_MIN_NS 2000000u       /* a wait shorter than this cannot tell sleeping from spinning */
 #define SC_NSLOTS (SC_MAX_OPS + SC_EXTRA_SLOTS)

@@ -264,6 +264,9 @@ struct mstream {
     /* in a capture: its index among the members, and how many nodes of each member its next node follows */
     int cap_index;
     uint32_t clock[MOCK_CAPTURE_STREAMS];
+    /* settle: what its worker waits for now (a test over arg, made under mu), NULL while it runs or idles */
+    int (*blocked)(const void *arg);
+    const void *blocked_arg;
 };
 
 /* A created context: its own legacy stream.  A thread's current context is a stack of one: a
@@ -354,12 +357,62 @@ static uint64_t enq_of(struct mstream *s)
     return e;
 }
 
+/*
+ * settle (sc_backend_settle): a stream's worker says what it waits for while it waits, so that a stream
+ * that waits can be told from one whose work a busy machine has not run yet.  The test is made under the
+ * stream's lock and reads only atomics: the worker takes it back under that lock before its argument goes.
+ */
+static __thread struct mstream *running; /* the stream this thread is the worker of (NULL: a caller's thread) */
+static void waiting_for(int (*blocked)(const void *), const void *arg)
+{
+    if (!running)
+        return;
+    pthread_mutex_lock(&running->mu);
+    running->blocked = blocked, running->blocked_arg = arg;
+    pthread_mutex_unlock(&running->mu);
+}
+static void waiting_over(void) { waiting_for(NULL, NULL); }
+/* the caller's own code (a host function, a callback) may wait for anything: settled once it started.
+ * The functions host_func was given, to know them when a worker runs them. */
+static int in_callers_code(const void *arg) { return (void)arg, 1; }
+static void (*callers_fns[16])(void *);
+static void callers_fn_add(void (*fn)(void *))
+{
+    for (int i = 0; i < 16; i++) {
+        void (*was)(void *) = NULL;
+        if (__atomic_load_n(&callers_fns[i], __ATOMIC_ACQUIRE) == fn ||
+            __atomic_compare_exchange_n(&callers_fns[i], &was, fn, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return;
+    }
+}
+static int callers_fn(void (*fn)(void *))
+{
+    for (int i = 0; i < 16; i++)
+        if (__atomic_load_n(&callers_fns[i], __ATOMIC_ACQUIRE) == fn)
+            return 1;
+    return 0;
+}
+
+struct done_wait {
+    struct mstream *on;
+    uint64_t target;
+};
+static int done_pending(const void *a)
+{
+    const struct done_wait *w = a;
+    return __atomic_load_n(&w->on->done, __ATOMIC_ACQUIRE) < w->target;
+}
 static void wait_done(struct mstream *s, uint64_t target)
 {
+    struct done_wait w = { s, target };
+    if (s != running) /* its own stream's earlier items are done: the worker never waits for itself */
+        waiting_for(done_pending, &w);
     pthread_mutex_lock(&s->mu);
     while (s->done < target)
         pthread_cond_wait(&s->cv, &s->mu);
     pthread_mutex_unlock(&s->mu);
+    if (s != running)
+        waiting_over();
 }
 
 static int context_error(void);
@@ -394,6 +447,7 @@ static int device_serial_lock(void)
 static void *worker(void *arg)
 {
     struct mstream *s = arg;
+    running = s;
     for (;;) {
         pthread_mutex_lock(&s->mu);
         while (!s->head)
@@ -406,7 +460,12 @@ static void *worker(void *arg)
             wait_done(it->on, it->target);
         else if (it->fn && (!context_error() || it->fn == run_callback)) { /* after a fault only callbacks run */
             int serial = it->fn == run_gate ? -1 : device_serial_lock(); /* a gate holds it from its launch */
+            int callers = callers_fn(it->fn);
+            if (callers)
+                waiting_for(in_callers_code, NULL);
             it->fn(it->arg);
+            if (callers)
+                waiting_over();
             if (serial >= 0)
                 close(serial);
         }
@@ -420,7 +479,7 @@ static void *worker(void *arg)
             it = s->head;
             s->head = it->next;
             s->done++;
-            run_pdl_join(it->arg);
+            free(it->arg); /* what run_pdl_join does once it ran (it would take this lock) */
             free(it);
         }
         if (!s->head)
@@ -680,12 +739,14 @@ struct gate_args {
     uint32_t token;
     int serial_fd; /* blocking: mps_serializes: the device lock the gate holds from its launch on, or -1 */
 };
+static int gate_closed(const void *a) { return !__atomic_load_n(((const struct gate_args *)a)->flag, __ATOMIC_ACQUIRE); }
 static void run_gate(void *a)
 {
     struct gate_args *g = a;
     uint64_t start = sc_now_ns();
     uint32_t status = SC_GATE_RELEASED;
     g->slot->start_ns = start;
+    waiting_for(gate_closed, g);
     while (!__atomic_load_n(g->flag, __ATOMIC_ACQUIRE)) {
         if (sc_now_ns() - start > g->max_ns) {
             status = SC_GATE_EXPIRED;
@@ -693,6 +754,7 @@ static void run_gate(void *a)
         }
         sc_pause_ns(10000);
     }
+    waiting_over();
     g->slot->end_ns = sc_now_ns();
     g->slot->status = status;
     g->slot->runs++;
@@ -837,11 +899,14 @@ static int early_done(const struct item *it)
 {
     return it->type == ITEM_FN && it->fn == run_pdl_join && __atomic_load_n(&((struct pdl_args *)it->arg)->ran, __ATOMIC_ACQUIRE);
 }
+static int pdl_not_run(const void *a) { return !__atomic_load_n(&((const struct pdl_args *)a)->ran, __ATOMIC_ACQUIRE); }
 static void run_pdl_join(void *a)
 {
     struct pdl_args *d = a;
+    waiting_for(pdl_not_run, d);
     while (!__atomic_load_n(&d->ran, __ATOMIC_ACQUIRE))
         sc_pause_ns(10000);
+    waiting_over();
     free(d);
 }
 static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token)
@@ -1000,6 +1065,7 @@ static int host_func(void *s, void (*fn)(void *), void *arg)
         fn(arg);
         return 0;
     }
+    callers_fn_add(fn);
     enqueue(s, ITEM_FN, fn, arg, NULL, 0, 0);
     return 0;
 }
@@ -1032,13 +1098,20 @@ static void run_record_ipc(void *a)
                                                           __ATOMIC_ACQUIRE))
         ;
 }
+static int ipc_pending(const void *a)
+{
+    const struct mipc_step *st = a;
+    return __atomic_load_n(&st->ipc->completed, __ATOMIC_ACQUIRE) < st->seq;
+}
 /* ipcpool: a stream waits until record seq completed, in whichever process (for at most MOCK_IPC_WAIT_NS) */
 static void run_wait_ipc(void *a)
 {
     struct mipc_step *st = a;
     uint64_t end = sc_now_ns() + MOCK_IPC_WAIT_NS;
+    waiting_for(ipc_pending, st);
     while (__atomic_load_n(&st->ipc->completed, __ATOMIC_ACQUIRE) < st->seq && sc_now_ns() < end)
         sc_pause_ns(10000);
+    waiting_over();
 }
 static int event_record(void *e, void *s)
 {
@@ -1273,11 +1346,14 @@ static int condition_holds(const struct memop_args *m)
     default: return m->bits == 64 ? (int64_t)(w - v) >= 0 : (int32_t)(uint32_t)(w - v) >= 0;
     }
 }
+static int condition_fails(const void *a) { return !condition_holds(a); }
 static void run_wait_value(void *a)
 {
     struct memop_args *m = a;
+    waiting_for(condition_fails, m);
     for (uint64_t until = sc_now_ns() + 20000000000u; !condition_holds(m) && sc_now_ns() < until;)
         sc_pause_ns(50000);
+    waiting_over();
     free(m);
 }
 static void run_write_value(void *a)
@@ -1957,7 +2033,7 @@ static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *
     switch (nd->np.kind) {
     case SC_NODE_GATE: return node_item(ns, l, run_gate, gate_args_of(&nd->np), 1);
     case SC_NODE_KERNEL: return node_item(ns, l, run_mark, gate_args_of(&nd->np), 1);
-    case SC_NODE_HOST: return node_item(ns, l, nd->np.fn, nd->np.arg, 0);
+    case SC_NODE_HOST: callers_fn_add(nd->np.fn); return node_item(ns, l, nd->np.fn, nd->np.arg, 0);
     case SC_NODE_MEMSET:
     case SC_NODE_MEMCPY: return node_item(ns, l, run_copy, copy_args_of(&nd->np), 1);
     case SC_NODE_ALLOC: return node_item(ns, l, NULL, NULL, 0); /* graphinst: its memory is set aside at the launch */
@@ -2312,6 +2388,29 @@ int sc_driver_describe(struct sc_device_info *info)
     return 0;
 }
 int sc_runtime_version(void) { return 0; }
+
+/* Every stream either idle or waiting for what has not happened (a gate, a value, another stream), or the
+ * time is up: a stream whose next work can run runs it first, however long a busy machine takes to
+ * schedule its worker.  The hold window's end is then a handshake with the workers, not a sleep. */
+static int settle(uint64_t max_ns)
+{
+    uint64_t end = sc_now_ns() + max_ns;
+    for (;;) {
+        int runnable = 0;
+        pthread_mutex_lock(&registry);
+        for (struct mstream *s = all_list; s && !runnable; s = s->next_all) {
+            pthread_mutex_lock(&s->mu);
+            runnable = s->head && !(s->blocked && s->blocked(s->blocked_arg));
+            pthread_mutex_unlock(&s->mu);
+        }
+        pthread_mutex_unlock(&registry);
+        if (!runnable)
+            return 1;
+        if (sc_now_ns() >= end)
+            return 0;
+        sc_pause_ns(100000);
+    }
+}
 
 const sc_backend sc_driver_backend = SC_BACKEND("driver");
 /* the runtime API's initialisation: as the driver's, unless the break runtime_rejects says cudart
