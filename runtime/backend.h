@@ -249,6 +249,12 @@ typedef struct sc_backend {
      * without a gate's release; 1 settled, 0 not within max_ns.  A GPU runs by itself: it answers 1 at once.
      * The mock's device is host threads a busy machine may not have scheduled in the window yet. */
     int (*settle)(uint64_t max_ns);
+    /* cuStreamGetCaptureInfo of s: its capture status (SC_CAPTURE_*), and while it is active the capture's id and
+     * how many nodes the next node captured in s will depend on */
+    int (*capture_info)(void *s, int *status, uint64_t *id, size_t *ndeps);
+    /* cuStreamUpdateCaptureDependencies of s with no node and CU_STREAM_SET_CAPTURE_DEPENDENCIES: the next node
+     * captured in s depends on nothing */
+    int (*capture_sever)(void *s);
 } sc_backend;
 /* graphinst: flags of graph_instantiate_with, and the result_out values the rules name */
 #define SC_INSTANTIATE_AUTO_FREE 0x1u      /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cudaGraphInstantiateFlagAutoFreeOnLaunch) */
@@ -309,6 +315,7 @@ typedef struct sc_backend {
         .pool_export = pool_export, \
         .launch_invalid = launch_invalid, \
         .pool_used = pool_used, .settle = settle, \
+        .capture_info = capture_info, .capture_sever = capture_sever, \
     }
 
 extern const sc_backend sc_driver_backend;

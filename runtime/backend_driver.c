@@ -964,6 +964,25 @@ static int capture_status(void *s, int *status)
     return rc;
 }
 
+static int capture_info(void *s, int *status, uint64_t *id, size_t *ndeps)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    cuuint64_t v = 0;
+    const CUgraphNode *deps = NULL;
+    const CUgraphEdgeData *edges = NULL;
+    size_t n = 0;
+    int rc = SC_CALL(cuStreamGetCaptureInfo, (CUstream)s, &st, &v, NULL, &deps, &edges, &n);
+    *status = st == CU_STREAM_CAPTURE_STATUS_ACTIVE        ? SC_CAPTURE_ACTIVE
+              : st == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? SC_CAPTURE_INVALIDATED
+                                                           : SC_CAPTURE_NONE;
+    *id = v, *ndeps = n;
+    return rc;
+}
+static int capture_sever(void *s)
+{
+    return SC_CALL(cuStreamUpdateCaptureDependencies, (CUstream)s, NULL, NULL, 0, CU_STREAM_SET_CAPTURE_DEPENDENCIES);
+}
+
 static int stream_id(void *s, uint64_t *id)
 {
     unsigned long long v = 0;

@@ -638,6 +638,25 @@ static int capture_status(void *s, int *status)
     return rc;
 }
 
+static int capture_info(void *s, int *status, uint64_t *id, size_t *ndeps)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    unsigned long long v = 0;
+    const cudaGraphNode_t *deps = NULL;
+    const cudaGraphEdgeData *edges = NULL;
+    size_t n = 0;
+    int rc = cudaStreamGetCaptureInfo((cudaStream_t)s, &st, &v, NULL, &deps, &edges, &n);
+    *status = st == cudaStreamCaptureStatusActive        ? SC_CAPTURE_ACTIVE
+              : st == cudaStreamCaptureStatusInvalidated ? SC_CAPTURE_INVALIDATED
+                                                         : SC_CAPTURE_NONE;
+    *id = v, *ndeps = n;
+    return rc;
+}
+static int capture_sever(void *s)
+{
+    return cudaStreamUpdateCaptureDependencies((cudaStream_t)s, NULL, NULL, 0, cudaStreamSetCaptureDependencies);
+}
+
 static int stream_id(void *s, uint64_t *id)
 {
     unsigned long long v = 0;

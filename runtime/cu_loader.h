@@ -74,7 +74,8 @@
     X(cuGraphAddMemAllocNode)                                                   \
     X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                    \
     X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)       \
-    X(cuGreenCtxStreamCreate) X(cuMemPoolExportPointer) X(cuMemPoolImportPointer)
+    X(cuGreenCtxStreamCreate) X(cuMemPoolExportPointer) X(cuMemPoolImportPointer) \
+    X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

@@ -411,6 +411,9 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_INSTANTIATED: return "instantiated"; /* graphinst */
     case SC_VALUE_INVALID_STRUCTURE: return "invalid_structure";
     case SC_VALUE_ALLOCATED: return "allocated"; /* poolreuse */
+    case SC_VALUE_NO_DEPENDENCIES: return "no_dependencies";
+    case SC_VALUE_ONE_DEPENDENCY: return "one_dependency";
+    case SC_VALUE_TWO_DEPENDENCIES: return "two_dependencies";
     }
     return "?";
 }

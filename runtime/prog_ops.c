@@ -357,6 +357,9 @@ sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)
 sc_op sc_stream_flags(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_FLAGS, n, s); }
 sc_op sc_stream_priority(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_PRIORITY, n, s); }
 sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_ID, n, s); }
+sc_op sc_capture_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_ID, n, s); }
+sc_op sc_capture_deps(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_DEPS, n, s); }
+sc_op sc_capture_sever(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_SEVER, n, s); }
 sc_op sc_ctx_op(sc_prog *p, const char *n, enum sc_ctx_action a)
 {
     struct sc_op_def *op = add(p, SC_OP_CTX, n, SC_NULL_STREAM);

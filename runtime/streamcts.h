@@ -257,6 +257,10 @@ enum sc_value {
     SC_VALUE_INVALID_STRUCTURE, /* CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE ("such as cycles")     */
     /* poolreuse */
     SC_VALUE_ALLOCATED,         /* pool_used: at least one allocation's size (SC_COPY_BYTES, 4 MiB)  */
+    /* capture_deps: the nodes the next node captured in the stream will depend on */
+    SC_VALUE_NO_DEPENDENCIES,   /* none                                                             */
+    SC_VALUE_ONE_DEPENDENCY,    /* one                                                              */
+    SC_VALUE_TWO_DEPENDENCIES,  /* two                                                              */
 };
 
 /* APIs a rule runs in. */
@@ -390,6 +394,11 @@ sc_op sc_fault(sc_prog *p, const char *name, enum sc_fault_kind how, sc_stream s
 
 /* Host threads and contexts. */
 sc_op sc_stream_id(sc_prog *p, const char *name, sc_stream s);          /* getter: cuStreamGetId */
+/* getters of cuStreamGetCaptureInfo: the capture id (none when s is not capturing), and how many nodes the next
+ * node captured in s will depend on; and cuStreamUpdateCaptureDependencies setting that set to none */
+sc_op sc_capture_id(sc_prog *p, const char *name, sc_stream s);
+sc_op sc_capture_deps(sc_prog *p, const char *name, sc_stream s);
+sc_op sc_capture_sever(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_ctx_op(sc_prog *p, const char *name, enum sc_ctx_action a);   /* driver API only        */
 /* The issuing thread makes a created context current (SC_CTX_PUSH_TO or SC_CTX_SET_TO; driver API only):
  * its later ops on the built-in streams go to that context's, its ctx_sync synchronizes that context. */

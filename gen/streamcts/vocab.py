@@ -301,6 +301,12 @@ for _name, _action in (("primary_release_extra", "SC_PRIMARY_RELEASE_EXTRA"),
                        ("primary_release_all", "SC_PRIMARY_RELEASE_ALL"),
                        ("primary_release_balanced", "SC_PRIMARY_BALANCED")):
     KINDS[_name] = host("sc_primary_release", consts=(_action,), values=("reset",), driver_only=True)
+# a capture's introspection (cuStreamGetCaptureInfo) and editing (cuStreamUpdateCaptureDependencies)
+KINDS.update(
+    capture_id=getter("sc_capture_id", "stream"),
+    capture_deps=getter("sc_capture_deps", "stream", "no_dependencies", "one_dependency", "two_dependencies"),
+    capture_sever=host("sc_capture_sever", "stream"),
+)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]
 # capmisc: external event nodes of a stream capture (each launch of the graph records / waits on the event)
 KINDS.update(

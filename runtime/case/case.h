@@ -152,6 +152,7 @@ struct op_rt {
                                    * those that cloned it in a child graph node or took it by exec_update */
     int launched;                 /* atomic, a node: a launch that runs it succeeded */
     int64_t value;                /* getters                                  */
+    int valueless;                /* a getter that had no value to give (capture_id of a stream not capturing) */
     int64_t runq_ns;              /* a timed synchronize: its thread's wait for a CPU meanwhile */
     float ms;                     /* elapsed                                  */
     uint64_t t_issue, t_return;
@@ -366,7 +367,8 @@ struct issue_args {
 /* A kind's issue function: the call's result, 0, a CUDA code, or SC_UNSUPPORTED. */
 typedef int issue_fn(struct run *r, int i, const struct issue_args *a);
 /* issue_graph.c: the issue functions of captures and graphs. */
-issue_fn issue_capture_begin, issue_capture_end, issue_capture_keep, issue_capture_status, issue_graph_launch,
+issue_fn issue_capture_begin, issue_capture_end, issue_capture_keep, issue_capture_status, issue_capture_id,
+    issue_capture_deps, issue_capture_sever, issue_graph_launch,
     issue_graph_replay, issue_node, issue_node_data, issue_node_event, issue_node_child,
     issue_node_alloc, issue_node_memset_alloc, issue_edge, issue_instantiate,
     issue_instantiate_upload, issue_instantiate_checked, issue_instantiate_auto_free, issue_exec_update, issue_exec_destroy;

@@ -55,6 +55,25 @@ int issue_capture_status(struct run *r, int i, const struct issue_args *a)
     return rc;
 }
 
+/* cuStreamGetCaptureInfo: an id or a dependency count only while the capture is active (valid only then) */
+static int capture_info(struct run *r, int i, const struct issue_args *a, int want_id)
+{
+    int status = SC_CAPTURE_NONE;
+    uint64_t id = 0;
+    size_t ndeps = 0;
+    int rc = r->b->capture_info(a->stream, &status, &id, &ndeps);
+    r->op[i].valueless = rc || status != SC_CAPTURE_ACTIVE;
+    r->op[i].value = r->op[i].valueless ? -1 : want_id ? (int64_t)id : (int64_t)ndeps;
+    return rc;
+}
+int issue_capture_id(struct run *r, int i, const struct issue_args *a) { return capture_info(r, i, a, 1); }
+int issue_capture_deps(struct run *r, int i, const struct issue_args *a) { return capture_info(r, i, a, 0); }
+int issue_capture_sever(struct run *r, int i, const struct issue_args *a)
+{
+    (void)i;
+    return r->b->capture_sever(a->stream);
+}
+
 /* the arguments of sc_gate or sc_mark */
 int issue_graph_launch(struct run *r, int i, const struct issue_args *a)
 {

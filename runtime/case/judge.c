@@ -145,6 +145,18 @@ static int value_instantiate_checked(struct run *r, const struct op_rt *o, enum 
     return 0;
 }
 
+static int value_capture_deps(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    static const enum sc_value counts[] = { SC_VALUE_NO_DEPENDENCIES, SC_VALUE_ONE_DEPENDENCY, SC_VALUE_TWO_DEPENDENCIES };
+    *v = o->valueless || o->value > 2 ? 0 : counts[o->value];
+    if (o->valueless)
+        snprintf(got, n, "no dependency set (its stream was not capturing)");
+    else
+        snprintf(got, n, "%lld node%s in the dependency set", (long long)o->value, o->value == 1 ? "" : "s");
+    return 0;
+}
+
 /* judged once every gate has completed and stamped its hold: judge_elapsed */
 static int value_elapsed(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
@@ -179,6 +191,7 @@ static value_fn *const value_of[SC_OP_KIND_END] = {
     [SC_OP_POOL_USED] = value_pool_used,
     [SC_OP_POOL_ACCESS] = value_pool_access,
     [SC_OP_CAPTURE_STATUS] = value_capture_status,
+    [SC_OP_CAPTURE_DEPS] = value_capture_deps,
     [SC_OP_PRIMARY_RELEASE] = value_primary_release,
     [SC_OP_INSTANTIATE_CHECKED] = value_instantiate_checked,
     [SC_OP_ELAPSED] = value_elapsed,
@@ -352,6 +365,17 @@ void judge_comparison(struct run *r)
         load(&y->state) != ST_RETURNED || x->rc || y->rc)
         return;
     r->compared = 1;
+    if (x->valueless || y->valueless) { /* a capture_id of a stream that was not capturing */
+        const struct op_rt *none = x->valueless ? x : y;
+        int which = none == x ? p->subject : p->object;
+        if (p->rel == SC_EQUALS)
+            sc_verdict_decide(&r->v, SC_VIOLATED, "%s gave no value (its stream was not capturing), so not the "
+                              "value %s gave", opname(r, which), opname(r, which == p->subject ? p->object : p->subject));
+        else
+            sc_verdict_error(&r->v, "%s gave no value (its stream was not capturing): there were not two "
+                             "values to compare", opname(r, which));
+        return;
+    }
     int same = x->value == y->value;
     char xs[32], ys[32];
     const char *fmt = x->def->kind == SC_OP_ADDRESS ? "%#llx" : "%lld"; /* addresses in hex */

@@ -7,7 +7,10 @@
 # answered with a plain invalid value (capture_codes), joins that are not
 # transitive (join_direct) or external event flags ignored (external) the
 # rules that check it fail; a driver whose every enqueue waits
-# (enqueue_waits) fails no MUST point.  The programs are linked here from the
+# (enqueue_waits) fails no MUST point.  A capture's introspection: capture ids
+# new at every call (capture_id_per_call) or shared by every capture
+# (capture_id_reused), a dependency set frozen at the capture's start
+# (capture_deps_stale), and an update of the set ignored (sever_ignored).  The programs are linked here from the
 # objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -39,7 +42,10 @@ capture.end.on_joined_stream_answers_unmatched capture.captured_event.answers_ca
 capture.external.record_marks_each_launch capture.external.wait_holds_each_launch
 capture.external.record_refused_outside_capture capture.external.wait_refused_outside_capture
 capture.legacy_stream.status_query_keeps_capture capture.legacy_stream.status_query_is_implicit
-capture.kept.legacy_stream_usable_after_keep"
+capture.kept.legacy_stream_usable_after_keep
+capture.info.id_stable_within_capture capture.info.id_unique_per_capture capture.info.joined_stream_shares_id
+capture.info.no_dependencies_at_begin capture.info.one_dependency_after_captured_op
+capture.info.join_merges_dependencies capture.update.set_empties_dependencies"
 for rule in $rules; do
     for lib in mock mock-ptds; do
         obj=build/obj/$(tr . / <<<"$rule").o
@@ -78,6 +84,11 @@ capture_codes capture.captured_event.answers_captured_event X answered MOCK_ERRO
 join_direct capture.end.transitively_joined_fork_ends X answered MOCK_CAPTURE_UNJOINED (904), not success
 external capture.external.record_marks_each_launch K completed while A was still pending
 external capture.external.wait_holds_each_launch K completed while A was still pending
+capture_id_per_call capture.info.id_stable_within_capture I2 gave another value as I1
+capture_id_reused capture.info.id_unique_per_capture I2 gave the same value as I1
+capture_deps_stale capture.info.one_dependency_after_captured_op D gave 0 nodes in the dependency set, not one_dependency
+capture_deps_stale capture.info.join_merges_dependencies D gave 0 nodes in the dependency set, not two_dependencies
+sever_ignored capture.update.set_empties_dependencies D gave 1 node in the dependency set, not no_dependencies
 external capture.external.record_refused_outside_capture X answered success (0), not an error
 external capture.external.wait_refused_outside_capture X answered success (0), not an error
 legacy_query_invalidates capture.legacy_stream.status_query_keeps_capture S gave invalidated, not active

@@ -120,6 +120,10 @@
  *              free without making the allocating stream wait for the free
  *   memset_node_pool  (allocmisc) cuGraphAddMemsetNode accepts a destination of the stream-ordered allocator
  *   free_unsynced  (allocmisc) cuMemFree returns at once, without waiting for the work of any stream
+ *   capture_id_per_call  cuStreamGetCaptureInfo gives a new capture id at every call
+ *   capture_id_reused    every capture gets the same capture id
+ *   capture_deps_stale   cuStreamGetCaptureInfo gives the dependency set the capture began with (none)
+ *   sever_ignored        cuStreamUpdateCaptureDependencies answers success and leaves the set as it was
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -230,6 +234,7 @@ struct mlaunch {
 
 /* A stream capture under way, or the graph kept from one: its nodes in capture order. */
 #define MOCK_CAPTURE_STREAMS 16
+#define MOCK_SNAPS 32
 struct mgraph {
     struct item *head, *tail;
     struct mstream *origin;     /* the stream the capture began on */
@@ -245,6 +250,10 @@ struct mgraph {
     int nnodes;
     struct mnode *exec;         /* the executable graph's nodes: NULL before the instantiate */
     struct mlaunch *pending;    /* its last launch */
+    uint64_t id;                /* a capture's id, unique in the process */
+    /* each member's nodes (at most MOCK_SNAPS): the clock each followed, itself counted; a node another node of
+     * the dependency set followed is not in the set (cuStreamGetCaptureInfo's dependencies are direct ones) */
+    uint32_t snap[MOCK_CAPTURE_STREAMS][MOCK_SNAPS][MOCK_CAPTURE_STREAMS];
     /* graphinst: graph memory nodes */
     int auto_free;              /* instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
     int unfreed;                /* a launch left its allocation unfreed (no node frees it) */
@@ -264,6 +273,7 @@ struct mstream {
     /* in a capture: its index among the members, and how many nodes of each member its next node follows */
     int cap_index;
     uint32_t clock[MOCK_CAPTURE_STREAMS];
+    uint32_t cap_nodes; /* the nodes it captured so far (the last is clock[cap_index] unless the set was replaced) */
     /* settle: what its worker waits for now (a test over arg, made under mu), NULL while it runs or idles */
     int (*blocked)(const void *arg);
     const void *blocked_arg;
@@ -423,6 +433,7 @@ static void run_callback(void *arg);
 static int early_done(const struct item *it);
 static void run_pdl_join(void *arg);
 static void join_capture(struct mgraph *cap, struct mstream *st);
+static void capture_node(struct mgraph *cap, struct mstream *s);
 static void run_record(void *e);
 static void run_gate(void *a);
 
@@ -567,7 +578,7 @@ static uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct
             cap->head = it;
         cap->tail = it;
         if (type != ITEM_FN || fn != run_record) /* a record makes no node: it marks a point */
-            s->clock[s->cap_index]++; /* a node of its own: the next follows it */
+            capture_node(cap, s); /* a node of its own: the next follows it */
         pthread_mutex_unlock(&registry);
         if (!breaks("capture") || type != ITEM_FN)
             return 0;
@@ -1155,7 +1166,7 @@ static int external_node(void *s, int type, struct mevent *ev)
         else
             cap->head = it;
         cap->tail = it;
-        st->clock[st->cap_index]++;
+        capture_node(cap, st);
     }
     pthread_mutex_unlock(&registry);
     if (!cap && breaks("external")) /* broken: a plain record or wait */
@@ -1800,6 +1811,7 @@ static void join_capture(struct mgraph *cap, struct mstream *st)
     st->cap_index = cap->nmembers;
     cap->members[cap->nmembers++] = st;
     memset(st->clock, 0, sizeof st->clock);
+    st->cap_nodes = 0;
 }
 static int capture_begin(void *s, int mode)
 {
@@ -1808,7 +1820,9 @@ static int capture_begin(void *s, int mode)
     pthread_mutex_lock(&registry);
     int rc = st == legacy || st->capture ? refuse(1) : 0;
     if (rc == 0) {
+        static uint64_t ids;
         struct mgraph *cap = calloc(1, sizeof *cap);
+        cap->id = breaks("capture_id_reused") ? 1 : ++ids;
         cap->origin = st;
         join_capture(cap, st);
     }
@@ -2200,6 +2214,52 @@ static int capture_status(void *s, int *status)
     *status = !st->capture ? SC_CAPTURE_NONE : st->capture->invalidated ? SC_CAPTURE_INVALIDATED : SC_CAPTURE_ACTIVE;
     pthread_mutex_unlock(&registry);
     return 0;
+}
+/* A node captured in s (the registry lock held): the next node of s follows it. */
+static void capture_node(struct mgraph *cap, struct mstream *s)
+{
+    uint32_t n = ++s->cap_nodes;
+    s->clock[s->cap_index] = n;
+    if (n <= MOCK_SNAPS)
+        memcpy(cap->snap[s->cap_index][n - 1], s->clock, sizeof s->clock);
+}
+/* The size of the dependency set of s: the last node it follows of each member, unless another of those
+ * nodes followed that one (the registry lock held). */
+static size_t dependencies(const struct mgraph *cap, const struct mstream *s)
+{
+    size_t n = 0;
+    for (int k = 0; k < cap->nmembers; k++) {
+        int redundant = 0;
+        for (int j = 0; j < cap->nmembers && s->clock[k] && !redundant; j++)
+            redundant = j != k && s->clock[j] && s->clock[j] <= MOCK_SNAPS && cap->snap[j][s->clock[j] - 1][k] >= s->clock[k];
+        n += s->clock[k] && !redundant;
+    }
+    return n;
+}
+static int capture_info(void *s, int *status, uint64_t *id, size_t *ndeps)
+{
+    static uint64_t calls;
+    int rc = capture_status(s, status);
+    struct mstream *st = resolve(s);
+    pthread_mutex_lock(&registry);
+    *id = 0, *ndeps = 0;
+    if (rc == 0 && *status == SC_CAPTURE_ACTIVE) {
+        *id = breaks("capture_id_per_call") ? 1000 + ++calls : st->capture->id;
+        *ndeps = breaks("capture_deps_stale") ? 0 : dependencies(st->capture, st);
+    }
+    pthread_mutex_unlock(&registry);
+    return rc;
+}
+/* the next node captured in s depends on nothing; a stream that is not capturing: CUDA_ERROR_ILLEGAL_STATE */
+static int capture_sever(void *s)
+{
+    struct mstream *st = resolve(s);
+    pthread_mutex_lock(&registry);
+    int capturing = st->capture != NULL;
+    if (capturing && !breaks("sever_ignored"))
+        memset(st->clock, 0, sizeof st->clock);
+    pthread_mutex_unlock(&registry);
+    return capturing ? 0 : refuse(1);
 }
 static int thread_capture_relaxed(void) { return 0; }
 static int stream_id(void *s, uint64_t *id) { *id = (uint64_t)(uintptr_t)resolve(s); return 0; }
