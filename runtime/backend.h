@@ -255,6 +255,10 @@ typedef struct sc_backend {
     /* cuStreamUpdateCaptureDependencies of s with no node and CU_STREAM_SET_CAPTURE_DEPENDENCIES: the next node
      * captured in s depends on nothing */
     int (*capture_sever)(void *s);
+    /* sc_mark (flag_dev NULL) or sc_gate (on flag_dev, for at most max_ns) launched with one launch attribute
+     * (enum sc_launch_attr); SC_UNSUPPORTED where the device has no such attribute (memory synchronization
+     * domains below compute capability 9.0) */
+    int (*launch_attr)(void *s, int attr, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
 } sc_backend;
 /* graphinst: flags of graph_instantiate_with, and the result_out values the rules name */
 #define SC_INSTANTIATE_AUTO_FREE 0x1u      /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cudaGraphInstantiateFlagAutoFreeOnLaunch) */
@@ -315,7 +319,7 @@ typedef struct sc_backend {
         .pool_export = pool_export, \
         .launch_invalid = launch_invalid, \
         .pool_used = pool_used, .settle = settle, \
-        .capture_info = capture_info, .capture_sever = capture_sever, \
+        .capture_info = capture_info, .capture_sever = capture_sever, .launch_attr = launch_attr, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -333,6 +333,28 @@ static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void 
                    NULL);
 }
 
+/* sc_mark or sc_gate through cuLaunchKernelEx with one launch attribute */
+static int launch_attr(void *s, int which, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
+    CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN };
+    int least = 0, greatest = 0, rc;
+    if (which == SC_LAUNCH_REMOTE_DOMAIN) {
+        if (gpus[cur].cc_major < 9)
+            return SC_UNSUPPORTED; /* memory synchronization domains came with compute capability 9.0 */
+        attr.value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
+    } else if (which == SC_LAUNCH_PRIORITY) {
+        if ((rc = SC_CALL(cuCtxGetStreamPriorityRange, &least, &greatest)))
+            return rc;
+        attr.id = CU_LAUNCH_ATTRIBUTE_PRIORITY, attr.value.priority = greatest;
+    } else
+        return SC_UNSUPPORTED;
+    CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1, .blockDimY = 1,
+                           .blockDimZ = 1, .hStream = (CUstream)s, .attrs = &attr, .numAttrs = 1 };
+    return SC_CALL(cuLaunchKernelEx, &cfg, flag ? kernels()->gate : kernels()->mark, flag ? gate_args : mark_args,
+                   NULL);
+}
+
 static int launch_fault(void *s, int how)
 {
     uint32_t kind = (uint32_t)how;

@@ -218,6 +218,29 @@ static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void 
     return cudaLaunchKernelExC(&cfg, flag ? (const void *)k_gate : (const void *)k_mark, flag ? gate_args : mark_args);
 }
 
+/* sc_mark or sc_gate through cudaLaunchKernelExC with one launch attribute */
+static int launch_attr(void *s, int which, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
+    int dev = 0, major = 0, least = 0, greatest = 0, rc;
+    cudaLaunchAttribute attr = { .id = cudaLaunchAttributeMemSyncDomain };
+    if (which == SC_LAUNCH_REMOTE_DOMAIN) {
+        if ((rc = cudaGetDevice(&dev)) || (rc = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)))
+            return rc;
+        if (major < 9)
+            return SC_UNSUPPORTED; /* memory synchronization domains came with compute capability 9.0 */
+        attr.val.memSyncDomain = cudaLaunchMemSyncDomainRemote;
+    } else if (which == SC_LAUNCH_PRIORITY) {
+        if ((rc = cudaDeviceGetStreamPriorityRange(&least, &greatest)))
+            return rc;
+        attr.id = cudaLaunchAttributePriority, attr.val.priority = greatest;
+    } else
+        return SC_UNSUPPORTED;
+    cudaLaunchConfig_t cfg = { .gridDim = { 1, 1, 1 }, .blockDim = { 1, 1, 1 }, .stream = (cudaStream_t)s,
+                               .attrs = &attr, .numAttrs = 1 };
+    return cudaLaunchKernelExC(&cfg, flag ? (const void *)k_gate : (const void *)k_mark, flag ? gate_args : mark_args);
+}
+
 static int launch_fault(void *s, int how)
 {
     uint32_t kind = (uint32_t)how;

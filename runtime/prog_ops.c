@@ -357,6 +357,14 @@ sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)
 sc_op sc_stream_flags(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_FLAGS, n, s); }
 sc_op sc_stream_priority(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_PRIORITY, n, s); }
 sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_ID, n, s); }
+static sc_op with_attr(sc_prog *p, enum sc_op_kind k, const char *n, sc_stream s, enum sc_launch_attr attr)
+{
+    struct sc_op_def *op = add(p, k, n, s);
+    op->cond = attr;
+    return index_of(p, op);
+}
+sc_op sc_kernel_attr(sc_prog *p, const char *n, enum sc_launch_attr a, sc_stream s) { return with_attr(p, SC_OP_KERNEL_ATTR, n, s, a); }
+sc_op sc_gate_attr(sc_prog *p, const char *n, enum sc_launch_attr a, sc_stream s) { return with_attr(p, SC_OP_GATE_ATTR, n, s, a); }
 sc_op sc_capture_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_ID, n, s); }
 sc_op sc_capture_deps(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_DEPS, n, s); }
 sc_op sc_capture_sever(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_SEVER, n, s); }

@@ -390,12 +390,20 @@ sc_op sc_instantiate_auto_free(sc_prog *p, const char *name, sc_graph g);
 /* A kernel that writes to an invalid address: the context's sticky error. */
 /* How a fault kernel faults: a store to an unmapped address, a failing device-side assert, PTX trap. */
 enum sc_fault_kind { SC_FAULT_ADDRESS = 0, SC_FAULT_ASSERT = 1, SC_FAULT_TRAP = 2 };
+/* the launch attribute of sc_kernel_attr and sc_gate_attr (cuLaunchKernelEx) */
+enum sc_launch_attr {
+    SC_LAUNCH_REMOTE_DOMAIN = 1, /* CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE (cc 9.0) */
+    SC_LAUNCH_PRIORITY,          /* CU_LAUNCH_ATTRIBUTE_PRIORITY = the context's greatest stream priority       */
+};
 sc_op sc_fault(sc_prog *p, const char *name, enum sc_fault_kind how, sc_stream s);
 
 /* Host threads and contexts. */
 sc_op sc_stream_id(sc_prog *p, const char *name, sc_stream s);          /* getter: cuStreamGetId */
 /* getters of cuStreamGetCaptureInfo: the capture id (none when s is not capturing), and how many nodes the next
  * node captured in s will depend on; and cuStreamUpdateCaptureDependencies setting that set to none */
+/* sc_kernel and sc_gate launched by cuLaunchKernelEx with one launch attribute */
+sc_op sc_kernel_attr(sc_prog *p, const char *name, enum sc_launch_attr attr, sc_stream s);
+sc_op sc_gate_attr(sc_prog *p, const char *name, enum sc_launch_attr attr, sc_stream s);
 sc_op sc_capture_id(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_capture_deps(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_capture_sever(sc_prog *p, const char *name, sc_stream s);

@@ -301,6 +301,14 @@ for _name, _action in (("primary_release_extra", "SC_PRIMARY_RELEASE_EXTRA"),
                        ("primary_release_all", "SC_PRIMARY_RELEASE_ALL"),
                        ("primary_release_balanced", "SC_PRIMARY_BALANCED")):
     KINDS[_name] = host("sc_primary_release", consts=(_action,), values=("reset",), driver_only=True)
+# kernels and gates launched with a launch attribute (cuLaunchKernelEx): a memory synchronization domain, a priority
+KINDS.update(
+    kernel_remote=Kind("sc_kernel_attr", consts=("SC_LAUNCH_REMOTE_DOMAIN",)),
+    gate_remote=Kind("sc_gate_attr", consts=("SC_LAUNCH_REMOTE_DOMAIN",)),
+    kernel_prio=Kind("sc_kernel_attr", consts=("SC_LAUNCH_PRIORITY",)),
+    gate_prio=Kind("sc_gate_attr", consts=("SC_LAUNCH_PRIORITY",)),
+)
+GATES += ("gate_remote", "gate_prio")
 # a capture's introspection (cuStreamGetCaptureInfo) and editing (cuStreamUpdateCaptureDependencies)
 KINDS.update(
     capture_id=getter("sc_capture_id", "stream"),

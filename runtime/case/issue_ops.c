@@ -64,6 +64,16 @@ static int issue_kernel_progevent(struct run *r, int i, const struct issue_args 
     return r->b->launch_progevent(a->stream, r->op[i].event, NULL, 0, a->slot_dev, a->token);
 }
 
+static int issue_kernel_attr(struct run *r, int i, const struct issue_args *a)
+{
+    return r->b->launch_attr(a->stream, r->p->ops[i].cond, NULL, 0, a->slot_dev, a->token);
+}
+
+static int issue_gate_attr(struct run *r, int i, const struct issue_args *a)
+{
+    return r->b->launch_attr(a->stream, r->p->ops[i].cond, r->arena->gate_dev, r->cfg.deadline_ns, a->slot_dev, a->token);
+}
+
 static int issue_gate_progevent(struct run *r, int i, const struct issue_args *a)
 {
     return r->b->launch_progevent(a->stream, r->op[i].event, r->arena->gate_dev, r->cfg.deadline_ns, a->slot_dev,
@@ -461,6 +471,8 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_WAIT_EXTERNAL] = issue_wait_external,
     [SC_OP_KERNEL_PROGEVENT] = issue_kernel_progevent,
     [SC_OP_GATE_PROGEVENT] = issue_gate_progevent,
+    [SC_OP_KERNEL_ATTR] = issue_kernel_attr,
+    [SC_OP_GATE_ATTR] = issue_gate_attr,
     [SC_OP_CALLBACK_API] = issue_callback_api,
     [SC_OP_CTX_DESTROY] = issue_ctx_destroy,
     [SC_OP_PRIMARY_CTX_SYNC] = issue_primary_ctx_sync,

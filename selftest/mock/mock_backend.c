@@ -124,6 +124,8 @@
  *   capture_id_reused    every capture gets the same capture id
  *   capture_deps_stale   cuStreamGetCaptureInfo gives the dependency set the capture began with (none)
  *   sever_ignored        cuStreamUpdateCaptureDependencies answers success and leaves the set as it was
+ *   remote_unordered     a kernel launched in the remote memory synchronization domain runs at once, outside
+ *                        its stream's order
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -957,6 +959,17 @@ static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void 
     if ((rc = flag ? launch_gate(s, flag, max_ns, slot, token) : launch_mark(s, slot, token)))
         return rc;
     return flag || breaks("progevent_early") ? 0 : event_record(e, s);
+}
+
+/* Launch attributes change nothing the mock models (the break remote_unordered: a kernel in the remote memory
+ * synchronization domain runs at once, on a stream of its own, not in stream order) */
+static int launch_attr(void *s, int attr, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    if (attr != SC_LAUNCH_REMOTE_DOMAIN && attr != SC_LAUNCH_PRIORITY)
+        return refuse(1);
+    if (attr == SC_LAUNCH_REMOTE_DOMAIN && breaks("remote_unordered"))
+        s = new_stream(KIND_NONBLOCKING);
+    return flag ? launch_gate(s, flag, max_ns, slot, token) : launch_mark(s, slot, token);
 }
 
 static const int fault_codes[] = { MOCK_ILLEGAL_ADDRESS, MOCK_ASSERT, MOCK_LAUNCH_FAILED }; /* by sc_fault_kind */
