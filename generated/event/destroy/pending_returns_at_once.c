@@ -5,7 +5,7 @@
  * cuEventDestroy of an event whose captured work is pending returns at once;
  * the work still completes.
  *
- * level:   DE-FACTO
+ * level:   MUST
  * source:  CUDA Driver API, Event Management, cuEventDestroy ("the function will return immediately and the resources associated with hEvent will be released automatically once the device has completed hEvent") + 2. API synchronization behavior ("Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources")
  *
  * spec row:
@@ -57,7 +57,7 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "event.destroy.pending_returns_at_once",
-    .level = SC_DE_FACTO,
+    .level = SC_MUST,
     .text = "cuEventDestroy of an event whose captured work is pending returns at once; the work still completes.",
     .source = "CUDA Driver API, Event Management, cuEventDestroy (\"the function will return immediately and the resources associated with hEvent will be released automatically once the device has completed hEvent\") + 2. API synchronization behavior (\"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\")",
     .axes = "",
@@ -68,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "20c54dec1c6c0ad6",
+    .digest = "83ae257f746980ec",
     .cases = cases,
     .ncases = 1,
 };

@@ -5,7 +5,7 @@
  * cuStreamDestroy of a stream with pending work returns at once; the work
  * still completes.
  *
- * level:   DE-FACTO
+ * level:   MUST
  * source:  CUDA Driver API, Stream Management, cuStreamDestroy ("the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream") + 2. API synchronization behavior ("Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources")
  *
  * spec row:
@@ -80,7 +80,7 @@ static const sc_case cases[] = {
 
 static const sc_rule rule = {
     .id = "stream.destroy.pending_returns_at_once",
-    .level = SC_DE_FACTO,
+    .level = SC_MUST,
     .text = "cuStreamDestroy of a stream with pending work returns at once; the work still completes.",
     .source = "CUDA Driver API, Stream Management, cuStreamDestroy (\"the function will return immediately and the resources associated with hStream will be released automatically once the device has completed all work in hStream\") + 2. API synchronization behavior (\"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\")",
     .axes = "kind",
@@ -91,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "bc016d99028bb79a",
+    .digest = "75d3b4c532ab496e",
     .cases = cases,
     .ncases = 2,
 };
