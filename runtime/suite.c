@@ -253,6 +253,7 @@ int sc_suite_run(const sc_rule *rule, const struct sc_options *o, char **argv)
         sc_tap_skip_all("no case matches the selection");
         return 0;
     }
+    sc_support_check_gates(o);
     sc_report_header(rule, o);
     struct sc_run_config cfg = sc_point_config(o, argv);
     look.on = look.asked_more = 0; /* a host's worker runs program after program: none inherits the last one's */

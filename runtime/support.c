@@ -1,5 +1,7 @@
 /* support.c - can the rule run here: initialisation and capability checks (see support.h). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "support.h"
+#include "gate_check.h"
 #include "clock.h"
 #include "mps.h"
 #include <stdio.h>
@@ -47,11 +49,31 @@ int sc_support_init_api(const struct sc_options *o, const sc_backend *b, char *w
     return 0;
 }
 
+/* why the stream-wait gate is not used though nothing asked for spinning kernels: it failed its check */
+static char gate_failed[400];
+
+void sc_support_check_gates(const struct sc_options *o)
+{
+    char how[256];
+    if (o->wait_gates != SC_WAIT_GATES_AUTO || gate_failed[0] || !sc_support_wait_gates(o, NULL))
+        return;
+    int held = sc_gate_check(&sc_driver_backend, (uint64_t)o->deadline_ms * 1000000u, how, sizeof how);
+    if (held == 1)
+        return;
+    snprintf(gate_failed, sizeof gate_failed, "spinning kernels (the stream-wait gate %s: %s)",
+             held ? "could not be checked" : "did not hold", how);
+    setenv("STREAMCTS_WAIT_GATES", "0", 1); /* the processes this one starts hold their gates so too */
+}
+
 int sc_support_wait_gates(const struct sc_options *o, const char **why)
 {
     const char *ignored;
     if (!why)
         why = &ignored;
+    if (gate_failed[0] && o->wait_gates != 1) { /* this process's programs after the check, and its children */
+        *why = gate_failed;
+        return 0;
+    }
     const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS"), *blocking = getenv("CUDA_LAUNCH_BLOCKING");
     char *end;
     long n = conn && *conn ? strtol(conn, &end, 10) : 0;

@@ -51,6 +51,10 @@ int sc_support_api(const sc_rule *rule, int a);
  * *why (unless why is NULL): a line for the TAP header.
  */
 int sc_support_wait_gates(const struct sc_options *o, const char **why);
+/* Where the gates would be stream waits and nothing set them, whether a stream wait holds (gate_check.h),
+ * once per process, before the header: where it does not, the gates are spinning kernels, in this process's
+ * programs and the processes it starts (STREAMCTS_WAIT_GATES=0), and sc_support_wait_gates says why. */
+void sc_support_check_gates(const struct sc_options *o);
 
 /* ipcpool: the one reason a point skips where the device or the driver cannot share a memory pool with
  * another process. */

@@ -58,6 +58,8 @@ query_stale_managed event.query.synchronizes_managed Q answered success, yet the
 memop_managed memop.write_value.managed_refused X answered success (0), not an error
 memop_managed memop.wait_value.managed_refused X answered success (0), not an error
 green_unsynced ctx.green.primary_sync_waits_for_green_work X returned while A was still pending
+stream_wait_noop memop.wait_value_geq.holds_behind_its_value B completed while A was still pending
+stream_wait_noop memop.write_wait.orders_streams B completed while A was still pending
 ctx_create_not_current ctx.create.supplants_the_current_context Q \(did not answer until the gates were released\|kept answering not-ready\)
 pop_keeps_created ctx.create.pop_restores_the_supplanted_context Q reported success while A was held
 ipc_pool_private process.ipc_pool.import_reads_exporters_write B read 0x00000000, not what A wrote (0x41414141)
@@ -182,6 +184,19 @@ if [ $rc -eq 0 ] && [ "$(grep -c '^not ok [0-9]* - .*# TODO undecidable' <<<"$ou
     ! grep -q 'DE-FACTO rule not kept' <<<"$out"; then
     ok "under CUDA_LAUNCH_BLOCKING=1 alloc.host.mem_free_waits_for_every_stream is undecidable, never violated"
 else nok "under CUDA_LAUNCH_BLOCKING=1 alloc.host.mem_free_waits_for_every_stream was decided (exit $rc)" "$out"; fi
+
+# a stream wait that waits for nothing (break stream_wait_noop) breaks the suite's own stream-wait gate too: the
+# gate checks itself before the first case, the header says once why the gates are spinning kernels, and a rule
+# that only holds work passes (the memop rules above report the broken call)
+out=$(STREAMCTS_MOCK_BREAK=stream_wait_noop "$dir/stream.sync.waits_for_stream_work.prog" 2>&1); rc=$?
+if [ $rc -eq 0 ] && ! grep -q '^not ok' <<<"$out" && [ "$(grep -c '^# gates: ' <<<"$out")" = 1 ] &&
+    grep -q '^# gates: spinning kernels (the stream-wait gate did not hold: a kernel issued behind a stream wait on an unwritten flag ran before the flag was written)' <<<"$out"; then
+    ok "break stream_wait_noop: the gate check falls back to spinning kernels, said once, and stream.sync.waits_for_stream_work passes"
+else nok "break stream_wait_noop: the gate check did not fall back (exit $rc)" "$out"; fi
+out=$("$dir/stream.sync.waits_for_stream_work.prog" 2>&1)
+if grep -q '^# gates: stream waits (cuStreamWaitValue32 between two stamping kernels)' <<<"$out"; then
+    ok "a stream wait that holds keeps the stream-wait gate"
+else nok "a conforming mock's gate check did not keep the stream-wait gate" "$(grep '^#' <<<"$out")"; fi
 
 # a DE-FACTO rule's control that cannot show its violation is a warning, not a failure
 out=$(STREAMCTS_MOCK_BREAK=legacy "$dir/default_stream.nonblocking.not_held_by_legacy.prog" --case '*.kernel.kernel' 2>&1); rc=$?

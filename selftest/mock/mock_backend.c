@@ -126,6 +126,7 @@
  *   sever_ignored        cuStreamUpdateCaptureDependencies answers success and leaves the set as it was
  *   remote_unordered     a kernel launched in the remote memory synchronization domain runs at once, outside
  *                        its stream's order
+ *   stream_wait_noop     cuStreamWaitValue32 waits for nothing (the suite's stream-wait gate included)
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -824,7 +825,13 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
     return 0;
 }
 /* The gate held by a stream wait: to the mock, a gate whose device-side deadline is a minute away. */
-static int wait_gate(void *s, void *flag, void *slot, uint32_t token) { return launch_gate(s, flag, 60000000000u, slot, token); }
+static int launch_mark(void *s, void *slot, uint32_t token);
+static int wait_gate(void *s, void *flag, void *slot, uint32_t token)
+{
+    if (breaks("stream_wait_noop")) /* the stream wait waits for nothing: its stamping kernels run at once */
+        return launch_mark(s, slot, token);
+    return launch_gate(s, flag, 60000000000u, slot, token);
+}
 /* Is this a process its parent program started (one of a case's others)? */
 static int started_by_itself(void)
 {
@@ -1401,6 +1408,8 @@ static int wait_value(void *s, void *a, uint64_t v, int cond, int bits)
 {
     if (is_managed(a) && !breaks("memop_managed")) /* um: documented: no pointer to managed memory */
         return refuse(1); /* invalid value */
+    if (breaks("stream_wait_noop") && bits == 32)
+        return 0;
     return memop(s, run_wait_value, a, v, cond, bits);
 }
 static int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
