@@ -24,7 +24,8 @@ try:  # vocab.py reads runtime/ops.def, the op table, as it is imported
     from streamcts import render  # noqa: E402
     from streamcts.load import load  # noqa: E402
 except OpsTableError as e:
-    print(f"{e}\nstreamcts_gen: the op table cannot be read; nothing written", file=sys.stderr)
+    print(f"{e}\nstreamcts_gen: runtime/ops.def cannot be read, or vocab.py spells other kinds; nothing written",
+          file=sys.stderr)
     sys.exit(2)
 from streamcts.paths import ROOT, display_dir  # noqa: E402
 from streamcts.write import INPUTS, inputs_listing, sync  # noqa: E402

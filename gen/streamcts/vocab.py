@@ -8,7 +8,6 @@ check that SPELLINGS and ops.def name the same kinds.
 """
 from __future__ import annotations
 
-import inspect
 import re
 from dataclasses import dataclass, field
 
@@ -115,7 +114,8 @@ CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "assert",
     "launch_failed", "exec_update_failure",
-    "capture_unmatched", "capture_unjoined", "captured_event",  # a capture's end (unmatched, unjoined), a captured event
+    # a capture's end (unmatched, unjoined), a captured event
+    "capture_unmatched", "capture_unjoined", "captured_event",
     "context_is_destroyed", "not_permitted",
     "an_error",  # the catch-all, last (messages name the codes in this order)
 )
@@ -233,7 +233,8 @@ SPELLINGS = {
     "POOL_RESERVED": (S("pool_reserved", ("pool",), getter=True, values=("zero", "nonzero", "min_kept")),),
     "POOL_TRIM": (S("pool_trim", ("pool",)),),
     "GRAPH_LAUNCH": (S("graph_launch", ("graph",)),),
-    "CAPTURE_BEGIN": _one_each("capture_begin", [("", "SC_CAPTURE_GLOBAL"), ("_thread_local", "SC_CAPTURE_THREAD_LOCAL"),
+    "CAPTURE_BEGIN": _one_each("capture_begin", [("", "SC_CAPTURE_GLOBAL"),
+                                                 ("_thread_local", "SC_CAPTURE_THREAD_LOCAL"),
                                                  ("_relaxed", "SC_CAPTURE_RELAXED")], args=("stream",)),
     "CAPTURE_END": (S("capture_end", ("stream",)),),
     "CAPTURE_STATUS": (S("capture_status", ("stream",), getter=True, values=("none", "active", "invalidated")),),
@@ -292,8 +293,8 @@ SPELLINGS = {
     "POOL_ACCESS": (S("pool_access", ("pool", "device"), getter=True, values=("readwrite", "none")),),
     "MODULE_KERNEL": (S("module_kernel"),),
     "NODE_ALLOC": (S("node_alloc", ("graph",)),),
-    "INSTANTIATE_CHECKED": (S("instantiate_checked", ("graph",), getter=True, values=("instantiated", "invalid_structure"),
-                              tags="instantiates"),),
+    "INSTANTIATE_CHECKED": (S("instantiate_checked", ("graph",), getter=True,
+                              values=("instantiated", "invalid_structure"), tags="instantiates"),),
     "INSTANTIATE_AUTO_FREE": (S("instantiate_auto_free", ("graph",), tags="instantiates"),),
     "CTX_CREATE": (S("ctx_create", ("context",), tags="changes_current"),),
     "READ": (S("read", ("buffer",)),),
@@ -334,8 +335,8 @@ DATA = {"NONE": None, "COPY": "transfer", "MEMSET": "transfer", "PEER": "transfe
 
 def _line_of(kind):
     """vocab.py:N, where SPELLINGS names kind."""
-    lines, start = inspect.getsourcelines(inspect.getmodule(_line_of))
-    at = next((n for n, line in enumerate(lines, start) if line.lstrip().startswith(f'"{kind}":')), 0)
+    with open(__file__, encoding="utf-8") as f:
+        at = next((n for n, line in enumerate(f, 1) if line.lstrip().startswith(f'"{kind}":')), 0)
     return f"gen/streamcts/vocab.py:{at}"
 
 
