@@ -18,8 +18,15 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in gen/streamcts/, a directory ninja watches (gen/run --depfile)
 
-from streamcts import render  # noqa: E402
-from streamcts.load import load  # noqa: E402
+from streamcts.opsdef import OpsTableError  # noqa: E402
+
+try:  # vocab.py reads runtime/ops.def, the op table, as it is imported
+    from streamcts import render  # noqa: E402
+    from streamcts.load import load  # noqa: E402
+except OpsTableError as e:
+    print(f"{e}\nstreamcts_gen: runtime/ops.def cannot be read, or vocab.py spells other kinds; nothing written",
+          file=sys.stderr)
+    sys.exit(2)
 from streamcts.paths import ROOT, display_dir  # noqa: E402
 from streamcts.write import INPUTS, inputs_listing, sync  # noqa: E402
 

@@ -37,6 +37,8 @@
 #define error_state(x) .error_state = x
 #define replays(x) .replays = x
 #define status(x) .status = x
+#define primary(x) .primary = x
+#define secondary(x) .secondary = x
 #define names(x) .names = SC_NAMES_##x
 
 static const struct sc_op_facts facts[SC_OP_KIND_END] = {

@@ -35,7 +35,7 @@ struct sc_op_facts {
     /* the runtime's own */
     unsigned char spins, holds, records, kernel_gates, begins_capture, node, default_pool, allocates, from_buffer,
         reads_buffer, word_wait, host_body, ends_thread, makes_context, keeps_no_context, enters_context,
-        error_state, replays, status;
+        error_state, replays, status, primary, secondary;
     enum sc_op_names names;
 };
 
@@ -57,6 +57,8 @@ static inline int sc_op_is_data_node(enum sc_op_kind k)
 {
     return sc_op_facts(k)->node && sc_op_facts(k)->data != SC_DATA_NONE;
 }
+/* A kernel whose token a programmatic dependent launch right after it reads. */
+static inline int sc_op_is_primary(enum sc_op_kind k) { return sc_op_facts(k)->primary; }
 /* It fills the op's buffer (the data checks' FILL). */
 static inline int sc_op_fills(enum sc_op_kind k) { return sc_op_facts(k)->data == SC_DATA_FILL; }
 

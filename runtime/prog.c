@@ -284,11 +284,11 @@ void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
     if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_SEES_PRIMARY &&
         rel != SC_RUNS_ONCE && rel != SC_NEVER_RUNS && rel != SC_READS_FILL)
         sc_prog_misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
-    if (rel == SC_SEES_PRIMARY && (p->ops[subject].kind != SC_OP_KERNEL_PDL || sc_op_primary(p, subject) < 0))
+    if (rel == SC_SEES_PRIMARY && (!sc_op_facts(p->ops[subject].kind)->secondary || sc_op_primary(p, subject) < 0))
         sc_prog_misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
-    if (rel == SC_READS_FILL && (p->ops[subject].kind != SC_OP_READ || sc_op_writer(p, subject) < 0))
+    if (rel == SC_READS_FILL && (!sc_op_facts(p->ops[subject].kind)->reads_buffer || sc_op_writer(p, subject) < 0))
         sc_prog_misuse(p, "sc_expect_unary: 'reads its fill' needs a read after a fill of its buffer");
-    if (rel == SC_KEEPS_DATA && p->ops[subject].kind == SC_OP_MEMCPY_PEER_FROM && sc_op_writer(p, subject) < 0)
+    if (rel == SC_KEEPS_DATA && sc_op_facts(p->ops[subject].kind)->from_buffer && sc_op_writer(p, subject) < 0)
         sc_prog_misuse(p, "sc_expect_unary: 'keeps its data' of a memcpy_peer_from needs a fill of its buffer before it"); /* allocmisc */
     expect(p, subject, rel, -1);
 }

@@ -447,7 +447,7 @@ int sc_op_primary(const struct sc_prog *p, int i)
         if (d->stream != p->ops[i].stream || d->thread != p->ops[i].thread ||
             sc_op_facts(d->kind)->role != SC_ROLE_WORK)
             continue;
-        return d->kind == SC_OP_GATE || d->kind == SC_OP_KERNEL || d->kind == SC_OP_KERNEL_PDL ? j : -1;
+        return sc_op_is_primary(d->kind) ? j : -1;
     }
     return -1;
 }

@@ -1,7 +1,8 @@
 """streamcts: the generator's modules; gen/streamcts_gen.py runs load -> render -> write.
 
-    vocab.py      the words of spec/*.rules: op kinds, relations, codes, limits (every module asks it)
     paths.py      where the generator's files are; how outputs name a directory
+    opsdef.py     runtime/ops.def, the op table the runtime and the generator share -> its rows
+    vocab.py      the words of spec/*.rules: op kinds (ops.def's rows, spelt), relations, codes, limits
     model.py      what a row becomes: Program, Op, Expect, Case, Rule; Bad, a row's problem
     table.py      a rules file -> rows
     program.py    a case's streams, objects, threads and program cells -> Program

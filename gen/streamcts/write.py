@@ -7,6 +7,7 @@ import os
 import posixpath
 import sys
 
+from .opsdef import OPS_DEF, OPS_DEF_DISPLAY
 from .paths import GEN_DIR, display_dir
 
 INPUTS = "inputs.sha256"  # in the out dir: the sha256 of every file it was made from (inputs_listing)
@@ -20,9 +21,9 @@ def sha256_file(path):
 
 
 def inputs_listing(spec_dir, spec_files):
-    """inputs.sha256: what `sha256sum gen/streamcts_gen.py gen/streamcts/*.py gen/templates/*.j2 spec/*.rules`
-    prints in the repository root (LC_ALL=C), so that gen/run, in POSIX sh, can tell whether generated/ was
-    made from the files there when it has no Python to run the generator."""
+    """inputs.sha256: what `sha256sum gen/streamcts_gen.py gen/streamcts/*.py gen/templates/*.j2 spec/*.rules
+    runtime/ops.def` prints in the repository root (LC_ALL=C), so that gen/run, in POSIX sh, can tell whether
+    generated/ was made from the files there when it has no Python to run the generator."""
     gen_disp = display_dir(GEN_DIR)
 
     def gen_files(sub, suffix):  # gen/SUB/*SUFFIX, in the glob's order
@@ -32,6 +33,7 @@ def inputs_listing(spec_dir, spec_files):
     files = [(posixpath.join(gen_disp, "streamcts_gen.py"), os.path.join(GEN_DIR, "streamcts_gen.py"))]
     files += gen_files("streamcts", ".py") + gen_files("templates", ".j2")
     files += [(disp, os.path.join(spec_dir, posixpath.basename(disp))) for disp in spec_files]
+    files.append((OPS_DEF_DISPLAY, OPS_DEF))  # the op table the generator reads (opsdef.py)
     return "".join(f"{sha256_file(path)}  {disp}\n" for disp, path in files)
 
 

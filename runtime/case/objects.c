@@ -162,7 +162,7 @@ static void owners(struct run *r)
             int k = sc_op_process(p, i);
             if (d->stream >= 0 && r->stream_proc[d->stream] < 0)
                 r->stream_proc[d->stream] = k;
-            if (sc_op_uses_event(d->kind) && (pass || d->kind == SC_OP_RECORD) && r->event_proc[d->event] < 0)
+            if (sc_op_uses_event(d->kind) && (pass || sc_op_facts(d->kind)->records) && r->event_proc[d->event] < 0)
                 r->event_proc[d->event] = k;
         }
     for (int s = 0; s < p->nstreams; s++)

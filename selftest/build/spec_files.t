@@ -1,6 +1,6 @@
 #!/bin/sh
 # What plain `ninja` does with spec/ before it builds anything (the manifest
-# step, `ninja build.ninja`), in a copy of build.ninja, gen/, spec/ and
+# step, `ninja build.ninja`), in a copy of build.ninja, gen/, spec/, runtime/ops.def and
 # generated/: a spec error's file:line is the first thing it prints, not an
 # 11 KB FAILED line; deleted, renamed and new spec files each regenerate
 # generated/ with no gen/run by hand.
@@ -9,7 +9,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
 echo "1..6"
-cd "$root" && cp -R build.ninja gen spec generated "$tmp"/ && cd "$tmp" || exit 1
+cd "$root" && cp -R build.ninja gen spec generated "$tmp"/ && mkdir "$tmp/runtime" &&
+    cp runtime/ops.def "$tmp/runtime/" && cd "$tmp" || exit 1
 
 out=$(ninja build.ninja 2>&1); rc=$?
 if [ $rc -eq 0 ]; then echo "ok 1 - ninja build.ninja"

@@ -37,9 +37,9 @@ from streamcts.emit_c import C_IDENTIFIER_CHARS, c_comment, c_string, case_funct
 from streamcts.program import parse_stream  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
-from streamcts.vocab import DEFAULTS, KINDS, NODE_KINDS, PROCESS_KINDS, SLOT_KINDS  # noqa: E402
+from streamcts.opsdef import COLUMNS, OpsTableError, read_ops_def  # noqa: E402
+from streamcts.vocab import DEFAULTS, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
-from ops_table import COLUMNS, disagreements, read_ops_def  # noqa: E402  (selftest/gen/ops_table.py)
 
 BAD = os.path.join(HERE, "bad")
 GOLDEN = os.path.join(HERE, "golden")
@@ -327,6 +327,7 @@ class Golden(TempDirCase):
         """gen/run checks generated/inputs.sha256 without Python: its sha256sum must print it byte for byte."""
         self.generate_golden()
         os.symlink(os.path.join(ROOT, "gen"), os.path.join(self.tmp, "gen"))
+        os.symlink(os.path.join(ROOT, "runtime"), os.path.join(self.tmp, "runtime"))  # ops.def, the op table
         with open(os.path.join(ROOT, "gen", "run")) as f:
             command = re.search(r"sha256sum gen/[^)]*", f.read()).group(0)
         self.assertIn("gen/streamcts/*.py", command)
@@ -347,6 +348,8 @@ class GenRunWithoutJinja2(TempDirCase):
         shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(self.root, "gen"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(GOLDEN, os.path.join(self.root, "spec"), ignore=shutil.ignore_patterns("expected"))
+        os.mkdir(os.path.join(self.root, "runtime"))  # the op table the generator reads
+        shutil.copy(os.path.join(ROOT, "runtime", "ops.def"), os.path.join(self.root, "runtime"))
         r = subprocess.run([os.path.join(self.root, "gen", "run")], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.generated = os.path.join(self.root, "generated")
@@ -609,7 +612,8 @@ class Units(TempDirCase):
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):
                 f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least"
-                        " | P=pool keep_memory, G=graph kernel, C=context, K=graph captured, N=graph nodes, D=graph nodes"
+                        " | P=pool keep_memory, G=graph kernel, C=context, K=graph captured, N=graph nodes, D=graph nodes,"
+                        " E=event"  # a row may wait on E before (or without) a record of it
                         " | t"
                         f" | alloc_async M on s; {'; '.join(row)}; X: ctx_sync"
                         " | X answers success | X: stream_sync legacy | S | R.\n")
@@ -621,65 +625,90 @@ class Units(TempDirCase):
 
 
 class OpsTable(unittest.TestCase):
-    """runtime/ops.def and vocab.py's KINDS tell the same facts about every op kind."""
+    """runtime/ops.def is the one op table: the generator reads its facts, and names the KIND that one of
+    ops.def and vocab.py's SPELLINGS has and the other lacks."""
 
     def setUp(self):
         with open(os.path.join(ROOT, "runtime", "ops.def")) as f:
             self.text = f.read()
 
-    def check(self, text=None, kinds=KINDS, process_kinds=PROCESS_KINDS):
-        return disagreements(read_ops_def(self.text if text is None else text), kinds, process_kinds, SLOT_KINDS)
-
     def edited(self, kind, column, value):
-        """ops.def with one cell of KIND's row replaced."""
+        """ops.def with one cell of KIND's row replaced (column: one of COLUMNS)."""
         lines = self.text.splitlines()
         at = next(i for i, line in enumerate(lines) if line.startswith(f"SC_OP({kind},"))
         cells = lines[at][len("SC_OP("):-1].split(",")
-        cells[COLUMNS.index(column)] = " " + value
+        cells[1 + COLUMNS.index(column)] = f" {column}({value})"
         lines[at] = "SC_OP(" + ",".join(cells) + ")"
         return "\n".join(lines)
 
-    def test_the_tables_agree(self):
-        self.assertEqual(self.check(), [])
+    def line_of(self, kind):
+        return self.text[: self.text.index(f"SC_OP({kind},")].count("\n") + 1
 
     def test_every_row_is_read(self):
         self.assertEqual(len(read_ops_def(self.text)), self.text.count("\nSC_OP("))
 
-    def test_a_runtime_fact_that_differs_is_named(self):
-        for kind, column, value, want in (
-            ("WAIT", "observable", "1", "observable is True, vocab.py's wait says False"),
-            ("DEVICE_SYNC", "arg", "NONE", "arg is 'NONE', vocab.py's device_sync says 'DEVICE'"),
-            ("EVENT_QUERY", "role", "HOST", "role is 'host', vocab.py's event_query says 'query'"),
-            ("FILL", "data", "COPY", "data is 'transfer', vocab.py's fill says 'fill'"),
-            ("KERNEL", "group", "0", "group is False, vocab.py's kernel says True"),
-            ("FAULT", "isolate", "0", "isolate is False, vocab.py's fault says True"),
-            ("CTX", "driver_only", "0", "driver_only is False, vocab.py's ctx_pop says True"),
-            ("PEEK_LAST_ERROR", "runtime_only", "0", "runtime_only is False, vocab.py's peek_last_error says True"),
-            ("MEMCPY_PEER", "devices", "1", "devices is 1, vocab.py's memcpy_peer says 2"),
-            ("STREAM_ID", "proc", "0", "proc is 0, but PROCESS_KINDS lists some of stream_id"),
-            ("GRAPH_LAUNCH", "name", '"launch"', "name 'launch' is none of"),
-            ("HOST_FUNC", "slot", "0", "SLOT_KINDS is callback, gate, host_func, host_gate, kernel;"),
+    def test_every_kind_has_its_rows_facts(self):
+        rows = read_ops_def(self.text)
+        for name, k in KINDS.items():
+            row = rows[k.row]
+            with self.subTest(kind=name):
+                self.assertEqual((k.role, k.on, k.observable, k.group, k.devices, k.isolate),
+                                 (row["role"].lower(), row["role"] == "WORK", bool(row["observable"]),
+                                  bool(row["group"]), row["devices"], bool(row["isolate"])))
+                self.assertIn(k.fn, (row["builder"], "sc_memset"))
+
+    def test_a_fact_changed_in_ops_def_reaches_the_generator(self):
+        for kind, column, value, spelling, fact, want in (
+            ("WAIT", "observable", "1", "wait", "observable", True),
+            ("EVENT_QUERY", "role", "HOST", "event_query", "role", "host"),
+            ("FILL", "data", "COPY", "fill", "data", "transfer"),
+            ("CTX", "driver_only", "0", "ctx_pop", "driver_only", False),
+            ("MEMCPY_PEER", "devices", "1", "memcpy_peer", "devices", 1),
         ):
             with self.subTest(kind=kind, column=column):
-                self.assertIn(want, "\n".join(self.check(self.edited(kind, column, value))))
+                kinds = _kinds(read_ops_def(self.edited(kind, column, value)), SPELLINGS)
+                self.assertEqual(getattr(kinds[spelling], fact), want)
 
-    def test_a_generator_fact_that_differs_is_named(self):
-        kinds = dict(KINDS, stream_sync=dataclasses.replace(KINDS["stream_sync"], group=False))
-        self.assertIn("STREAM_SYNC: group is True, vocab.py's stream_sync says False", "\n".join(self.check(kinds=kinds)))
-        kinds = dict(KINDS, event_sync=dataclasses.replace(KINDS["event_sync"], fn="sc_event_synchronize"))
-        found = "\n".join(self.check(kinds=kinds))
-        self.assertIn("vocab.py: event_sync: builder sc_event_synchronize has no row in ops.def", found)
-        self.assertIn("EVENT_SYNC: no Kind of vocab.py is recorded by sc_event_sync", found)
-        self.assertIn("PROCESS_KINDS names no_such_kind, no Kind",
-                      "\n".join(self.check(process_kinds=PROCESS_KINDS + ("no_such_kind",))))
+    def test_a_kind_in_one_table_only_is_named_by_file_and_line(self):
+        extra = self.text + 'SC_OP(NEW_KIND, name("new"), builder(sc_new), role(WORK), arg(NONE), data(NONE), ' \
+            "slot(0), probe(0), stamp(0), group(0), observable(1), proc(0), devices(1), driver_only(0), isolate(0), " \
+            "runtime_only(0), answers(0))\n"
+        line = extra.count("\n")
+        with self.assertRaisesRegex(OpsTableError, rf"^runtime/ops.def:{line}: NEW_KIND has no spelling"):
+            _kinds(read_ops_def(extra), SPELLINGS)
+        lacking = "\n".join(line for line in self.text.splitlines() if not line.startswith("SC_OP(FILL,"))
+        with open(os.path.join(ROOT, "gen", "streamcts", "vocab.py")) as f:
+            at = next(n for n, line in enumerate(f, 1) if line.startswith('    "FILL": '))
+        with self.assertRaisesRegex(OpsTableError, rf"^gen/streamcts/vocab.py:{at}: SPELLINGS names FILL, which "
+                                                   r"runtime/ops.def has no row of"):
+            _kinds(read_ops_def(lacking), SPELLINGS)
 
     def test_a_malformed_row_is_named_by_line(self):
-        text = self.text.replace("SC_OP(KERNEL,", "SC_OP(KERNEL, extra,", 1)
-        line = self.text[: self.text.index("SC_OP(KERNEL,")].count("\n") + 1
-        with self.assertRaisesRegex(ValueError, rf"^runtime/ops.def:{line}: 18 columns, want 17"):
-            read_ops_def(text)
-        with self.assertRaisesRegex(ValueError, r"runtime/ops.def:\d+: role WROK: not one of WORK, HOST, QUERY"):
+        line = self.line_of("KERNEL")
+        with self.assertRaisesRegex(OpsTableError, rf"^runtime/ops.def:{line}: cell extra: want column\(value\)"):
+            read_ops_def(self.text.replace("SC_OP(KERNEL,", "SC_OP(KERNEL, extra,", 1))
+        with self.assertRaisesRegex(OpsTableError, rf"^runtime/ops.def:{line}: role WROK: not one of WORK, HOST, QUERY"):
             read_ops_def(self.edited("KERNEL", "role", "WROK"))
+        with self.assertRaisesRegex(OpsTableError, rf"^runtime/ops.def:{line}: the cell probe\(...\) stands where "
+                                                   r"slot\(...\) belongs"):
+            read_ops_def(self.edited("KERNEL", "slot", "0").replace("slot(0), probe(0)", "probe(0), slot(0)", 1))
+        with self.assertRaisesRegex(OpsTableError, rf"^runtime/ops.def:{line}: spins\(0\): name it only where it is 1"):
+            read_ops_def(self.text.replace("SC_OP(KERNEL,", "SC_OP(KERNEL, spins(0),", 1))
+
+    def test_gen_run_stops_on_a_table_it_cannot_read(self):
+        """A bad ops.def stops the generator with its file:line, exit 2, before anything is written."""
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(tmp, "gen"))
+            os.mkdir(os.path.join(tmp, "runtime"))
+            with open(os.path.join(tmp, "runtime", "ops.def"), "w") as f:
+                f.write(self.text.replace("SC_OP(KERNEL,", "SC_OP(KERNEL, extra,", 1))
+            out = os.path.join(tmp, "generated")
+            r = subprocess.run([sys.executable, os.path.join(tmp, "gen", "streamcts_gen.py"),
+                                "--spec-dir", os.path.join(ROOT, "spec"), "--out-dir", out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"runtime/ops.def:{self.line_of('KERNEL')}: cell extra", r.stderr)
+            self.assertFalse(os.path.exists(out))
 
 
 def update_golden():
