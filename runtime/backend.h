@@ -259,7 +259,12 @@ typedef struct sc_backend {
      * (enum sc_launch_attr); SC_UNSUPPORTED where the device has no such attribute (memory synchronization
      * domains below compute capability 9.0) */
     int (*launch_attr)(void *s, int attr, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
+    /* cuMemcpyBatchAsync of n bytes from src to dst in SC_BATCH_COPIES equal copies, and a copy of the slot's arg
+     * to its token, one attribute for all: CU_MEMCPY_SRC_ACCESS_ORDER_STREAM; kind: enum sc_copy (host pinned or
+     * device memory only) */
+    int (*memcpy_batch)(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev);
 } sc_backend;
+#define SC_BATCH_COPIES 4
 /* graphinst: flags of graph_instantiate_with, and the result_out values the rules name */
 #define SC_INSTANTIATE_AUTO_FREE 0x1u      /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cudaGraphInstantiateFlagAutoFreeOnLaunch) */
 #define SC_INSTANTIATE_SUCCESS 0           /* CUDA_GRAPH_INSTANTIATE_SUCCESS, cudaGraphInstantiateSuccess                 */
@@ -320,6 +325,7 @@ typedef struct sc_backend {
         .launch_invalid = launch_invalid, \
         .pool_used = pool_used, .settle = settle, \
         .capture_info = capture_info, .capture_sever = capture_sever, .launch_attr = launch_attr, \
+        .memcpy_batch = memcpy_batch, \
     }
 
 extern const sc_backend sc_driver_backend;

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "cu_loader.h"
 #include "fatbin.h"
+#include "slot.h"
 #include "self.h"
 #include <fcntl.h>
 #include <pthread.h>
@@ -439,6 +440,19 @@ static int memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned 
     case SC_D2D: return SC_CALL(cuMemcpyDtoDAsync, DPTR(dst), DPTR(src), n, (CUstream)s);
     default: return SC_CALL(cuMemcpyAsync, DPTR(dst), DPTR(src), n, (CUstream)s);
     }
+}
+static int memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev)
+{
+    CUdeviceptr dsts[SC_BATCH_COPIES + 1], srcs[SC_BATCH_COPIES + 1];
+    size_t sizes[SC_BATCH_COPIES + 1], first = 0, part = n / SC_BATCH_COPIES;
+    CUmemcpyAttributes attr = { .srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM };
+    struct sc_slot *slot = slot_dev;
+    (void)kind; /* unified addressing: host pinned and device memory alike */
+    for (int k = 0; k < SC_BATCH_COPIES; k++)
+        dsts[k] = DPTR((char *)dst + k * part), srcs[k] = DPTR((const char *)src + k * part), sizes[k] = part;
+    dsts[SC_BATCH_COPIES] = DPTR(&slot->token), srcs[SC_BATCH_COPIES] = DPTR(&slot->arg);
+    sizes[SC_BATCH_COPIES] = sizeof slot->token;
+    return SC_CALL(cuMemcpyBatchAsync, dsts, srcs, sizes, SC_BATCH_COPIES + 1, &attr, &first, 1, (CUstream)s);
 }
 static int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
 {

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "cu_loader.h" /* ctxalloc: primary_ctx_sync calls the driver API */
 #include "fatbin.h"
+#include "slot.h"
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -275,6 +276,19 @@ static struct cudaMemcpy3DParms copy3d(void *dst, const void *src, size_t n, uns
     return m;
 }
 
+static int memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev)
+{
+    void *dsts[SC_BATCH_COPIES + 1];
+    const void *srcs[SC_BATCH_COPIES + 1];
+    size_t sizes[SC_BATCH_COPIES + 1], first = 0, part = n / SC_BATCH_COPIES;
+    struct cudaMemcpyAttributes attr = { .srcAccessOrder = cudaMemcpySrcAccessOrderStream };
+    struct sc_slot *slot = slot_dev;
+    (void)kind; /* unified addressing: host pinned and device memory alike */
+    for (int k = 0; k < SC_BATCH_COPIES; k++)
+        dsts[k] = (char *)dst + k * part, srcs[k] = (const char *)src + k * part, sizes[k] = part;
+    dsts[SC_BATCH_COPIES] = &slot->token, srcs[SC_BATCH_COPIES] = &slot->arg, sizes[SC_BATCH_COPIES] = sizeof slot->token;
+    return cudaMemcpyBatchAsync(dsts, srcs, sizes, SC_BATCH_COPIES + 1, &attr, &first, 1, (cudaStream_t)s);
+}
 static int memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kind)
 {
     if (kind & SC_COPY_2D)

@@ -75,7 +75,7 @@
     X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                    \
     X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)       \
     X(cuGreenCtxStreamCreate) X(cuMemPoolExportPointer) X(cuMemPoolImportPointer) \
-    X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies)
+    X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies) X(cuMemcpyBatchAsync)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

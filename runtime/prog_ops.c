@@ -89,6 +89,7 @@ static sc_op copy(sc_prog *p, enum sc_op_kind k, const char *n, unsigned kind, s
 }
 sc_op sc_memcpy_async(sc_prog *p, const char *n, enum sc_copy k, sc_stream s) { return copy(p, SC_OP_MEMCPY_ASYNC, n, k, s); }
 sc_op sc_memcpy_sync(sc_prog *p, const char *n, enum sc_copy k) { return copy(p, SC_OP_MEMCPY_SYNC, n, k, SC_NULL_STREAM); }
+sc_op sc_memcpy_batch(sc_prog *p, const char *n, enum sc_copy k, sc_stream s) { return copy(p, SC_OP_MEMCPY_BATCH, n, k, s); }
 
 sc_op sc_host_func(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_FUNC, n, s); }
 sc_op sc_callback(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK, n, s); }

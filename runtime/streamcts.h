@@ -403,6 +403,8 @@ sc_op sc_stream_id(sc_prog *p, const char *name, sc_stream s);          /* gette
  * node captured in s will depend on; and cuStreamUpdateCaptureDependencies setting that set to none */
 /* sc_kernel and sc_gate launched by cuLaunchKernelEx with one launch attribute */
 sc_op sc_kernel_attr(sc_prog *p, const char *name, enum sc_launch_attr attr, sc_stream s);
+/* cuMemcpyBatchAsync of what sc_memcpy_async(k) copies, as a batch of copies in stream order */
+sc_op sc_memcpy_batch(sc_prog *p, const char *name, enum sc_copy k, sc_stream s);
 sc_op sc_gate_attr(sc_prog *p, const char *name, enum sc_launch_attr attr, sc_stream s);
 sc_op sc_capture_id(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_capture_deps(sc_prog *p, const char *name, sc_stream s);

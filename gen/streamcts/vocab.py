@@ -304,6 +304,8 @@ SPELLINGS = {
     "ADDRESS": (S("address", ("buffer",), getter=True),),  # compared with 'equals': the memory an allocation reused
     "NODE_MEMSET_ALLOC": (S("node_memset_alloc", ("graph", "buffer")),),
     "MEMCPY_PEER_FROM": (S("memcpy_peer_from", ("buffer",)),),
+    "MEMCPY_BATCH": tuple(S(f"memcpy_batch_{copy}", consts=("SC_" + copy.upper(),))
+                          for copy in ("h2d_pinned", "d2h_pinned", "d2d")),
     "CAPTURE_ID": (S("capture_id", ("stream",), getter=True),),  # compared with 'equals' / 'differs from'
     "CAPTURE_DEPS": (S("capture_deps", ("stream",), getter=True,
                        values=("no_dependencies", "one_dependency", "two_dependencies")),),

@@ -171,6 +171,13 @@ static int issue_memcpy_async(struct run *r, int i, const struct issue_args *a)
     return r->b->memcpy_async(a->stream, a->dst, a->src, SC_COPY_BYTES, r->op[i].def->copy);
 }
 
+/* its token, in its slot's arg, is the batch's last copy: to the slot's token */
+static int issue_memcpy_batch(struct run *r, int i, const struct issue_args *a)
+{
+    __atomic_store_n(&r->arena->slots[i].arg, a->token, __ATOMIC_RELEASE);
+    return r->b->memcpy_batch(a->stream, a->dst, a->src, SC_COPY_BYTES, r->op[i].def->copy, a->slot_dev);
+}
+
 static int issue_memcpy_sync(struct run *r, int i, const struct issue_args *a)
 {
     return r->b->memcpy_sync(a->dst, a->src, SC_COPY_BYTES, r->op[i].def->copy);
@@ -409,6 +416,7 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_KERNEL] = issue_kernel,
     [SC_OP_MEMSET] = issue_memset,
     [SC_OP_MEMCPY_ASYNC] = issue_memcpy_async,
+    [SC_OP_MEMCPY_BATCH] = issue_memcpy_batch,
     [SC_OP_MEMCPY_SYNC] = issue_memcpy_sync,
     [SC_OP_HOST_FUNC] = issue_host_func,
     [SC_OP_CALLBACK] = issue_callback,

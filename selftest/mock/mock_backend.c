@@ -127,6 +127,7 @@
  *   remote_unordered     a kernel launched in the remote memory synchronization domain runs at once, outside
  *                        its stream's order
  *   stream_wait_noop     cuStreamWaitValue32 waits for nothing (the suite's stream-wait gate included)
+ *   batch_copy_unordered cuMemcpyBatchAsync runs its copies at once, outside its stream's order
  * STREAMCTS_MOCK_QUIRK names a legal behaviour to adopt, which no MUST rule may
  * fail:
  *   enqueue_waits  every call that enqueues work first waits, up to 50 ms, for
@@ -1079,6 +1080,20 @@ static int memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned 
     uint64_t pos = copy_on(s, dst, src, n, -1);
     if (kind == SC_D2H_PAGEABLE) /* documented: returns once the copy completed */
         wait_done(st, pos);
+    return 0;
+}
+/* a batch in stream order, its copies one after another (the break batch_copy_unordered: at once, on a stream
+ * of its own) */
+static int memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev)
+{
+    struct sc_slot *slot = slot_dev;
+    if (kind != SC_H2D_PINNED && kind != SC_D2H_PINNED && kind != SC_D2D)
+        return refuse(1);
+    void *on = breaks("batch_copy_unordered") ? (void *)new_stream(KIND_NONBLOCKING) : s;
+    for (int k = 0; k < SC_BATCH_COPIES; k++)
+        copy_on(on, (char *)dst + k * (n / SC_BATCH_COPIES), (const char *)src + k * (n / SC_BATCH_COPIES),
+                n / SC_BATCH_COPIES, -1);
+    copy_on(on, &slot->token, &slot->arg, sizeof slot->token, -1);
     return 0;
 }
 static int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
