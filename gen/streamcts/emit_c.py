@@ -158,7 +158,8 @@ def c_body(prog, exp):
         args = ["p", c_string(name)] + [c_arg(t, arg) for t, arg in typed_args(name, op)] + list(kind.consts)
         args += [c_stream(op.stream)] if op.stream else []
         call = f"{kind.fn}({', '.join(args)});"
-        ops.append(f"sc_op op_{name} = {call}" if name in captured else call)
+        var = "op_" + name.replace("#", "__")  # an unnamed op's name: its kind, the second record#2
+        ops.append(f"sc_op {var} = {call}" if name in captured else call)
         if op.thread != "main":
-            ops.append(f"sc_in_thread(p, op_{name}, {c_string(op.thread)});")
+            ops.append(f"sc_in_thread(p, {var}, {c_string(op.thread)});")
     return {"decls": decls, "ops": ops, "expect": c_expect(exp)}

@@ -74,8 +74,20 @@ class Program:
         return ["main"] + list(dict.fromkeys(self.procs.values()))
 
     def names(self):
-        """Op names as reported: unnamed ops are op<N> (1-based position)."""
-        return [op.name or f"op{i}" for i, op in enumerate(self.ops, 1)]
+        """Op names as reported: an unnamed op is named by its kind, the second of a kind KIND#2, and so on
+        (a number no op of the row named takes), so that a timeline reads 'gate', 'record#2', not 'op1'."""
+        taken = {op.name for op in self.ops if op.name}
+        count, names = {}, []
+        for op in self.ops:
+            if op.name:
+                names.append(op.name)
+                continue
+            n = count.get(op.kind, 0) + 1
+            while (op.kind if n == 1 else f"{op.kind}#{n}") in taken:
+                n += 1
+            count[op.kind] = n
+            names.append(op.kind if n == 1 else f"{op.kind}#{n}")
+        return names
 
     def named(self, name):
         """Index of the op the row named `name`, or None."""

@@ -87,13 +87,29 @@ static void describe_kind(struct run *r, const struct sc_op_def *d, char *kind, 
         snprintf(kind, n, "%s", f->name);
 }
 
+/* An op its rule did not name is named by its kind (the generator's: record, record#2): said once, not as
+ * "record (record on s)". */
+static int named_by_kind(const char *name, const char *kind)
+{
+    size_t k = strcspn(name, "#");
+    return strlen(kind) == k && !strncmp(name, kind, k);
+}
+
 void describe_op(struct run *r, int i, char *out, size_t n)
 {
     const struct sc_op_def *d = &r->p->ops[i];
     const struct sc_op_facts *f = sc_op_facts(d->kind);
     char kind[128];
     describe_kind(r, d, kind, sizeof kind);
-    if (f->names == SC_NAMES_NODE && f->arg == SC_ARG_EVENT)
+    if (named_by_kind(d->name, kind) && f->role == SC_ROLE_WORK)
+        snprintf(out, n, "%s on %s", d->name, sc_stream_name(r->p, d->stream));
+    else if (named_by_kind(d->name, kind) && f->arg == SC_ARG_STREAM)
+        snprintf(out, n, "%s of %s", d->name, sc_stream_name(r->p, d->stream));
+    else if (named_by_kind(d->name, kind) && f->arg == SC_ARG_EVENT)
+        snprintf(out, n, "%s of %s", d->name, r->p->events[d->event].name);
+    else if (named_by_kind(d->name, kind))
+        snprintf(out, n, "%s", d->name);
+    else if (f->names == SC_NAMES_NODE && f->arg == SC_ARG_EVENT)
         snprintf(out, n, "%s (%s)", d->name, kind);
     else if (f->role != SC_ROLE_WORK && f->arg == SC_ARG_STREAM)
         snprintf(out, n, "%s (%s of %s)", d->name, kind, sc_stream_name(r->p, d->stream));

@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7e3662b01e757462",
+    .digest = "1f60e29834164e7d",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,11 +26,11 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_many = sc_stream_create_ex(p, "many", SC_BLOCKING, SC_PRIO_NONE, 0, 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_host_gate(p, "B", st_many);
     sc_stream_sync(p, "X", st_many);
-    sc_stream_destroy(p, "op5", st_many);
+    sc_stream_destroy(p, "stream_destroy", st_many);
 
     sc_expect(p, op_B, SC_NOT_HELD, op_A);
 }
@@ -43,11 +43,11 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_many = sc_stream_create_ex(p, "many", SC_BLOCKING, SC_PRIO_NONE, 0, 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_host_gate(p, "B", st_s);
     sc_stream_sync(p, "X", st_many);
-    sc_stream_destroy(p, "op5", st_many);
+    sc_stream_destroy(p, "stream_destroy", st_many);
 
     sc_expect(p, op_B, SC_NOT_HELD, op_A);
 }
@@ -69,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "39e90a2695abf149",
+    .digest = "dd288ba0e8638fe7",
     .cases = cases,
     .ncases = 1,
 };

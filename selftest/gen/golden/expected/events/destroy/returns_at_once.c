@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_event_destroy(p, "D", ev_E);
@@ -46,7 +46,7 @@ static void case_only_control(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_event_destroy(p, "D", ev_E);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cce674f75adba5f9",
+    .digest = "2eec902b6b606f4a",
     .cases = cases,
     .ncases = 1,
 };

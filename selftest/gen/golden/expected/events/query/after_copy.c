@@ -28,9 +28,9 @@ static void case_h2d_pinned(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -45,10 +45,10 @@ static void case_h2d_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_record(p, "op4", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_t);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -61,9 +61,9 @@ static void case_h2d_pageable(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PAGEABLE, st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -78,10 +78,10 @@ static void case_h2d_pageable_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PAGEABLE, st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_record(p, "op4", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_t);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -94,9 +94,9 @@ static void case_d2h_pinned(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -111,10 +111,10 @@ static void case_d2h_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_record(p, "op4", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_t);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -127,9 +127,9 @@ static void case_d2h_pageable(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PAGEABLE, st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -144,10 +144,10 @@ static void case_d2h_pageable_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PAGEABLE, st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_record(p, "op4", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_t);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -160,9 +160,9 @@ static void case_d2d(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -177,10 +177,10 @@ static void case_d2d_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_record(p, "op4", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_t);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -207,7 +207,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6f2e51e5671a8f5c",
+    .digest = "8a8f83098ee09a59",
     .cases = cases,
     .ncases = 5,
 };

@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -44,7 +44,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -68,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7db2355ca724d17e",
+    .digest = "98c79dd065f04f7d",
     .cases = cases,
     .ncases = 1,
 };

@@ -28,9 +28,9 @@ static void case_only(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_Done = sc_event_create(p, "Done");
 
-    sc_host_gate(p, "op1", st_s);
+    sc_host_gate(p, "host_gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
-    sc_record(p, "op3", ev_Done, st_s);
+    sc_record(p, "record", ev_Done, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_Done);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -45,10 +45,10 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_Done = sc_event_create(p, "Done");
 
-    sc_host_gate(p, "op1", st_s);
+    sc_host_gate(p, "host_gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
-    sc_record(p, "op3", ev_Done, st_s);
-    sc_record(p, "op4", ev_Done, st_t);
+    sc_record(p, "record", ev_Done, st_s);
+    sc_record(p, "record#2", ev_Done, st_t);
     sc_op op_X = sc_event_sync(p, "X", ev_Done);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e3260112126ff63f",
+    .digest = "c4d6dc87872b920a",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_H2D_PINNED);
     sc_in_thread(p, op_X, "worker");
@@ -41,7 +41,7 @@ static void case_h2d_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_H2D_PINNED);
 
@@ -53,7 +53,7 @@ static void case_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_H2D_PAGEABLE);
     sc_in_thread(p, op_X, "worker");
@@ -68,7 +68,7 @@ static void case_h2d_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_H2D_PAGEABLE);
 
@@ -80,7 +80,7 @@ static void case_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PINNED);
     sc_in_thread(p, op_X, "worker");
@@ -95,7 +95,7 @@ static void case_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PINNED);
 
@@ -107,7 +107,7 @@ static void case_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PAGEABLE);
     sc_in_thread(p, op_X, "worker");
@@ -122,7 +122,7 @@ static void case_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PAGEABLE);
 
@@ -134,7 +134,7 @@ static void case_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2D);
     sc_in_thread(p, op_X, "worker");
@@ -149,7 +149,7 @@ static void case_d2d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2D);
 
@@ -177,7 +177,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "20187db30eace93d",
+    .digest = "2bb66272ae929f7d",
     .cases = cases,
     .ncases = 5,
 };

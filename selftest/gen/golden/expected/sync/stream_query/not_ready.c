@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -41,7 +41,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -65,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c25185f3c5fcd1d3",
+    .digest = "9e0d7b431bf88843",
     .cases = cases,
     .ncases = 1,
 };

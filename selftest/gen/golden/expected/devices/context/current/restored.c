@@ -23,16 +23,16 @@
 /* devices.context.current.restored */
 static void case_only(sc_prog *p)
 {
-    sc_op op_op1 = sc_ctx_op(p, "op1", SC_CTX_UNSET);
-    sc_in_thread(p, op_op1, "t");
-    sc_ctx_op(p, "op2", SC_CTX_POP);
-    sc_ctx_op(p, "op3", SC_CTX_PUSH);
+    sc_op op_ctx_unset = sc_ctx_op(p, "ctx_unset", SC_CTX_UNSET);
+    sc_in_thread(p, op_ctx_unset, "t");
+    sc_ctx_op(p, "ctx_pop", SC_CTX_POP);
+    sc_ctx_op(p, "ctx_push", SC_CTX_PUSH);
     sc_op op_S = sc_ctx_op(p, "S", SC_CTX_SET);
     sc_in_thread(p, op_S, "t");
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
     sc_in_thread(p, op_X, "t");
-    sc_op op_op6 = sc_thread_exit(p, "op6");
-    sc_in_thread(p, op_op6, "t");
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t");
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
 }
@@ -42,14 +42,14 @@ static void case_only_control(sc_prog *p)
 {
     /* control: S dropped */
 
-    sc_op op_op1 = sc_ctx_op(p, "op1", SC_CTX_UNSET);
-    sc_in_thread(p, op_op1, "t");
-    sc_ctx_op(p, "op2", SC_CTX_POP);
-    sc_ctx_op(p, "op3", SC_CTX_PUSH);
+    sc_op op_ctx_unset = sc_ctx_op(p, "ctx_unset", SC_CTX_UNSET);
+    sc_in_thread(p, op_ctx_unset, "t");
+    sc_ctx_op(p, "ctx_pop", SC_CTX_POP);
+    sc_ctx_op(p, "ctx_push", SC_CTX_PUSH);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
     sc_in_thread(p, op_X, "t");
-    sc_op op_op5 = sc_thread_exit(p, "op5");
-    sc_in_thread(p, op_op5, "t");
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t");
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
 }
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "803aaa4620978313",
+    .digest = "f961eb0048d451d6",
     .cases = cases,
     .ncases = 1,
 };

@@ -23,7 +23,7 @@
 /* devices.multi_gpu.device_sync.blocks */
 static void case_only(sc_prog *p)
 {
-    sc_gate(p, "op1", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
+    sc_gate(p, "gate", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
     sc_op op_A = sc_kernel(p, "A", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
     sc_op op_X = sc_device_sync(p, "X", 2);
 
@@ -35,7 +35,7 @@ static void case_only_control(sc_prog *p)
 {
     /* control: X replaced by device_sync 3 */
 
-    sc_gate(p, "op1", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
+    sc_gate(p, "gate", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
     sc_op op_A = sc_kernel(p, "A", SC_ON_DEVICE(SC_LEGACY_STREAM, 2));
     sc_op op_X = sc_device_sync(p, "X", 3);
 
@@ -59,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 4,
     .isolate = 0,
-    .digest = "bb40121c879ca2e5",
+    .digest = "d3743d7e6cddfff2",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_d1 = sc_stream_create_ex(p, "d1", SC_BLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_d1);
+    sc_gate(p, "gate", st_d1);
     sc_op op_A = sc_kernel(p, "A", st_d1);
     sc_op op_B = sc_kernel(p, "B", SC_ON_DEVICE(SC_LEGACY_STREAM, 1));
 
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_d1 = sc_stream_create_ex(p, "d1", SC_NONBLOCKING, SC_PRIO_GREATEST, 1, 1);
 
-    sc_gate(p, "op1", st_d1);
+    sc_gate(p, "gate", st_d1);
     sc_op op_A = sc_kernel(p, "A", st_d1);
     sc_op op_B = sc_kernel(p, "B", SC_ON_DEVICE(SC_LEGACY_STREAM, 1));
 
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "e99347ecdecb24ce",
+    .digest = "248d54a3c4f30083",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,7 +27,7 @@ static void case_only(sc_prog *p)
 
     sc_op op_X = sc_memcpy_peer(p, "X", st_d1);
     sc_kernel(p, "L", st_d1);
-    sc_device_sync(p, "op3", 1);
+    sc_device_sync(p, "device_sync", 1);
 
     sc_expect_unary(p, op_X, SC_KEEPS_DATA);
 }
@@ -41,7 +41,7 @@ static void case_only_control(sc_prog *p)
 
     sc_op op_X = sc_memcpy_peer(p, "X", st_d1);
     sc_memcpy_peer(p, "L", st_d1);
-    sc_device_sync(p, "op3", 1);
+    sc_device_sync(p, "device_sync", 1);
 
     sc_expect_unary(p, op_X, SC_KEEPS_DATA);
 }
@@ -63,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "5f5935fafa03429f",
+    .digest = "f1f188b564a145ea",
     .cases = cases,
     .ncases = 1,
 };

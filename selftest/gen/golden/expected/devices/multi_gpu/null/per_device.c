@@ -24,7 +24,7 @@
 /* devices.multi_gpu.null.per_device */
 static void case_only(sc_prog *p)
 {
-    sc_gate(p, "op1", SC_ON_DEVICE(SC_NULL_STREAM, 2));
+    sc_gate(p, "gate", SC_ON_DEVICE(SC_NULL_STREAM, 2));
     sc_op op_A = sc_kernel(p, "A", SC_ON_DEVICE(SC_NULL_STREAM, 2));
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
 
@@ -36,7 +36,7 @@ static void case_only_control(sc_prog *p)
 {
     /* control: B moved to stream null@2 */
 
-    sc_gate(p, "op1", SC_ON_DEVICE(SC_NULL_STREAM, 2));
+    sc_gate(p, "gate", SC_ON_DEVICE(SC_NULL_STREAM, 2));
     sc_op op_A = sc_kernel(p, "A", SC_ON_DEVICE(SC_NULL_STREAM, 2));
     sc_op op_B = sc_kernel(p, "B", SC_ON_DEVICE(SC_NULL_STREAM, 2));
 
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 3,
     .isolate = 0,
-    .digest = "f03f9215d97e0387",
+    .digest = "5830df322bf5eaf2",
     .cases = cases,
     .ncases = 1,
 };

@@ -23,7 +23,7 @@
 /* devices.multi_gpu.per_thread.per_device */
 static void case_only(sc_prog *p)
 {
-    sc_gate(p, "op1", SC_PER_THREAD_STREAM);
+    sc_gate(p, "gate", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_ON_DEVICE(SC_PER_THREAD_STREAM, 1));
 
@@ -35,7 +35,7 @@ static void case_only_control(sc_prog *p)
 {
     /* control: B moved to stream per_thread */
 
-    sc_gate(p, "op1", SC_PER_THREAD_STREAM);
+    sc_gate(p, "gate", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
 
@@ -59,7 +59,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "0204133dc37d786b",
+    .digest = "656b020ddbbf504b",
     .cases = cases,
     .ncases = 1,
 };

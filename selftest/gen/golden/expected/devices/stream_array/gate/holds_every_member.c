@@ -28,10 +28,10 @@ static void case_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_value_gate(p, "op1", st_many);
+    sc_value_gate(p, "value_gate", st_many);
     sc_op op_A = sc_kernel(p, "A", st_many);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_wait(p, "op4", ev_E, st_many);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_many);
     sc_op op_B = sc_kernel(p, "B", st_many);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -46,10 +46,10 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_value_gate(p, "op1", st_many);
+    sc_value_gate(p, "value_gate", st_many);
     sc_op op_A = sc_kernel(p, "A", st_many);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_wait(p, "op4", ev_E, st_many);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_many);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -62,10 +62,10 @@ static void case_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_value_gate(p, "op1", st_many);
+    sc_value_gate(p, "value_gate", st_many);
     sc_op op_A = sc_kernel(p, "A", st_many);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_wait(p, "op4", ev_E, st_many);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_many);
     sc_op op_B = sc_host_func(p, "B", st_many);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -80,10 +80,10 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_value_gate(p, "op1", st_many);
+    sc_value_gate(p, "value_gate", st_many);
     sc_op op_A = sc_kernel(p, "A", st_many);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_wait(p, "op4", ev_E, st_many);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_many);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -96,10 +96,10 @@ static void case_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_value_gate(p, "op1", st_many);
+    sc_value_gate(p, "value_gate", st_many);
     sc_op op_A = sc_kernel(p, "A", st_many);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_wait(p, "op4", ev_E, st_many);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_many);
     sc_op op_B = sc_callback(p, "B", st_many);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -114,10 +114,10 @@ static void case_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_value_gate(p, "op1", st_many);
+    sc_value_gate(p, "value_gate", st_many);
     sc_op op_A = sc_kernel(p, "A", st_many);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_wait(p, "op4", ev_E, st_many);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_many);
     sc_op op_B = sc_callback(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -142,7 +142,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 2,
     .isolate = 0,
-    .digest = "f4382d4abe54f626",
+    .digest = "a1bb057bff08aa0c",
     .cases = cases,
     .ncases = 3,
 };

@@ -27,7 +27,7 @@ static void case_only(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_X = sc_stream_id(p, "X", st_s);
-    sc_kernel(p, "op2", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_Y = sc_stream_id(p, "Y", st_s);
 
     sc_expect(p, op_X, SC_EQUALS, op_Y);
@@ -42,7 +42,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_op op_X = sc_stream_id(p, "X", st_s);
-    sc_kernel(p, "op2", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_Y = sc_stream_id(p, "Y", st_t);
 
     sc_expect(p, op_X, SC_EQUALS, op_Y);
@@ -65,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "be711245879f8d88",
+    .digest = "4d767ae07a06f2d6",
     .cases = cases,
     .ncases = 1,
 };

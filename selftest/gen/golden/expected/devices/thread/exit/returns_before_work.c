@@ -25,10 +25,10 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op3, "t");
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_kernel, "t");
     sc_op op_E = sc_thread_exit(p, "E");
     sc_in_thread(p, op_E, "t");
 
@@ -42,12 +42,12 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op3, "t");
-    sc_op op_op4 = sc_stream_sync(p, "op4", st_s);
-    sc_in_thread(p, op_op4, "t");
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_kernel, "t");
+    sc_op op_stream_sync = sc_stream_sync(p, "stream_sync", st_s);
+    sc_in_thread(p, op_stream_sync, "t");
     sc_op op_E = sc_thread_exit(p, "E");
     sc_in_thread(p, op_E, "t");
 
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "22482c6eca6f368a",
+    .digest = "b57c651294917801",
     .cases = cases,
     .ncases = 1,
 };

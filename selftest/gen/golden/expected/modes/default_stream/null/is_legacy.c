@@ -26,7 +26,7 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
 
@@ -40,7 +40,7 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
 
@@ -52,7 +52,7 @@ static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
 
@@ -66,7 +66,7 @@ static void case_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
 
@@ -91,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cfd98d23663078ae",
+    .digest = "53f6b758f4a7af7a",
     .cases = cases,
     .ncases = 2,
 };

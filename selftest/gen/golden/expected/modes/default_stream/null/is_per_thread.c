@@ -26,10 +26,10 @@ static void case_kernel_t1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_NULL_STREAM);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_NULL_STREAM);
+    sc_in_thread(p, op_kernel, "t1");
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
     sc_in_thread(p, op_B, "t1");
 
@@ -43,11 +43,11 @@ static void case_kernel_t1_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_NULL_STREAM);
-    sc_in_thread(p, op_op3, "t1");
-    sc_kernel(p, "op4", st_s);
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_NULL_STREAM);
+    sc_in_thread(p, op_kernel, "t1");
+    sc_kernel(p, "kernel#2", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
 
@@ -59,10 +59,10 @@ static void case_kernel_t2(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_NULL_STREAM);
-    sc_in_thread(p, op_op3, "t2");
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_NULL_STREAM);
+    sc_in_thread(p, op_kernel, "t2");
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
     sc_in_thread(p, op_B, "t2");
 
@@ -76,11 +76,11 @@ static void case_kernel_t2_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_NULL_STREAM);
-    sc_in_thread(p, op_op3, "t2");
-    sc_kernel(p, "op4", st_s);
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_NULL_STREAM);
+    sc_in_thread(p, op_kernel, "t2");
+    sc_kernel(p, "kernel#2", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t2");
 
@@ -92,10 +92,10 @@ static void case_memset_t1(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_NULL_STREAM);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_NULL_STREAM);
+    sc_in_thread(p, op_kernel, "t1");
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
     sc_in_thread(p, op_B, "t1");
 
@@ -109,11 +109,11 @@ static void case_memset_t1_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_NULL_STREAM);
-    sc_in_thread(p, op_op3, "t1");
-    sc_kernel(p, "op4", st_s);
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_NULL_STREAM);
+    sc_in_thread(p, op_kernel, "t1");
+    sc_kernel(p, "kernel#2", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
 
@@ -125,10 +125,10 @@ static void case_memset_t2(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_NULL_STREAM);
-    sc_in_thread(p, op_op3, "t2");
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_NULL_STREAM);
+    sc_in_thread(p, op_kernel, "t2");
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
     sc_in_thread(p, op_B, "t2");
 
@@ -142,11 +142,11 @@ static void case_memset_t2_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
-    sc_op op_op3 = sc_kernel(p, "op3", SC_NULL_STREAM);
-    sc_in_thread(p, op_op3, "t2");
-    sc_kernel(p, "op4", st_s);
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_NULL_STREAM);
+    sc_in_thread(p, op_kernel, "t2");
+    sc_kernel(p, "kernel#2", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t2");
 
@@ -173,7 +173,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b35f0bc0b119a2ab",
+    .digest = "3bcbd14e15df5690",
     .cases = cases,
     .ncases = 4,
 };

@@ -27,10 +27,10 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
     sc_op op_F = sc_fill(p, "F", bf_M, st_s);
     sc_kernel(p, "L", st_s);
-    sc_pool_trim(p, "op4", SC_DEFAULT_POOL);
+    sc_pool_trim(p, "pool_trim", SC_DEFAULT_POOL);
 
     sc_expect_unary(p, op_F, SC_KEEPS_DATA);
 }
@@ -43,10 +43,10 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
     sc_op op_F = sc_fill(p, "F", bf_M, st_s);
     sc_fill(p, "L", bf_M, st_s);
-    sc_pool_trim(p, "op4", SC_DEFAULT_POOL);
+    sc_pool_trim(p, "pool_trim", SC_DEFAULT_POOL);
 
     sc_expect_unary(p, op_F, SC_KEEPS_DATA);
 }
@@ -68,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b4e50541060b0798",
+    .digest = "fa6f3ebf2fc0be7a",
     .cases = cases,
     .ncases = 1,
 };

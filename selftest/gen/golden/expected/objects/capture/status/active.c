@@ -27,9 +27,9 @@ static void case_capture_begin(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "C", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_capture_status(p, "X", st_s);
-    sc_capture_end(p, "op4", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_X, SC_VALUE_ACTIVE);
 }
@@ -41,9 +41,9 @@ static void case_capture_begin_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_kernel(p, "op1", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_capture_status(p, "X", st_s);
-    sc_capture_end(p, "op3", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_X, SC_VALUE_ACTIVE);
 }
@@ -54,9 +54,9 @@ static void case_capture_begin_thread_local(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "C", st_s, SC_CAPTURE_THREAD_LOCAL);
-    sc_kernel(p, "op2", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_capture_status(p, "X", st_s);
-    sc_capture_end(p, "op4", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_X, SC_VALUE_ACTIVE);
 }
@@ -68,9 +68,9 @@ static void case_capture_begin_thread_local_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_kernel(p, "op1", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_capture_status(p, "X", st_s);
-    sc_capture_end(p, "op3", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_X, SC_VALUE_ACTIVE);
 }
@@ -81,9 +81,9 @@ static void case_capture_begin_relaxed(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_capture_begin(p, "C", st_s, SC_CAPTURE_RELAXED);
-    sc_kernel(p, "op2", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_capture_status(p, "X", st_s);
-    sc_capture_end(p, "op4", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_X, SC_VALUE_ACTIVE);
 }
@@ -95,9 +95,9 @@ static void case_capture_begin_relaxed_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_kernel(p, "op1", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_capture_status(p, "X", st_s);
-    sc_capture_end(p, "op3", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_X, SC_VALUE_ACTIVE);
 }
@@ -124,7 +124,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5c1cb2c023d8020c",
+    .digest = "6ae99ea3ae496fef",
     .cases = cases,
     .ncases = 3,
 };

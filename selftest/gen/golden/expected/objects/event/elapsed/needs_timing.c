@@ -28,9 +28,9 @@ static void case_blocking_sync(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC | SC_EV_DISABLE_TIMING);
     sc_event ev_F = sc_event_create(p, "F");
 
-    sc_record(p, "op1", ev_E, st_s);
-    sc_record(p, "op2", ev_F, st_s);
-    sc_event_sync(p, "op3", ev_F);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_F, st_s);
+    sc_event_sync(p, "event_sync", ev_F);
     sc_op op_X = sc_elapsed(p, "X", ev_E, ev_F);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -45,9 +45,9 @@ static void case_blocking_sync_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC);
     sc_event ev_F = sc_event_create(p, "F");
 
-    sc_record(p, "op1", ev_E, st_s);
-    sc_record(p, "op2", ev_F, st_s);
-    sc_event_sync(p, "op3", ev_F);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_F, st_s);
+    sc_event_sync(p, "event_sync", ev_F);
     sc_op op_X = sc_elapsed(p, "X", ev_E, ev_F);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -60,9 +60,9 @@ static void case_interprocess(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
     sc_event ev_F = sc_event_create(p, "F");
 
-    sc_record(p, "op1", ev_E, st_s);
-    sc_record(p, "op2", ev_F, st_s);
-    sc_event_sync(p, "op3", ev_F);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_F, st_s);
+    sc_event_sync(p, "event_sync", ev_F);
     sc_op op_X = sc_elapsed(p, "X", ev_E, ev_F);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -77,9 +77,9 @@ static void case_interprocess_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC);
     sc_event ev_F = sc_event_create(p, "F");
 
-    sc_record(p, "op1", ev_E, st_s);
-    sc_record(p, "op2", ev_F, st_s);
-    sc_event_sync(p, "op3", ev_F);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_F, st_s);
+    sc_event_sync(p, "event_sync", ev_F);
     sc_op op_X = sc_elapsed(p, "X", ev_E, ev_F);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -103,7 +103,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "dd7938cffa86d80a",
+    .digest = "0d01d4a3a75f4563",
     .cases = cases,
     .ncases = 2,
 };

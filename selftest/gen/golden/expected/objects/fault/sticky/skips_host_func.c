@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
     sc_op op_H = sc_host_func(p, "H", st_s);
-    sc_ctx_sync(p, "op3");
+    sc_ctx_sync(p, "ctx_sync");
 
     sc_expect_answer(p, op_H, SC_CODE_SKIPPED);
 }
@@ -41,7 +41,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_op op_H = sc_host_func(p, "H", st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
 
     sc_expect_answer(p, op_H, SC_CODE_SKIPPED);
 }
@@ -63,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "84b620075a4bed32",
+    .digest = "cf6ab4c893b1dec3",
     .cases = cases,
     .ncases = 1,
 };

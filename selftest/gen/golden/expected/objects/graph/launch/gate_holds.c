@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_GATE);
     sc_graph gr_K = sc_graph_create(p, "K", SC_GRAPH_KERNEL);
 
-    sc_graph_launch(p, "op1", gr_G, st_s);
+    sc_graph_launch(p, "graph_launch", gr_G, st_s);
     sc_op op_A = sc_graph_launch(p, "A", gr_K, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -45,7 +45,7 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_GATE);
     sc_graph gr_K = sc_graph_create(p, "K", SC_GRAPH_KERNEL);
 
-    sc_graph_launch(p, "op1", gr_G, st_s);
+    sc_graph_launch(p, "graph_launch", gr_G, st_s);
     sc_op op_A = sc_graph_launch(p, "A", gr_K, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -69,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "979f61b5d33ab580",
+    .digest = "ec3def0cbb47f6fc",
     .cases = cases,
     .ncases = 1,
 };

@@ -25,8 +25,8 @@ static void case_memcpy2d_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
-    sc_kernel(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_H2D_PAGEABLE | SC_COPY_2D);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -39,8 +39,8 @@ static void case_memcpy2d_h2d_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
-    sc_kernel(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PAGEABLE | SC_COPY_2D, st_s);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -51,8 +51,8 @@ static void case_memcpy3d_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
-    sc_kernel(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PINNED | SC_COPY_3D);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -65,8 +65,8 @@ static void case_memcpy3d_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
-    sc_kernel(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED | SC_COPY_3D, st_s);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -77,8 +77,8 @@ static void case_memset_managed(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
-    sc_kernel(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_memset_sync(p, "X", SC_MEM_MANAGED);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -91,8 +91,8 @@ static void case_memset_managed_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
-    sc_kernel(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_MANAGED, st_s);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -120,7 +120,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a3fc1307835b0cb8",
+    .digest = "9e1b0495b70b8ec0",
     .cases = cases,
     .ncases = 3,
 };

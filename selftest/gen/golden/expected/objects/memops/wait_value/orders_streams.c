@@ -27,9 +27,9 @@ static void case_write_value(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_W = sc_word_create(p, "W", 32);
 
-    sc_value_gate(p, "op1", st_s);
+    sc_value_gate(p, "value_gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_W, 0, st_s);
+    sc_write_value(p, "write_value", wd_W, 0, st_s);
     sc_wait_value(p, "V", wd_W, SC_WAIT_GEQ, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -45,9 +45,9 @@ static void case_write_value_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_W = sc_word_create(p, "W", 32);
 
-    sc_value_gate(p, "op1", st_s);
+    sc_value_gate(p, "value_gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_W, 0, st_s);
+    sc_write_value(p, "write_value", wd_W, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -60,9 +60,9 @@ static void case_write_value_no_barrier(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_W = sc_word_create(p, "W", 32);
 
-    sc_value_gate(p, "op1", st_s);
+    sc_value_gate(p, "value_gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_W, SC_WRITE_NO_BARRIER, st_s);
+    sc_write_value(p, "write_value_no_barrier", wd_W, SC_WRITE_NO_BARRIER, st_s);
     sc_wait_value(p, "V", wd_W, SC_WAIT_GEQ, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -78,9 +78,9 @@ static void case_write_value_no_barrier_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_W = sc_word_create(p, "W", 32);
 
-    sc_value_gate(p, "op1", st_s);
+    sc_value_gate(p, "value_gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_W, SC_WRITE_NO_BARRIER, st_s);
+    sc_write_value(p, "write_value_no_barrier", wd_W, SC_WRITE_NO_BARRIER, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -106,7 +106,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "f3d90e673654dab9",
+    .digest = "749aeb0762c71caf",
     .cases = cases,
     .ncases = 2,
 };
