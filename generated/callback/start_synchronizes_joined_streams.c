@@ -28,9 +28,9 @@ static void case_kernel(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_kernel(p, "A", st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_C = sc_callback(p, "C", st_s);
 
@@ -46,9 +46,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_kernel(p, "A", st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_C = sc_callback(p, "C", st_s);
 
     sc_expect(p, op_C, SC_AFTER, op_A);
@@ -61,9 +61,9 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_C = sc_callback(p, "C", st_s);
 
@@ -79,9 +79,9 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_C = sc_callback(p, "C", st_s);
 
     sc_expect(p, op_C, SC_AFTER, op_A);
@@ -107,7 +107,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c702e8d7e8eecda1",
+    .digest = "52273fa9a8c1202f",
     .cases = cases,
     .ncases = 2,
 };

@@ -27,8 +27,8 @@ static void case_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", st_s);
@@ -45,8 +45,8 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", st_t);
@@ -61,8 +61,8 @@ static void case_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memset(p, "B", st_s);
@@ -79,8 +79,8 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memset(p, "B", st_t);
@@ -95,8 +95,8 @@ static void case_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
@@ -113,8 +113,8 @@ static void case_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
@@ -129,8 +129,8 @@ static void case_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_host_func(p, "B", st_s);
@@ -147,8 +147,8 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_host_func(p, "B", st_t);
@@ -163,8 +163,8 @@ static void case_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_callback(p, "B", st_s);
@@ -181,8 +181,8 @@ static void case_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_callback(p, "B", st_t);
@@ -198,8 +198,8 @@ static void case_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
@@ -217,8 +217,8 @@ static void case_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
@@ -249,7 +249,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "0e6e17150db48dc3",
+    .digest = "e573b8d295d229ae",
     .cases = cases,
     .ncases = 6,
 };

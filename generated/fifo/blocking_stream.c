@@ -27,7 +27,7 @@ static void case_kernel_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -42,7 +42,7 @@ static void case_kernel_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -55,7 +55,7 @@ static void case_kernel_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -70,7 +70,7 @@ static void case_kernel_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -83,7 +83,7 @@ static void case_kernel_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -98,7 +98,7 @@ static void case_kernel_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
 
@@ -111,7 +111,7 @@ static void case_kernel_memcpy_h2d_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -126,7 +126,7 @@ static void case_kernel_memcpy_h2d_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_t);
 
@@ -139,7 +139,7 @@ static void case_kernel_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -154,7 +154,7 @@ static void case_kernel_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -167,7 +167,7 @@ static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -182,7 +182,7 @@ static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -195,7 +195,7 @@ static void case_kernel_memcpy_d2d(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -210,7 +210,7 @@ static void case_kernel_memcpy_d2d_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_t);
 
@@ -223,7 +223,7 @@ static void case_kernel_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -238,7 +238,7 @@ static void case_kernel_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -251,7 +251,7 @@ static void case_kernel_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -266,7 +266,7 @@ static void case_kernel_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -280,7 +280,7 @@ static void case_kernel_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -296,7 +296,7 @@ static void case_kernel_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -309,7 +309,7 @@ static void case_memset_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -324,7 +324,7 @@ static void case_memset_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -337,7 +337,7 @@ static void case_memset_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -352,7 +352,7 @@ static void case_memset_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -365,7 +365,7 @@ static void case_memset_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -380,7 +380,7 @@ static void case_memset_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
 
@@ -393,7 +393,7 @@ static void case_memset_memcpy_h2d_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -408,7 +408,7 @@ static void case_memset_memcpy_h2d_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_t);
 
@@ -421,7 +421,7 @@ static void case_memset_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -436,7 +436,7 @@ static void case_memset_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -449,7 +449,7 @@ static void case_memset_memcpy_d2h_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -464,7 +464,7 @@ static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -477,7 +477,7 @@ static void case_memset_memcpy_d2d(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -492,7 +492,7 @@ static void case_memset_memcpy_d2d_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_t);
 
@@ -505,7 +505,7 @@ static void case_memset_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -520,7 +520,7 @@ static void case_memset_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -533,7 +533,7 @@ static void case_memset_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -548,7 +548,7 @@ static void case_memset_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -562,7 +562,7 @@ static void case_memset_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -578,7 +578,7 @@ static void case_memset_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -591,7 +591,7 @@ static void case_memcpy_h2d_pinned_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -606,7 +606,7 @@ static void case_memcpy_h2d_pinned_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -619,7 +619,7 @@ static void case_memcpy_h2d_pinned_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -634,7 +634,7 @@ static void case_memcpy_h2d_pinned_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -647,7 +647,7 @@ static void case_memcpy_h2d_pinned_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -662,7 +662,7 @@ static void case_memcpy_h2d_pinned_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
 
@@ -675,7 +675,7 @@ static void case_memcpy_h2d_pinned_memcpy_h2d_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -690,7 +690,7 @@ static void case_memcpy_h2d_pinned_memcpy_h2d_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_t);
 
@@ -703,7 +703,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -718,7 +718,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -731,7 +731,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -746,7 +746,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -759,7 +759,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2d(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -774,7 +774,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2d_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_t);
 
@@ -787,7 +787,7 @@ static void case_memcpy_h2d_pinned_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -802,7 +802,7 @@ static void case_memcpy_h2d_pinned_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -815,7 +815,7 @@ static void case_memcpy_h2d_pinned_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -830,7 +830,7 @@ static void case_memcpy_h2d_pinned_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -844,7 +844,7 @@ static void case_memcpy_h2d_pinned_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -860,7 +860,7 @@ static void case_memcpy_h2d_pinned_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -873,7 +873,7 @@ static void case_memcpy_d2h_pinned_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -888,7 +888,7 @@ static void case_memcpy_d2h_pinned_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -901,7 +901,7 @@ static void case_memcpy_d2h_pinned_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -916,7 +916,7 @@ static void case_memcpy_d2h_pinned_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -929,7 +929,7 @@ static void case_memcpy_d2h_pinned_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -944,7 +944,7 @@ static void case_memcpy_d2h_pinned_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
 
@@ -957,7 +957,7 @@ static void case_memcpy_d2h_pinned_memcpy_h2d_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -972,7 +972,7 @@ static void case_memcpy_d2h_pinned_memcpy_h2d_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_t);
 
@@ -985,7 +985,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1000,7 +1000,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -1013,7 +1013,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2h_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1028,7 +1028,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -1041,7 +1041,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2d(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1056,7 +1056,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2d_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_t);
 
@@ -1069,7 +1069,7 @@ static void case_memcpy_d2h_pinned_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1084,7 +1084,7 @@ static void case_memcpy_d2h_pinned_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -1097,7 +1097,7 @@ static void case_memcpy_d2h_pinned_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1112,7 +1112,7 @@ static void case_memcpy_d2h_pinned_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -1126,7 +1126,7 @@ static void case_memcpy_d2h_pinned_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1142,7 +1142,7 @@ static void case_memcpy_d2h_pinned_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -1155,7 +1155,7 @@ static void case_memcpy_d2d_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1170,7 +1170,7 @@ static void case_memcpy_d2d_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -1183,7 +1183,7 @@ static void case_memcpy_d2d_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1198,7 +1198,7 @@ static void case_memcpy_d2d_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -1211,7 +1211,7 @@ static void case_memcpy_d2d_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1226,7 +1226,7 @@ static void case_memcpy_d2d_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
 
@@ -1239,7 +1239,7 @@ static void case_memcpy_d2d_memcpy_h2d_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1254,7 +1254,7 @@ static void case_memcpy_d2d_memcpy_h2d_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_t);
 
@@ -1267,7 +1267,7 @@ static void case_memcpy_d2d_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1282,7 +1282,7 @@ static void case_memcpy_d2d_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -1295,7 +1295,7 @@ static void case_memcpy_d2d_memcpy_d2h_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1310,7 +1310,7 @@ static void case_memcpy_d2d_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -1323,7 +1323,7 @@ static void case_memcpy_d2d_memcpy_d2d(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1338,7 +1338,7 @@ static void case_memcpy_d2d_memcpy_d2d_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_t);
 
@@ -1351,7 +1351,7 @@ static void case_memcpy_d2d_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1366,7 +1366,7 @@ static void case_memcpy_d2d_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -1379,7 +1379,7 @@ static void case_memcpy_d2d_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1394,7 +1394,7 @@ static void case_memcpy_d2d_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -1408,7 +1408,7 @@ static void case_memcpy_d2d_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1424,7 +1424,7 @@ static void case_memcpy_d2d_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -1437,7 +1437,7 @@ static void case_host_func_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1452,7 +1452,7 @@ static void case_host_func_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -1465,7 +1465,7 @@ static void case_host_func_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1480,7 +1480,7 @@ static void case_host_func_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -1493,7 +1493,7 @@ static void case_host_func_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1508,7 +1508,7 @@ static void case_host_func_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
 
@@ -1521,7 +1521,7 @@ static void case_host_func_memcpy_h2d_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1536,7 +1536,7 @@ static void case_host_func_memcpy_h2d_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_t);
 
@@ -1549,7 +1549,7 @@ static void case_host_func_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1564,7 +1564,7 @@ static void case_host_func_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -1577,7 +1577,7 @@ static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1592,7 +1592,7 @@ static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -1605,7 +1605,7 @@ static void case_host_func_memcpy_d2d(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1620,7 +1620,7 @@ static void case_host_func_memcpy_d2d_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_t);
 
@@ -1633,7 +1633,7 @@ static void case_host_func_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1648,7 +1648,7 @@ static void case_host_func_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -1661,7 +1661,7 @@ static void case_host_func_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1676,7 +1676,7 @@ static void case_host_func_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -1690,7 +1690,7 @@ static void case_host_func_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1706,7 +1706,7 @@ static void case_host_func_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -1719,7 +1719,7 @@ static void case_callback_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1734,7 +1734,7 @@ static void case_callback_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -1747,7 +1747,7 @@ static void case_callback_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1762,7 +1762,7 @@ static void case_callback_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -1775,7 +1775,7 @@ static void case_callback_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1790,7 +1790,7 @@ static void case_callback_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
 
@@ -1803,7 +1803,7 @@ static void case_callback_memcpy_h2d_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1818,7 +1818,7 @@ static void case_callback_memcpy_h2d_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_t);
 
@@ -1831,7 +1831,7 @@ static void case_callback_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1846,7 +1846,7 @@ static void case_callback_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -1859,7 +1859,7 @@ static void case_callback_memcpy_d2h_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1874,7 +1874,7 @@ static void case_callback_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -1887,7 +1887,7 @@ static void case_callback_memcpy_d2d(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1902,7 +1902,7 @@ static void case_callback_memcpy_d2d_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_t);
 
@@ -1915,7 +1915,7 @@ static void case_callback_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1930,7 +1930,7 @@ static void case_callback_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -1943,7 +1943,7 @@ static void case_callback_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1958,7 +1958,7 @@ static void case_callback_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -1972,7 +1972,7 @@ static void case_callback_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1988,7 +1988,7 @@ static void case_callback_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -2002,7 +2002,7 @@ static void case_record_kernel(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -2018,7 +2018,7 @@ static void case_record_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -2032,7 +2032,7 @@ static void case_record_memset(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -2048,7 +2048,7 @@ static void case_record_memset_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -2062,7 +2062,7 @@ static void case_record_memcpy_h2d_pinned(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -2078,7 +2078,7 @@ static void case_record_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
 
@@ -2092,7 +2092,7 @@ static void case_record_memcpy_h2d_pageable(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -2108,7 +2108,7 @@ static void case_record_memcpy_h2d_pageable_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_t);
 
@@ -2122,7 +2122,7 @@ static void case_record_memcpy_d2h_pinned(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -2138,7 +2138,7 @@ static void case_record_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -2152,7 +2152,7 @@ static void case_record_memcpy_d2h_pageable(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -2168,7 +2168,7 @@ static void case_record_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -2182,7 +2182,7 @@ static void case_record_memcpy_d2d(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -2198,7 +2198,7 @@ static void case_record_memcpy_d2d_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_t);
 
@@ -2212,7 +2212,7 @@ static void case_record_host_func(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -2228,7 +2228,7 @@ static void case_record_host_func_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -2242,7 +2242,7 @@ static void case_record_callback(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -2258,7 +2258,7 @@ static void case_record_callback_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -2273,7 +2273,7 @@ static void case_record_record(sc_prog *p)
     sc_event ev_A_event = sc_event_create(p, "A_event");
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -2290,7 +2290,7 @@ static void case_record_record_control(sc_prog *p)
     sc_event ev_A_event = sc_event_create(p, "A_event");
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -2473,7 +2473,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9aada8367b97f3a4",
+    .digest = "056d539abc215d6e",
     .cases = cases,
     .ncases = 80,
 };

@@ -26,7 +26,7 @@ static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -40,7 +40,7 @@ static void case_kernel_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -52,7 +52,7 @@ static void case_kernel_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_LEGACY_STREAM);
 
@@ -66,7 +66,7 @@ static void case_kernel_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -78,7 +78,7 @@ static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, SC_LEGACY_STREAM);
 
@@ -92,7 +92,7 @@ static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -104,7 +104,7 @@ static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_LEGACY_STREAM);
 
@@ -118,7 +118,7 @@ static void case_kernel_host_func_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -130,7 +130,7 @@ static void case_kernel_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_LEGACY_STREAM);
 
@@ -144,7 +144,7 @@ static void case_kernel_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -157,7 +157,7 @@ static void case_kernel_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_LEGACY_STREAM);
 
@@ -172,7 +172,7 @@ static void case_kernel_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -184,7 +184,7 @@ static void case_memset_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -198,7 +198,7 @@ static void case_memset_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -210,7 +210,7 @@ static void case_memset_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_LEGACY_STREAM);
 
@@ -224,7 +224,7 @@ static void case_memset_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -236,7 +236,7 @@ static void case_memset_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, SC_LEGACY_STREAM);
 
@@ -250,7 +250,7 @@ static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -262,7 +262,7 @@ static void case_memset_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_LEGACY_STREAM);
 
@@ -276,7 +276,7 @@ static void case_memset_host_func_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -288,7 +288,7 @@ static void case_memset_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_LEGACY_STREAM);
 
@@ -302,7 +302,7 @@ static void case_memset_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -315,7 +315,7 @@ static void case_memset_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_LEGACY_STREAM);
 
@@ -330,7 +330,7 @@ static void case_memset_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -342,7 +342,7 @@ static void case_memcpy_h2d_pinned_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -356,7 +356,7 @@ static void case_memcpy_h2d_pinned_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -368,7 +368,7 @@ static void case_memcpy_h2d_pinned_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_LEGACY_STREAM);
 
@@ -382,7 +382,7 @@ static void case_memcpy_h2d_pinned_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -394,7 +394,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, SC_LEGACY_STREAM);
 
@@ -408,7 +408,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -420,7 +420,7 @@ static void case_memcpy_h2d_pinned_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_LEGACY_STREAM);
 
@@ -434,7 +434,7 @@ static void case_memcpy_h2d_pinned_host_func_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -446,7 +446,7 @@ static void case_memcpy_h2d_pinned_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_LEGACY_STREAM);
 
@@ -460,7 +460,7 @@ static void case_memcpy_h2d_pinned_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -473,7 +473,7 @@ static void case_memcpy_h2d_pinned_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_LEGACY_STREAM);
 
@@ -488,7 +488,7 @@ static void case_memcpy_h2d_pinned_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -500,7 +500,7 @@ static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -514,7 +514,7 @@ static void case_host_func_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -526,7 +526,7 @@ static void case_host_func_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_LEGACY_STREAM);
 
@@ -540,7 +540,7 @@ static void case_host_func_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -552,7 +552,7 @@ static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, SC_LEGACY_STREAM);
 
@@ -566,7 +566,7 @@ static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -578,7 +578,7 @@ static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_LEGACY_STREAM);
 
@@ -592,7 +592,7 @@ static void case_host_func_host_func_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -604,7 +604,7 @@ static void case_host_func_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_LEGACY_STREAM);
 
@@ -618,7 +618,7 @@ static void case_host_func_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -631,7 +631,7 @@ static void case_host_func_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_LEGACY_STREAM);
 
@@ -646,7 +646,7 @@ static void case_host_func_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -717,7 +717,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "89376a10f68a1ebf",
+    .digest = "431a524f5772733a",
     .cases = cases,
     .ncases = 24,
 };

@@ -26,7 +26,7 @@ static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
 
@@ -40,7 +40,7 @@ static void case_kernel_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -52,7 +52,7 @@ static void case_kernel_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_NULL_STREAM);
 
@@ -66,7 +66,7 @@ static void case_kernel_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -78,7 +78,7 @@ static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, SC_NULL_STREAM);
 
@@ -92,7 +92,7 @@ static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -104,7 +104,7 @@ static void case_kernel_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_NULL_STREAM);
 
@@ -118,7 +118,7 @@ static void case_kernel_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -130,7 +130,7 @@ static void case_memset_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
 
@@ -144,7 +144,7 @@ static void case_memset_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -156,7 +156,7 @@ static void case_memset_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_NULL_STREAM);
 
@@ -170,7 +170,7 @@ static void case_memset_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -182,7 +182,7 @@ static void case_memset_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, SC_NULL_STREAM);
 
@@ -196,7 +196,7 @@ static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -208,7 +208,7 @@ static void case_memset_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_NULL_STREAM);
 
@@ -222,7 +222,7 @@ static void case_memset_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -234,7 +234,7 @@ static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
 
@@ -248,7 +248,7 @@ static void case_host_func_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -260,7 +260,7 @@ static void case_host_func_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_NULL_STREAM);
 
@@ -274,7 +274,7 @@ static void case_host_func_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -286,7 +286,7 @@ static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, SC_NULL_STREAM);
 
@@ -300,7 +300,7 @@ static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -312,7 +312,7 @@ static void case_host_func_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_NULL_STREAM);
 
@@ -326,7 +326,7 @@ static void case_host_func_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -373,7 +373,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "716c2288c8275755",
+    .digest = "349f7c9ca5f852d7",
     .cases = cases,
     .ncases = 12,
 };

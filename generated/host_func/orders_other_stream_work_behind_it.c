@@ -29,7 +29,7 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_op op_H = sc_host_gate(p, "H", st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_K = sc_kernel(p, "K", st_t);
 
@@ -46,7 +46,7 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_op op_H = sc_host_gate(p, "H", st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_K = sc_kernel(p, "K", st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_H);
@@ -69,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "dfe74a565fdc7987",
+    .digest = "3939fd5d1b601e48",
     .cases = cases,
     .ncases = 1,
 };

@@ -28,9 +28,9 @@ static void case_kernel(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_kernel(p, "A", st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_H = sc_host_func(p, "H", st_s);
 
@@ -46,9 +46,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_kernel(p, "A", st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_H = sc_host_func(p, "H", st_s);
 
     sc_expect(p, op_H, SC_AFTER, op_A);
@@ -61,9 +61,9 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_H = sc_host_func(p, "H", st_s);
 
@@ -79,9 +79,9 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_H = sc_host_func(p, "H", st_s);
 
     sc_expect(p, op_H, SC_AFTER, op_A);
@@ -107,7 +107,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6fcfeb5beaaf377d",
+    .digest = "f7d60aedd3e342e9",
     .cases = cases,
     .ncases = 2,
 };

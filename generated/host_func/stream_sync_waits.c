@@ -27,7 +27,7 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_H = sc_host_func(p, "H", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
@@ -42,7 +42,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_H = sc_host_func(p, "H", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -66,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b4cea7357f32532e",
+    .digest = "4ce8331d0c1513ae",
     .cases = cases,
     .ncases = 1,
 };

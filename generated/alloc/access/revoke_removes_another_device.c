@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_pool pl_P = sc_pool_create(p, "P", 0);
 
-    sc_pool_set_access(p, "op1", pl_P, 1, SC_ACCESS_READWRITE);
+    sc_pool_set_access(p, "pool_access_grant", pl_P, 1, SC_ACCESS_READWRITE);
     sc_pool_set_access(p, "R", pl_P, 1, SC_ACCESS_NONE);
     sc_op op_G = sc_pool_access(p, "G", pl_P, 1);
 
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
 
     sc_pool pl_P = sc_pool_create(p, "P", 0);
 
-    sc_pool_set_access(p, "op1", pl_P, 1, SC_ACCESS_READWRITE);
+    sc_pool_set_access(p, "pool_access_grant", pl_P, 1, SC_ACCESS_READWRITE);
     sc_op op_G = sc_pool_access(p, "G", pl_P, 1);
 
     sc_expect_value(p, op_G, SC_VALUE_NONE);
@@ -63,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "29c1a5cd0309b00f",
+    .digest = "8f6247107337f993",
     .cases = cases,
     .ncases = 1,
 };

@@ -31,11 +31,11 @@ static void case_only(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_alloc_async(p, "op5", bf_N, pl_P, st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_s);
     sc_op op_B = sc_fill(p, "B", bf_N, st_s);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -52,10 +52,10 @@ static void case_only_control(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
-    sc_alloc_async(p, "op4", bf_N, pl_P, st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_s);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -78,7 +78,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c0acbe510268e663",
+    .digest = "75a22886f766f075",
     .cases = cases,
     .ncases = 1,
 };

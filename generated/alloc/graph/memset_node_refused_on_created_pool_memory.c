@@ -29,8 +29,8 @@ static void case_only(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_NODES);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_stream_sync(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_op op_X = sc_node_memset_alloc(p, "X", gr_G, bf_M);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -46,8 +46,8 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_NODES);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_stream_sync(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_op op_X = sc_node_data(p, "X", gr_G, SC_NODE_MEMSET);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -70,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9cb2100102cb85f3",
+    .digest = "dd46b863e31f5f92",
     .cases = cases,
     .ncases = 1,
 };

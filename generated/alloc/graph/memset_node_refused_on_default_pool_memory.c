@@ -28,8 +28,8 @@ static void case_only(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_NODES);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_stream_sync(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_op op_X = sc_node_memset_alloc(p, "X", gr_G, bf_M);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -44,8 +44,8 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_NODES);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_stream_sync(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_op op_X = sc_node_data(p, "X", gr_G, SC_NODE_MEMSET);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -68,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "89b5e8e1ac3942a9",
+    .digest = "1048868c298fae4e",
     .cases = cases,
     .ncases = 1,
 };

@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_alloc_async(p, "X", bf_M, pl_P, st_s);
 
@@ -43,7 +43,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_pool_create(p, "P", 0);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
@@ -67,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8fbd4dd290d372a7",
+    .digest = "38ee0c12b1cc212d",
     .cases = cases,
     .ncases = 1,
 };

@@ -28,8 +28,8 @@ static void case_only(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_fill(p, "A", bf_M, st_s);
     sc_op op_X = sc_free_async(p, "X", bf_M, st_s);
 
@@ -45,8 +45,8 @@ static void case_only_control(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_fill(p, "A", bf_M, st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
@@ -70,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "638a59f6ab864608",
+    .digest = "fce11d87b277a97b",
     .cases = cases,
     .ncases = 1,
 };

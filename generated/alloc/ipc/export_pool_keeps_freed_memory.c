@@ -28,11 +28,11 @@ static void case_only(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_IPC);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_free_async(p, "op3", bf_M, st_s);
-    sc_stream_sync(p, "op4", st_s);
-    sc_pool_trim(p, "op5", pl_P);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
+    sc_pool_trim(p, "pool_trim", pl_P);
     sc_op op_R = sc_pool_reserved(p, "R", pl_P);
 
     sc_expect_value(p, op_R, SC_VALUE_NONZERO);
@@ -47,11 +47,11 @@ static void case_only_control(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_free_async(p, "op3", bf_M, st_s);
-    sc_stream_sync(p, "op4", st_s);
-    sc_pool_trim(p, "op5", pl_P);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
+    sc_pool_trim(p, "pool_trim", pl_P);
     sc_op op_R = sc_pool_reserved(p, "R", pl_P);
 
     sc_expect_value(p, op_R, SC_VALUE_NONZERO);
@@ -74,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4fd14ca8d40b9f75",
+    .digest = "a92f268fd87990b3",
     .cases = cases,
     .ncases = 1,
 };

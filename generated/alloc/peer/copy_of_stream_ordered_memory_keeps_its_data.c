@@ -30,20 +30,20 @@ static void case_0(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 0);
-    sc_in_thread(p, op_op1, "t1");
-    sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s1);
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s1);
     sc_fill(p, "Z", bf_M, st_s1);
-    sc_stream_sync(p, "op4", st_s1);
-    sc_gate(p, "op5", st_s1);
+    sc_stream_sync(p, "stream_sync", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_fill(p, "A", bf_M, st_s1);
-    sc_record(p, "op7", ev_E, st_s1);
+    sc_record(p, "record", ev_E, st_s1);
     sc_wait(p, "W", ev_E, st_s0);
     sc_op op_X = sc_memcpy_peer_from(p, "X", bf_M, st_s0);
     sc_in_thread(p, op_X, "t1");
-    sc_record(p, "op10", ev_F, st_s0);
-    sc_wait(p, "op11", ev_F, st_s1);
-    sc_free_async(p, "op12", bf_M, st_s1);
+    sc_record(p, "record#2", ev_F, st_s0);
+    sc_wait(p, "wait", ev_F, st_s1);
+    sc_free_async(p, "free_async", bf_M, st_s1);
 
     sc_expect_unary(p, op_X, SC_KEEPS_DATA);
 }
@@ -59,19 +59,19 @@ static void case_0_control(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 0);
-    sc_in_thread(p, op_op1, "t1");
-    sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s1);
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s1);
     sc_fill(p, "Z", bf_M, st_s1);
-    sc_stream_sync(p, "op4", st_s1);
-    sc_gate(p, "op5", st_s1);
+    sc_stream_sync(p, "stream_sync", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_fill(p, "A", bf_M, st_s1);
-    sc_record(p, "op7", ev_E, st_s1);
+    sc_record(p, "record", ev_E, st_s1);
     sc_op op_X = sc_memcpy_peer_from(p, "X", bf_M, st_s0);
     sc_in_thread(p, op_X, "t1");
-    sc_record(p, "op9", ev_F, st_s0);
-    sc_wait(p, "op10", ev_F, st_s1);
-    sc_free_async(p, "op11", bf_M, st_s1);
+    sc_record(p, "record#2", ev_F, st_s0);
+    sc_wait(p, "wait", ev_F, st_s1);
+    sc_free_async(p, "free_async", bf_M, st_s1);
 
     sc_expect_unary(p, op_X, SC_KEEPS_DATA);
 }
@@ -85,20 +85,20 @@ static void case_1(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 1);
-    sc_in_thread(p, op_op1, "t1");
-    sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s1);
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 1);
+    sc_in_thread(p, op_device_enter, "t1");
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s1);
     sc_fill(p, "Z", bf_M, st_s1);
-    sc_stream_sync(p, "op4", st_s1);
-    sc_gate(p, "op5", st_s1);
+    sc_stream_sync(p, "stream_sync", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_fill(p, "A", bf_M, st_s1);
-    sc_record(p, "op7", ev_E, st_s1);
+    sc_record(p, "record", ev_E, st_s1);
     sc_wait(p, "W", ev_E, st_s0);
     sc_op op_X = sc_memcpy_peer_from(p, "X", bf_M, st_s0);
     sc_in_thread(p, op_X, "t1");
-    sc_record(p, "op10", ev_F, st_s0);
-    sc_wait(p, "op11", ev_F, st_s1);
-    sc_free_async(p, "op12", bf_M, st_s1);
+    sc_record(p, "record#2", ev_F, st_s0);
+    sc_wait(p, "wait", ev_F, st_s1);
+    sc_free_async(p, "free_async", bf_M, st_s1);
 
     sc_expect_unary(p, op_X, SC_KEEPS_DATA);
 }
@@ -114,19 +114,19 @@ static void case_1_control(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 1);
-    sc_in_thread(p, op_op1, "t1");
-    sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s1);
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 1);
+    sc_in_thread(p, op_device_enter, "t1");
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s1);
     sc_fill(p, "Z", bf_M, st_s1);
-    sc_stream_sync(p, "op4", st_s1);
-    sc_gate(p, "op5", st_s1);
+    sc_stream_sync(p, "stream_sync", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_fill(p, "A", bf_M, st_s1);
-    sc_record(p, "op7", ev_E, st_s1);
+    sc_record(p, "record", ev_E, st_s1);
     sc_op op_X = sc_memcpy_peer_from(p, "X", bf_M, st_s0);
     sc_in_thread(p, op_X, "t1");
-    sc_record(p, "op9", ev_F, st_s0);
-    sc_wait(p, "op10", ev_F, st_s1);
-    sc_free_async(p, "op11", bf_M, st_s1);
+    sc_record(p, "record#2", ev_F, st_s0);
+    sc_wait(p, "wait", ev_F, st_s1);
+    sc_free_async(p, "free_async", bf_M, st_s1);
 
     sc_expect_unary(p, op_X, SC_KEEPS_DATA);
 }
@@ -149,7 +149,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "429f880b0ea41b8e",
+    .digest = "473ef3df1cc31226",
     .cases = cases,
     .ncases = 2,
 };

@@ -29,10 +29,10 @@ static void case_only(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_free_async(p, "op3", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_event_sync(p, "S", ev_E);
     sc_op op_R = sc_pool_reserved(p, "R", pl_P);
 
@@ -49,10 +49,10 @@ static void case_only_control(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_free_async(p, "op3", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_R = sc_pool_reserved(p, "R", pl_P);
 
     sc_expect_value(p, op_R, SC_VALUE_ZERO);
@@ -75,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5e995f9df9218e18",
+    .digest = "72db753815fc8459",
     .cases = cases,
     .ncases = 1,
 };

@@ -28,9 +28,9 @@ static void case_only(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_free_async(p, "op3", bf_M, st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
     sc_stream_sync(p, "S", st_s);
     sc_op op_R = sc_pool_reserved(p, "R", pl_P);
 
@@ -46,9 +46,9 @@ static void case_only_control(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_free_async(p, "op3", bf_M, st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
     sc_op op_R = sc_pool_reserved(p, "R", pl_P);
 
     sc_expect_value(p, op_R, SC_VALUE_ZERO);
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c49d9e836df46124",
+    .digest = "ac81de5ba3a8e25e",
     .cases = cases,
     .ncases = 1,
 };

@@ -30,12 +30,12 @@ static void case_only(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
     sc_op op_X = sc_address(p, "X", bf_M);
-    sc_fill(p, "op3", bf_M, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_stream_sync(p, "op5", st_s);
-    sc_alloc_async(p, "op6", bf_N, pl_P, st_t);
+    sc_stream_sync(p, "stream_sync", st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_Y = sc_address(p, "Y", bf_N);
 
     sc_expect(p, op_Y, SC_EQUALS, op_X);
@@ -52,11 +52,11 @@ static void case_only_control(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
     sc_op op_X = sc_address(p, "X", bf_M);
-    sc_fill(p, "op3", bf_M, st_s);
-    sc_stream_sync(p, "op4", st_s);
-    sc_alloc_async(p, "op5", bf_N, pl_P, st_t);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_Y = sc_address(p, "Y", bf_N);
 
     sc_expect(p, op_Y, SC_EQUALS, op_X);
@@ -79,7 +79,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "06553ce065925c88",
+    .digest = "0afc23132bbe2a97",
     .cases = cases,
     .ncases = 1,
 };

@@ -31,13 +31,13 @@ static void case_only(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
-    sc_alloc_async(p, "op7", bf_N, pl_P, st_t);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_N, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -55,11 +55,11 @@ static void case_only_control(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_alloc_async(p, "op5", bf_N, pl_P, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -82,7 +82,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "35b8c65e194498f1",
+    .digest = "42f14b0cfa7046d3",
     .cases = cases,
     .ncases = 1,
 };

@@ -33,13 +33,13 @@ static void case_no_follow_events_t(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
-    sc_alloc_async(p, "op7", bf_N, pl_P, st_t);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_N, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -58,11 +58,11 @@ static void case_no_follow_events_t_control(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_alloc_async(p, "op5", bf_N, pl_P, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -79,13 +79,13 @@ static void case_no_follow_events_u(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_u);
-    sc_alloc_async(p, "op7", bf_N, pl_P, st_t);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_N, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -104,11 +104,11 @@ static void case_no_follow_events_u_control(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_alloc_async(p, "op5", bf_N, pl_P, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -125,13 +125,13 @@ static void case_no_opportunistic_t(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
-    sc_alloc_async(p, "op7", bf_N, pl_P, st_t);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_N, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -150,11 +150,11 @@ static void case_no_opportunistic_t_control(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_alloc_async(p, "op5", bf_N, pl_P, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -171,13 +171,13 @@ static void case_no_opportunistic_u(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_u);
-    sc_alloc_async(p, "op7", bf_N, pl_P, st_t);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_N, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -196,11 +196,11 @@ static void case_no_opportunistic_u_control(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_alloc_async(p, "op5", bf_N, pl_P, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -217,13 +217,13 @@ static void case_no_internal_deps_t(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
-    sc_alloc_async(p, "op7", bf_N, pl_P, st_t);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_N, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -242,11 +242,11 @@ static void case_no_internal_deps_t_control(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_alloc_async(p, "op5", bf_N, pl_P, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -263,13 +263,13 @@ static void case_no_internal_deps_u(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_u);
-    sc_alloc_async(p, "op7", bf_N, pl_P, st_t);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_N, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -288,11 +288,11 @@ static void case_no_internal_deps_u_control(sc_prog *p)
     sc_buffer bf_M = sc_buffer_create(p, "M");
     sc_buffer bf_N = sc_buffer_create(p, "N");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_alloc_async(p, "op5", bf_N, pl_P, st_t);
+    sc_record(p, "record", ev_E, st_s);
+    sc_alloc_async(p, "alloc_from#2", bf_N, pl_P, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -326,7 +326,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c0c070f1a7dd94d5",
+    .digest = "13521c60a22a8440",
     .cases = cases,
     .ncases = 6,
 };

@@ -28,10 +28,10 @@ static void case_only(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_free_async(p, "op3", bf_M, st_s);
-    sc_stream_sync(p, "op4", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_pool_trim_keep(p, "T", pl_P);
     sc_op op_R = sc_pool_reserved(p, "R", pl_P);
 
@@ -47,10 +47,10 @@ static void case_only_control(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_free_async(p, "op3", bf_M, st_s);
-    sc_stream_sync(p, "op4", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_pool_trim(p, "T", pl_P);
     sc_op op_R = sc_pool_reserved(p, "R", pl_P);
 
@@ -74,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "30cd0e40d8e5cf03",
+    .digest = "d09ea659db25bca7",
     .cases = cases,
     .ncases = 1,
 };

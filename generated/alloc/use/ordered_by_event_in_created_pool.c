@@ -30,10 +30,10 @@ static void case_only(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_NO_FOLLOW_EVENTS | SC_POOL_NO_OPPORTUNISTIC | SC_POOL_NO_INTERNAL_DEPS);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
@@ -51,10 +51,10 @@ static void case_only_control(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_NO_FOLLOW_EVENTS | SC_POOL_NO_OPPORTUNISTIC | SC_POOL_NO_INTERNAL_DEPS);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -77,7 +77,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8f279610e93440a8",
+    .digest = "3873cea211485924",
     .cases = cases,
     .ncases = 1,
 };

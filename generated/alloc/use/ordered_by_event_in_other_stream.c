@@ -29,10 +29,10 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
@@ -49,10 +49,10 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_fill(p, "A", bf_M, st_s);
-    sc_record(p, "op4", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -75,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "abf5c56e63d1b3fb",
+    .digest = "efc6abb34508a155",
     .cases = cases,
     .ncases = 1,
 };

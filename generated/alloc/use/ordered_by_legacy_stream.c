@@ -29,8 +29,8 @@ static void case_only(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_fill(p, "A", bf_M, st_s);
     sc_kernel(p, "L", SC_LEGACY_STREAM);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
@@ -47,8 +47,8 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_fill(p, "A", bf_M, st_s);
     sc_kernel(p, "L", SC_LEGACY_STREAM);
     sc_op op_B = sc_fill(p, "B", bf_M, st_t);
@@ -73,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "20f7da780b32fac0",
+    .digest = "9d658ea2bad30967",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,9 +27,9 @@ static void case_only(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_stream_sync(p, "op3", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_op op_U = sc_pool_used(p, "U", pl_P);
 
     sc_expect_value(p, op_U, SC_VALUE_ALLOCATED);
@@ -47,11 +47,11 @@ static void case_only_control(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", 0);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_stream_sync(p, "op3", st_s);
-    sc_free_async(p, "op4", bf_M, st_s);
-    sc_stream_sync(p, "op5", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
+    sc_stream_sync(p, "stream_sync#2", st_s);
     sc_op op_U = sc_pool_used(p, "U", pl_P);
 
     sc_expect_value(p, op_U, SC_VALUE_ALLOCATED);
@@ -74,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a07c2b41477aa29d",
+    .digest = "f37a4467fead9436",
     .cases = cases,
     .ncases = 1,
 };

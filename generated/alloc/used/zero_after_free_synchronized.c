@@ -28,10 +28,10 @@ static void case_only(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
     sc_free_async(p, "F", bf_M, st_s);
-    sc_stream_sync(p, "op4", st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_op op_U = sc_pool_used(p, "U", pl_P);
 
     sc_expect_value(p, op_U, SC_VALUE_ZERO);
@@ -46,9 +46,9 @@ static void case_only_control(sc_prog *p)
     sc_pool pl_P = sc_pool_create(p, "P", SC_POOL_KEEP_MEMORY);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_alloc_async(p, "op1", bf_M, pl_P, st_s);
-    sc_fill(p, "op2", bf_M, st_s);
-    sc_stream_sync(p, "op3", st_s);
+    sc_alloc_async(p, "alloc_from", bf_M, pl_P, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_op op_U = sc_pool_used(p, "U", pl_P);
 
     sc_expect_value(p, op_U, SC_VALUE_ZERO);
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fc6b7daede277bb4",
+    .digest = "e1b83ea8ee44656c",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_memcpy(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PAGEABLE, st_s);
 
@@ -40,7 +40,7 @@ static void case_memcpy_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PINNED, st_s);
 
@@ -52,7 +52,7 @@ static void case_memcpy2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PAGEABLE | SC_COPY_2D, st_s);
 
@@ -66,7 +66,7 @@ static void case_memcpy2d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PINNED | SC_COPY_2D, st_s);
 
@@ -78,7 +78,7 @@ static void case_memcpy3d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PAGEABLE | SC_COPY_3D, st_s);
 
@@ -92,7 +92,7 @@ static void case_memcpy3d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PINNED | SC_COPY_3D, st_s);
 
@@ -118,7 +118,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9afda61b36bdb466",
+    .digest = "dc650bb443f3805c",
     .cases = cases,
     .ncases = 3,
 };

@@ -40,7 +40,7 @@ static void case_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_s);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -66,7 +66,7 @@ static void case_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_s);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -90,7 +90,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "799228693d5979c9",
+    .digest = "53a2381e66795a26",
     .cases = cases,
     .ncases = 2,
 };

@@ -41,7 +41,7 @@ static void case_h2m_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -67,7 +67,7 @@ static void case_m2h_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -93,7 +93,7 @@ static void case_d2m_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -119,7 +119,7 @@ static void case_m2d_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -145,7 +145,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d9ab5b2401596f3e",
+    .digest = "e95add1df89a68bb",
     .cases = cases,
     .ncases = 4,
 };

@@ -41,7 +41,7 @@ static void case_memcpy_h2d_pinned_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -67,7 +67,7 @@ static void case_memcpy_h2d_pageable_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -93,7 +93,7 @@ static void case_memcpy_d2h_pinned_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -119,7 +119,7 @@ static void case_memcpy_d2h_pageable_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -145,7 +145,7 @@ static void case_memcpy_h2h_pinned_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -171,7 +171,7 @@ static void case_memcpy_h2h_pageable_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -197,7 +197,7 @@ static void case_memcpy2d_d2h_pinned_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -223,7 +223,7 @@ static void case_memcpy2d_h2d_pageable_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -249,7 +249,7 @@ static void case_memcpy3d_d2h_pageable_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -275,7 +275,7 @@ static void case_memcpy3d_h2d_pinned_sync_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -317,7 +317,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "95976529e45afcbc",
+    .digest = "4edc7932ad60b160",
     .cases = cases,
     .ncases = 10,
 };

@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PINNED);
 
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PINNED);
 
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c82cf89fb1e790b0",
+    .digest = "7584d35cb2c83628",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_PINNED, st_s);
 
@@ -40,7 +40,7 @@ static void case_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PAGEABLE, st_s);
 
@@ -52,7 +52,7 @@ static void case_managed(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_MANAGED, st_s);
 
@@ -66,7 +66,7 @@ static void case_managed_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PAGEABLE, st_s);
 
@@ -91,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1f40d4f766c25348",
+    .digest = "4e45eabf735e2b3a",
     .cases = cases,
     .ncases = 2,
 };

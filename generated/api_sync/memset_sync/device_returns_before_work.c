@@ -24,7 +24,7 @@
 /* api_sync.memset_sync.device_returns_before_work */
 static void case_only(sc_prog *p)
 {
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_X = sc_memset_sync(p, "X", SC_MEM_DEVICE);
 
@@ -36,7 +36,7 @@ static void case_only_control(sc_prog *p)
 {
     /* control: X replaced by memcpy_d2h_pinned_sync */
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PINNED);
 
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "46550081e3a4fc27",
+    .digest = "80dbb6ce52013e11",
     .cases = cases,
     .ncases = 1,
 };

@@ -38,7 +38,7 @@ static void case_pinned_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_PINNED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -61,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c094fb6e3cab4066",
+    .digest = "b50ce583cb46376b",
     .cases = cases,
     .ncases = 1,
 };

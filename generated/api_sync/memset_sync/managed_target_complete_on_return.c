@@ -38,7 +38,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_MANAGED, st_t);
 
     sc_expect_unary(p, op_X, SC_COMPLETE_ON_RETURN);
@@ -61,7 +61,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ffdbe6ffebc0aaa4",
+    .digest = "aba9846e872c1c8b",
     .cases = cases,
     .ncases = 1,
 };

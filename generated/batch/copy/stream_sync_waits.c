@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_B = sc_memcpy_batch(p, "B", SC_D2D, st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
@@ -41,7 +41,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_B = sc_memcpy_batch(p, "B", SC_D2D, st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -65,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3ceeaddd561792de",
+    .digest = "2d7dde4b5ec5ca42",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,7 +27,7 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_callback(p, "X", st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -41,7 +41,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_callback(p, "X", st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f7da09a36361a775",
+    .digest = "10e2adaf2e013364",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,7 +27,7 @@ static void case_only(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
 
@@ -43,7 +43,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_record(p, "R", ev_E, st_t);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
 
@@ -67,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c3e1afe32f7ded37",
+    .digest = "1d8cce2527a0ed73",
     .cases = cases,
     .ncases = 1,
 };

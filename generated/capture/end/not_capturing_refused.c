@@ -37,7 +37,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_capture_end(p, "X", st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -60,7 +60,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "15e9647ba656c6d0",
+    .digest = "cc45410dc45bab6f",
     .cases = cases,
     .ncases = 1,
 };

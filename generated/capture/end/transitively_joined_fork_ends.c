@@ -33,17 +33,17 @@ static void case_only(sc_prog *p)
     sc_event ev_H = sc_event_create(p, "H");
     sc_event ev_K = sc_event_create(p, "K");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_t);
-    sc_kernel(p, "op4", st_t);
-    sc_record(p, "op5", ev_F, st_t);
-    sc_wait(p, "op6", ev_F, st_u);
-    sc_kernel(p, "op7", st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_t);
+    sc_kernel(p, "kernel", st_t);
+    sc_record(p, "record#2", ev_F, st_t);
+    sc_wait(p, "wait#2", ev_F, st_u);
+    sc_kernel(p, "kernel#2", st_u);
     sc_record(p, "J", ev_H, st_u);
-    sc_wait(p, "op9", ev_H, st_t);
-    sc_record(p, "op10", ev_K, st_t);
-    sc_wait(p, "op11", ev_K, st_s);
+    sc_wait(p, "wait#3", ev_H, st_t);
+    sc_record(p, "record#3", ev_K, st_t);
+    sc_wait(p, "wait#4", ev_K, st_s);
     sc_op op_X = sc_capture_end(p, "X", st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -62,17 +62,17 @@ static void case_only_control(sc_prog *p)
     sc_event ev_H = sc_event_create(p, "H");
     sc_event ev_K = sc_event_create(p, "K");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_t);
-    sc_kernel(p, "op4", st_t);
-    sc_record(p, "op5", ev_F, st_t);
-    sc_wait(p, "op6", ev_F, st_u);
-    sc_kernel(p, "op7", st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_t);
+    sc_kernel(p, "kernel", st_t);
+    sc_record(p, "record#2", ev_F, st_t);
+    sc_wait(p, "wait#2", ev_F, st_u);
+    sc_kernel(p, "kernel#2", st_u);
     sc_record(p, "J", ev_H, st_t);
-    sc_wait(p, "op9", ev_H, st_t);
-    sc_record(p, "op10", ev_K, st_t);
-    sc_wait(p, "op11", ev_K, st_s);
+    sc_wait(p, "wait#3", ev_H, st_t);
+    sc_record(p, "record#3", ev_K, st_t);
+    sc_wait(p, "wait#4", ev_K, st_s);
     sc_op op_X = sc_capture_end(p, "X", st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -95,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e79d801264ffa0c3",
+    .digest = "a722255611d0a27e",
     .cases = cases,
     .ncases = 1,
 };

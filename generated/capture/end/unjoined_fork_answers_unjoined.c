@@ -28,10 +28,10 @@ static void case_only(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_t);
-    sc_kernel(p, "op4", st_t);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_t);
+    sc_kernel(p, "kernel", st_t);
     sc_op op_X = sc_capture_end(p, "X", st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_UNJOINED);
@@ -47,12 +47,12 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_event ev_F = sc_event_create(p, "F");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_t);
-    sc_kernel(p, "op4", st_t);
-    sc_record(p, "op5", ev_F, st_t);
-    sc_wait(p, "op6", ev_F, st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_t);
+    sc_kernel(p, "kernel", st_t);
+    sc_record(p, "record#2", ev_F, st_t);
+    sc_wait(p, "wait#2", ev_F, st_s);
     sc_op op_X = sc_capture_end(p, "X", st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_UNJOINED);
@@ -75,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4734d78f3819e3b2",
+    .digest = "5238f46a51706ddd",
     .cases = cases,
     .ncases = 1,
 };

@@ -31,12 +31,12 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
     sc_record_external(p, "R", ev_E, st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
-    sc_wait(p, "op6", ev_E, st_u);
+    sc_wait(p, "wait", ev_E, st_u);
     sc_op op_K = sc_kernel(p, "K", st_u);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -53,11 +53,11 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_capture_keep(p, "op3", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
-    sc_wait(p, "op5", ev_E, st_u);
+    sc_wait(p, "wait", ev_E, st_u);
     sc_op op_K = sc_kernel(p, "K", st_u);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -80,7 +80,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b2d78c9d3193658e",
+    .digest = "9a85088554f1dd46",
     .cases = cases,
     .ncases = 1,
 };

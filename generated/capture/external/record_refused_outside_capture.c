@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_record_external(p, "X", ev_E, st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -63,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cf3d16727ba83df7",
+    .digest = "a0f0d93c502944bc",
     .cases = cases,
     .ncases = 1,
 };

@@ -32,11 +32,11 @@ static void case_only(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
     sc_op op_A = sc_gate(p, "A", st_u);
-    sc_record(p, "op2", ev_E, st_u);
-    sc_capture_begin(p, "op3", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_wait_external(p, "W", ev_E, st_s);
     sc_op op_K = sc_kernel(p, "K", st_s);
-    sc_capture_keep(p, "op6", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -54,10 +54,10 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
     sc_op op_A = sc_gate(p, "A", st_u);
-    sc_record(p, "op2", ev_E, st_u);
-    sc_capture_begin(p, "op3", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_K = sc_kernel(p, "K", st_s);
-    sc_capture_keep(p, "op5", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -80,7 +80,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5106250e5259642a",
+    .digest = "a089f8be235e6428",
     .cases = cases,
     .ncases = 1,
 };

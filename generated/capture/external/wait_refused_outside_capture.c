@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_X = sc_wait_external(p, "X", ev_E, st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -43,8 +43,8 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_t);
-    sc_capture_begin(p, "op2", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_t);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_wait_external(p, "X", ev_E, st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -67,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "647d8bbeb5b5cf44",
+    .digest = "33e550c10e5152d5",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,11 +26,11 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
-    sc_kernel(p, "op3", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_I2 = sc_capture_id(p, "I2", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect(p, op_I2, SC_EQUALS, op_I1);
 }
@@ -45,13 +45,13 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
-    sc_kernel(p, "op3", st_s);
-    sc_capture_end(p, "op4", st_s);
-    sc_capture_begin(p, "op5", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_end(p, "capture_end", st_s);
+    sc_capture_begin(p, "capture_begin#2", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I2 = sc_capture_id(p, "I2", st_s);
-    sc_capture_end(p, "op7", st_s);
+    sc_capture_end(p, "capture_end#2", st_s);
 
     sc_expect(p, op_I2, SC_EQUALS, op_I1);
 }
@@ -61,11 +61,11 @@ static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
-    sc_host_func(p, "op3", st_s);
+    sc_host_func(p, "host_func", st_s);
     sc_op op_I2 = sc_capture_id(p, "I2", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect(p, op_I2, SC_EQUALS, op_I1);
 }
@@ -80,13 +80,13 @@ static void case_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
-    sc_host_func(p, "op3", st_s);
-    sc_capture_end(p, "op4", st_s);
-    sc_capture_begin(p, "op5", st_s, SC_CAPTURE_GLOBAL);
+    sc_host_func(p, "host_func", st_s);
+    sc_capture_end(p, "capture_end", st_s);
+    sc_capture_begin(p, "capture_begin#2", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I2 = sc_capture_id(p, "I2", st_s);
-    sc_capture_end(p, "op7", st_s);
+    sc_capture_end(p, "capture_end#2", st_s);
 
     sc_expect(p, op_I2, SC_EQUALS, op_I1);
 }
@@ -109,7 +109,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "0cfccd895acd2adc",
+    .digest = "5bfaa18e604a3c2a",
     .cases = cases,
     .ncases = 2,
 };

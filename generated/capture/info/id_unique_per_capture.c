@@ -27,13 +27,13 @@ static void case_s(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
-    sc_kernel(p, "op3", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_capture_end(p, "E1", st_s);
     sc_capture_begin(p, "B2", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I2 = sc_capture_id(p, "I2", st_s);
-    sc_kernel(p, "op7", st_s);
+    sc_kernel(p, "kernel#2", st_s);
     sc_capture_end(p, "E2", st_s);
 
     sc_expect(p, op_I2, SC_DIFFERS, op_I1);
@@ -52,11 +52,11 @@ static void case_s_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
-    sc_kernel(p, "op3", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_I2 = sc_capture_id(p, "I2", st_s);
-    sc_kernel(p, "op5", st_s);
+    sc_kernel(p, "kernel#2", st_s);
     sc_capture_end(p, "E2", st_s);
 
     sc_expect(p, op_I2, SC_DIFFERS, op_I1);
@@ -68,13 +68,13 @@ static void case_t(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
-    sc_kernel(p, "op3", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_capture_end(p, "E1", st_s);
     sc_capture_begin(p, "B2", st_t, SC_CAPTURE_GLOBAL);
     sc_op op_I2 = sc_capture_id(p, "I2", st_t);
-    sc_kernel(p, "op7", st_t);
+    sc_kernel(p, "kernel#2", st_t);
     sc_capture_end(p, "E2", st_t);
 
     sc_expect(p, op_I2, SC_DIFFERS, op_I1);
@@ -93,11 +93,11 @@ static void case_t_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
-    sc_kernel(p, "op3", st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_I2 = sc_capture_id(p, "I2", st_s);
-    sc_kernel(p, "op5", st_t);
+    sc_kernel(p, "kernel#2", st_t);
     sc_capture_end(p, "E2", st_s);
 
     sc_expect(p, op_I2, SC_DIFFERS, op_I1);
@@ -121,7 +121,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d736ad5c7039e19b",
+    .digest = "a466fe95ba6c56db",
     .cases = cases,
     .ncases = 2,
 };

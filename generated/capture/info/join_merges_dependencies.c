@@ -29,15 +29,15 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_event ev_F = sc_event_create(p, "F");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_t);
-    sc_kernel(p, "op4", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_t);
+    sc_kernel(p, "kernel", st_s);
     sc_kernel(p, "K", st_t);
-    sc_record(p, "op6", ev_F, st_t);
-    sc_wait(p, "op7", ev_F, st_s);
+    sc_record(p, "record#2", ev_F, st_t);
+    sc_wait(p, "wait#2", ev_F, st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op9", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_TWO_DEPENDENCIES);
 }
@@ -52,14 +52,14 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_event ev_F = sc_event_create(p, "F");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_t);
-    sc_kernel(p, "op4", st_s);
-    sc_record(p, "op5", ev_F, st_t);
-    sc_wait(p, "op6", ev_F, st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_t);
+    sc_kernel(p, "kernel", st_s);
+    sc_record(p, "record#2", ev_F, st_t);
+    sc_wait(p, "wait#2", ev_F, st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op8", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_TWO_DEPENDENCIES);
 }
@@ -81,7 +81,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b2e3f2a0ffc8166b",
+    .digest = "275c11570461de6b",
     .cases = cases,
     .ncases = 1,
 };

@@ -29,14 +29,14 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_event ev_F = sc_event_create(p, "F");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
     sc_op op_I2 = sc_capture_id(p, "I2", st_t);
     sc_record(p, "RF", ev_F, st_t);
     sc_wait(p, "WF", ev_F, st_s);
-    sc_capture_end(p, "op8", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect(p, op_I2, SC_EQUALS, op_I1);
 }
@@ -50,11 +50,11 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_I1 = sc_capture_id(p, "I1", st_s);
     sc_op op_I2 = sc_capture_id(p, "I2", st_t);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect(p, op_I2, SC_EQUALS, op_I1);
 }
@@ -76,7 +76,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "defaa1ad4d578e66",
+    .digest = "340781f74912fa70",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,10 +26,10 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_kernel(p, "op1", st_s);
-    sc_capture_begin(p, "op2", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op4", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_NO_DEPENDENCIES);
 }
@@ -41,11 +41,11 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_kernel(p, "op1", st_s);
-    sc_capture_begin(p, "op2", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op3", st_s);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel#2", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_NO_DEPENDENCIES);
 }
@@ -55,10 +55,10 @@ static void case_gate(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
-    sc_capture_begin(p, "op2", st_s, SC_CAPTURE_GLOBAL);
+    sc_gate(p, "gate", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op4", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_NO_DEPENDENCIES);
 }
@@ -70,11 +70,11 @@ static void case_gate_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
-    sc_capture_begin(p, "op2", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_NO_DEPENDENCIES);
 }
@@ -97,7 +97,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f03817fe774e2f88",
+    .digest = "1c5b34ae83d35799",
     .cases = cases,
     .ncases = 2,
 };

@@ -26,11 +26,11 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_kernel(p, "K", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_ONE_DEPENDENCY);
 }
@@ -42,11 +42,11 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
-    sc_capture_sever(p, "op3", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_sever(p, "capture_sever", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_ONE_DEPENDENCY);
 }
@@ -56,11 +56,11 @@ static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_host_func(p, "K", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_ONE_DEPENDENCY);
 }
@@ -72,11 +72,11 @@ static void case_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
-    sc_capture_sever(p, "op3", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_sever(p, "capture_sever", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_ONE_DEPENDENCY);
 }
@@ -86,11 +86,11 @@ static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_memset(p, "K", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_ONE_DEPENDENCY);
 }
@@ -102,11 +102,11 @@ static void case_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
-    sc_capture_sever(p, "op3", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_sever(p, "capture_sever", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_ONE_DEPENDENCY);
 }
@@ -130,7 +130,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "7325b5acf28609a5",
+    .digest = "b5a3e151d4aa7b86",
     .cases = cases,
     .ncases = 3,
 };

@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_stream_query(p, "X", st_s);
     sc_op op_E = sc_capture_end(p, "E", st_s);
 
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_op op_E = sc_capture_end(p, "E", st_s);
 
     sc_expect_answer(p, op_E, SC_CODE_CAPTURE_INVALIDATED);
@@ -63,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "81c3a102fc8258a6",
+    .digest = "5772d396ad91c209",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_stream_query(p, "X", st_s);
     sc_op op_K = sc_kernel(p, "K", st_s);
 
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_op op_K = sc_kernel(p, "K", st_s);
 
     sc_expect_answer(p, op_K, SC_CODE_CAPTURE_INVALIDATED);
@@ -63,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "556eb19215be05c0",
+    .digest = "366331b43c2a4f5a",
     .cases = cases,
     .ncases = 1,
 };

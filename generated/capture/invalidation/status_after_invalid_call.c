@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_stream_query(p, "X", st_s);
     sc_op op_S = sc_capture_status(p, "S", st_s);
 
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_op op_S = sc_capture_status(p, "S", st_s);
 
     sc_expect_value(p, op_S, SC_VALUE_INVALIDATED);
@@ -63,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d155bfe5e6e6152e",
+    .digest = "8c59b3ad726836bc",
     .cases = cases,
     .ncases = 1,
 };

@@ -32,14 +32,14 @@ static void case_kernel(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_u);
     sc_op op_K = sc_kernel(p, "K", st_u);
-    sc_record(p, "op5", ev_F, st_u);
-    sc_wait(p, "op6", ev_F, st_s);
-    sc_kernel(p, "op7", st_s);
-    sc_capture_keep(p, "op8", st_s, gr_G);
+    sc_record(p, "record#2", ev_F, st_u);
+    sc_wait(p, "wait#2", ev_F, st_s);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_graph_replay(p, "L2", gr_G, st_t);
 
@@ -59,14 +59,14 @@ static void case_kernel_control(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_u);
     sc_op op_K = sc_kernel(p, "K", st_v);
-    sc_record(p, "op5", ev_F, st_u);
-    sc_wait(p, "op6", ev_F, st_s);
-    sc_kernel(p, "op7", st_s);
-    sc_capture_keep(p, "op8", st_s, gr_G);
+    sc_record(p, "record#2", ev_F, st_u);
+    sc_wait(p, "wait#2", ev_F, st_s);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_graph_replay(p, "L2", gr_G, st_t);
 
@@ -84,14 +84,14 @@ static void case_host_func(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_u);
     sc_op op_K = sc_host_func(p, "K", st_u);
-    sc_record(p, "op5", ev_F, st_u);
-    sc_wait(p, "op6", ev_F, st_s);
-    sc_kernel(p, "op7", st_s);
-    sc_capture_keep(p, "op8", st_s, gr_G);
+    sc_record(p, "record#2", ev_F, st_u);
+    sc_wait(p, "wait#2", ev_F, st_s);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_graph_replay(p, "L2", gr_G, st_t);
 
@@ -111,14 +111,14 @@ static void case_host_func_control(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_u);
     sc_op op_K = sc_host_func(p, "K", st_v);
-    sc_record(p, "op5", ev_F, st_u);
-    sc_wait(p, "op6", ev_F, st_s);
-    sc_kernel(p, "op7", st_s);
-    sc_capture_keep(p, "op8", st_s, gr_G);
+    sc_record(p, "record#2", ev_F, st_u);
+    sc_wait(p, "wait#2", ev_F, st_s);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_graph_replay(p, "L2", gr_G, st_t);
 
@@ -143,7 +143,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c2bfb3ef6cf19e48",
+    .digest = "5f0057f4db2f3fdb",
     .cases = cases,
     .ncases = 2,
 };

@@ -29,12 +29,12 @@ static void case_only(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_fill(p, "op3", bf_M, st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
     sc_free_async(p, "Fr", bf_M, st_s);
-    sc_kernel(p, "op5", st_s);
-    sc_capture_keep(p, "op6", st_s, gr_G);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_op op_L2 = sc_graph_replay(p, "L2", gr_G, st_t);
 
@@ -51,11 +51,11 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_fill(p, "op3", bf_M, st_s);
-    sc_kernel(p, "op4", st_s);
-    sc_capture_keep(p, "op5", st_s, gr_G);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_op op_L2 = sc_graph_replay(p, "L2", gr_G, st_t);
 
@@ -79,7 +79,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "216cc83e1708f319",
+    .digest = "055a970a62d05965",
     .cases = cases,
     .ncases = 1,
 };

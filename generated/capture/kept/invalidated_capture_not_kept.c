@@ -27,8 +27,8 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
+    sc_kernel(p, "kernel", st_s);
     sc_stream_query(p, "X", st_s);
     sc_op op_E = sc_capture_keep(p, "E", st_s, gr_G);
 
@@ -43,8 +43,8 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_E = sc_capture_keep(p, "E", st_s, gr_G);
 
     sc_expect_answer(p, op_E, SC_CODE_CAPTURE_INVALIDATED);
@@ -67,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8e5d5c970257ad94",
+    .digest = "0b4bac5a1cbb5799",
     .cases = cases,
     .ncases = 1,
 };

@@ -32,14 +32,14 @@ static void case_only(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_u);
     sc_op op_A = sc_gate(p, "A", st_u);
-    sc_record(p, "op5", ev_F, st_u);
-    sc_wait(p, "op6", ev_F, st_s);
+    sc_record(p, "record#2", ev_F, st_u);
+    sc_wait(p, "wait#2", ev_F, st_s);
     sc_op op_K = sc_kernel(p, "K", st_s);
-    sc_capture_keep(p, "op8", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -58,14 +58,14 @@ static void case_only_control(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_u);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_u);
     sc_op op_A = sc_gate(p, "A", st_u);
-    sc_record(p, "op5", ev_F, st_u);
-    sc_wait(p, "op6", ev_F, st_s);
+    sc_record(p, "record#2", ev_F, st_u);
+    sc_wait(p, "wait#2", ev_F, st_s);
     sc_op op_K = sc_kernel(p, "K", st_v);
-    sc_capture_keep(p, "op8", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -88,7 +88,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f3a71dcfb4ef3c56",
+    .digest = "10e8ff2edafea0d1",
     .cases = cases,
     .ncases = 1,
 };

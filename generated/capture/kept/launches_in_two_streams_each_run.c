@@ -30,9 +30,9 @@ static void case_only(sc_prog *p)
     sc_stream_create(p, "v", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_K = sc_host_func(p, "K", st_s);
-    sc_capture_keep(p, "op3", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_graph_replay(p, "L2", gr_G, st_u);
 
@@ -50,9 +50,9 @@ static void case_only_control(sc_prog *p)
     sc_stream st_v = sc_stream_create(p, "v", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_K = sc_host_func(p, "K", st_v);
-    sc_capture_keep(p, "op3", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_graph_replay(p, "L2", gr_G, st_u);
 
@@ -76,7 +76,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4b1adc927b0e4963",
+    .digest = "bb8a60705b801bfd",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,8 +27,8 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_capture_keep(p, "K", st_s, gr_G);
     sc_op op_X = sc_kernel(p, "X", SC_LEGACY_STREAM);
 
@@ -43,8 +43,8 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_kernel(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -67,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a48d39f05e3b42c6",
+    .digest = "cfe2b3fe712884cb",
     .cases = cases,
     .ncases = 1,
 };

@@ -29,9 +29,9 @@ static void case_only(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_capture_begin(p, "op2", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_K = sc_kernel(p, "K", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
 
     sc_expect(p, op_K, SC_NOT_HELD, op_A);
@@ -47,9 +47,9 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_capture_begin(p, "op2", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_K = sc_kernel(p, "K", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_s);
 
     sc_expect(p, op_K, SC_NOT_HELD, op_A);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "17eae7feabe433fe",
+    .digest = "cbd5d653cdf0aba0",
     .cases = cases,
     .ncases = 1,
 };

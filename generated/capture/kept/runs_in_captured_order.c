@@ -29,10 +29,10 @@ static void case_kernel(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
     sc_op op_K = sc_kernel(p, "K", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -48,10 +48,10 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
     sc_op op_K = sc_kernel(p, "K", st_u);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -65,10 +65,10 @@ static void case_host_func(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
     sc_op op_K = sc_host_func(p, "K", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -84,10 +84,10 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
     sc_op op_K = sc_host_func(p, "K", st_u);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -111,7 +111,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d9b5ff3d656eb0d4",
+    .digest = "ace7f69589c49b1e",
     .cases = cases,
     .ncases = 2,
 };

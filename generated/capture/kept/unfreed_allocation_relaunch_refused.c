@@ -29,10 +29,10 @@ static void case_only(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_fill(p, "op3", bf_M, st_s);
-    sc_kernel(p, "op4", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_kernel(p, "kernel", st_s);
     sc_capture_keep(p, "K", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_op op_L2 = sc_graph_replay(p, "L2", gr_G, st_t);
@@ -50,11 +50,11 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
     sc_buffer bf_M = sc_buffer_create(p, "M");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_alloc_async(p, "op2", bf_M, SC_DEFAULT_POOL, st_s);
-    sc_fill(p, "op3", bf_M, st_s);
-    sc_kernel(p, "op4", st_s);
-    sc_free_async(p, "op5", bf_M, st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_alloc_async(p, "alloc_async", bf_M, SC_DEFAULT_POOL, st_s);
+    sc_fill(p, "fill", bf_M, st_s);
+    sc_kernel(p, "kernel", st_s);
+    sc_free_async(p, "free_async", bf_M, st_s);
     sc_capture_keep(p, "K", st_s, gr_G);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_op op_L2 = sc_graph_replay(p, "L2", gr_G, st_t);
@@ -79,7 +79,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8347c4e2cb70f528",
+    .digest = "56f339d6fcac69c7",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_capture_status(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -39,7 +39,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_capture_status(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -62,7 +62,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a2870d5f0b1426c5",
+    .digest = "2f74a6e9d4a7cc89",
     .cases = cases,
     .ncases = 1,
 };

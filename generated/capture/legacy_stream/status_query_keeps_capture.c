@@ -27,7 +27,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_capture_status(p, "X", SC_LEGACY_STREAM);
     sc_op op_S = sc_capture_status(p, "S", st_s);
 
@@ -41,7 +41,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_kernel(p, "X", SC_LEGACY_STREAM);
     sc_op op_S = sc_capture_status(p, "S", st_s);
 
@@ -65,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "20d0602615dc2eea",
+    .digest = "785a2ac3b08cd04a",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_memcpy_d2h_pinned_sync(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PINNED);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -39,7 +39,7 @@ static void case_memcpy_d2h_pinned_sync_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_D2H_PINNED);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -50,7 +50,7 @@ static void case_memcpy_h2d_pinned_sync(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_H2D_PINNED);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -63,7 +63,7 @@ static void case_memcpy_h2d_pinned_sync_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memcpy_sync(p, "X", SC_H2D_PINNED);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -89,7 +89,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "207dd8f6df118dce",
+    .digest = "7e5d5cefa70752a4",
     .cases = cases,
     .ncases = 2,
 };

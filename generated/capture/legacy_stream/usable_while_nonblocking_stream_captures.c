@@ -25,7 +25,7 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_kernel(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -38,7 +38,7 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_kernel(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -49,7 +49,7 @@ static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memset(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -62,7 +62,7 @@ static void case_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memset(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -73,7 +73,7 @@ static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_host_func(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -86,7 +86,7 @@ static void case_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_host_func(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -114,7 +114,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3eec1293e0b5988d",
+    .digest = "5ce8cc54fa8c8bb3",
     .cases = cases,
     .ncases = 3,
 };

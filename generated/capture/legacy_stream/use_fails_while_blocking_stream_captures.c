@@ -26,7 +26,7 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_kernel(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -39,7 +39,7 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_kernel(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -50,7 +50,7 @@ static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memset(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -63,7 +63,7 @@ static void case_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memset(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -74,7 +74,7 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -87,7 +87,7 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -98,7 +98,7 @@ static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_host_func(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -111,7 +111,7 @@ static void case_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_host_func(p, "X", SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -123,7 +123,7 @@ static void case_record(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_X_event = sc_event_create(p, "X_event");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_record(p, "X", ev_X_event, SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -137,7 +137,7 @@ static void case_record_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_X_event = sc_event_create(p, "X_event");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_X = sc_record(p, "X", ev_X_event, SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_IMPLICIT);
@@ -169,7 +169,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "26b2baaf10c2a47f",
+    .digest = "7e0713c70326acf4",
     .cases = cases,
     .ncases = 5,
 };

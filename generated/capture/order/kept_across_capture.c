@@ -27,11 +27,11 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_capture_begin(p, "op3", st_s, SC_CAPTURE_RELAXED);
-    sc_kernel(p, "op4", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_end(p, "capture_end", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -45,11 +45,11 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_capture_begin(p, "op3", st_s, SC_CAPTURE_RELAXED);
-    sc_kernel(p, "op4", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_end(p, "capture_end", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "36dd24233a9a39e7",
+    .digest = "08115ed8c049b498",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_op op_X = sc_stream_query(p, "X", st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_UNSUPPORTED);
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_RELAXED);
+    sc_capture_begin(p, "capture_begin_relaxed", st_s, SC_CAPTURE_RELAXED);
     sc_op op_X = sc_stream_query(p, "X", st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_CAPTURE_UNSUPPORTED);
@@ -63,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e636b78d6c85a44a",
+    .digest = "ef7269a7f7d17a65",
     .cases = cases,
     .ncases = 1,
 };

@@ -29,9 +29,9 @@ static void case_only(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_record(p, "R", ev_E, st_s);
-    sc_wait(p, "op3", ev_E, st_t);
+    sc_wait(p, "wait", ev_E, st_t);
     sc_op op_X = sc_capture_status(p, "X", st_t);
 
     sc_expect_value(p, op_X, SC_VALUE_ACTIVE);
@@ -47,9 +47,9 @@ static void case_only_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_record(p, "R", ev_E, st_u);
-    sc_wait(p, "op3", ev_E, st_t);
+    sc_wait(p, "wait", ev_E, st_t);
     sc_op op_X = sc_capture_status(p, "X", st_t);
 
     sc_expect_value(p, op_X, SC_VALUE_ACTIVE);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8c741dece7ce5696",
+    .digest = "a6ec0a89448b3655",
     .cases = cases,
     .ncases = 1,
 };

@@ -25,8 +25,8 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_capture_end(p, "E", st_s);
     sc_op op_X = sc_capture_status(p, "X", st_s);
 
@@ -40,8 +40,8 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_X = sc_capture_status(p, "X", st_s);
 
     sc_expect_value(p, op_X, SC_VALUE_NONE);
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "ca30d537803372bc",
+    .digest = "2005a4c020f5e391",
     .cases = cases,
     .ncases = 1,
 };

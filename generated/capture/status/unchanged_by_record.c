@@ -28,8 +28,8 @@ static void case_only(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_t);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_X = sc_capture_status(p, "X", st_t);
 
     sc_expect_value(p, op_X, SC_VALUE_NONE);
@@ -44,8 +44,8 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_record(p, "op2", ev_E, st_t);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_X = sc_capture_status(p, "X", st_s);
 
     sc_expect_value(p, op_X, SC_VALUE_NONE);
@@ -68,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "303151db0a943f5a",
+    .digest = "79270e68f2077dc8",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,11 +26,11 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_capture_sever(p, "U", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op5", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_NO_DEPENDENCIES);
 }
@@ -42,10 +42,10 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op2", st_s);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
     sc_op op_D = sc_capture_deps(p, "D", st_s);
-    sc_capture_end(p, "op4", st_s);
+    sc_capture_end(p, "capture_end", st_s);
 
     sc_expect_value(p, op_D, SC_VALUE_NO_DEPENDENCIES);
 }
@@ -67,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c4bc51299d9fb299",
+    .digest = "fb167a53ea6b8f71",
     .cases = cases,
     .ncases = 1,
 };

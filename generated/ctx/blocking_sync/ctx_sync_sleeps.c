@@ -27,8 +27,8 @@ static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create_flags(p, "C", SC_CTX_BLOCKING_SYNC);
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_op op_A = sc_gate(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
@@ -46,8 +46,8 @@ static void case_only_control(sc_prog *p)
 
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_op op_A = sc_gate(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
@@ -75,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "28e652a8a70872be",
+    .digest = "8512d30a2d4c9b49",
     .cases = cases,
     .ncases = 1,
 };

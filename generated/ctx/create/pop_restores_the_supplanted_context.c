@@ -32,8 +32,8 @@ static void case_only(sc_prog *p)
     sc_in_thread(p, op_N, "t1");
     sc_op op_P = sc_ctx_op(p, "P", SC_CTX_POP);
     sc_in_thread(p, op_P, "t1");
-    sc_op op_op3 = sc_gate(p, "op3", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -50,8 +50,8 @@ static void case_only_control(sc_prog *p)
 
     sc_op op_N = sc_ctx_create(p, "N", cx_C);
     sc_in_thread(p, op_N, "t1");
-    sc_op op_op2 = sc_gate(p, "op2", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -76,7 +76,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "ceab17315506b0bb",
+    .digest = "a2a843fd5328c39c",
     .cases = cases,
     .ncases = 1,
 };

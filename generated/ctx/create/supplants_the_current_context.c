@@ -30,8 +30,8 @@ static void case_only(sc_prog *p)
 
     sc_op op_N = sc_ctx_create(p, "N", cx_C);
     sc_in_thread(p, op_N, "t1");
-    sc_op op_op2 = sc_gate(p, "op2", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -46,8 +46,8 @@ static void case_only_control(sc_prog *p)
 
     sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "db123fa1a3e9f17d",
+    .digest = "c1fe6c57706aa5c1",
     .cases = cases,
     .ncases = 1,
 };

@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
 
     sc_op op_P = sc_ctx_enter(p, "P", cx_C, SC_CTX_PUSH_TO);
     sc_in_thread(p, op_P, "t1");
-    sc_gate(p, "op2", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
@@ -45,7 +45,7 @@ static void case_only_control(sc_prog *p)
 
     sc_context_create(p, "C");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
@@ -70,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "9ccb135ba2c5feca",
+    .digest = "0569c2c60402ee55",
     .cases = cases,
     .ncases = 1,
 };

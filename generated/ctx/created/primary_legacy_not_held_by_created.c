@@ -28,8 +28,8 @@ static void case_only(sc_prog *p)
 
     sc_op op_P = sc_ctx_enter(p, "P", cx_C, SC_CTX_PUSH_TO);
     sc_in_thread(p, op_P, "t1");
-    sc_op op_op2 = sc_gate(p, "op2", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
@@ -46,8 +46,8 @@ static void case_only_control(sc_prog *p)
 
     sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "4915a401fa1031f7",
+    .digest = "4097de25ec1b04d7",
     .cases = cases,
     .ncases = 1,
 };

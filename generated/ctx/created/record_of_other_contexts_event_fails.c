@@ -27,8 +27,8 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_op op_X = sc_record(p, "X", ev_E, SC_LEGACY_STREAM);
     sc_in_thread(p, op_X, "t1");
 
@@ -43,8 +43,8 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_op op_X = sc_record(p, "X", ev_E, SC_LEGACY_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -67,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "bb88866a52408307",
+    .digest = "5b9edaf1ede7cf11",
     .cases = cases,
     .ncases = 1,
 };

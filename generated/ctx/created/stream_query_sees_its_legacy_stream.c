@@ -27,10 +27,10 @@ static void case_push(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
-    sc_op op_op2 = sc_gate(p, "op2", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -46,10 +46,10 @@ static void case_push_control(sc_prog *p)
 
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
-    sc_op op_op2 = sc_gate(p, "op2", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -62,10 +62,10 @@ static void case_set(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
-    sc_in_thread(p, op_op1, "t1");
-    sc_op op_op2 = sc_gate(p, "op2", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_ctx_enter_set = sc_ctx_enter(p, "ctx_enter_set", cx_C, SC_CTX_SET_TO);
+    sc_in_thread(p, op_ctx_enter_set, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -81,10 +81,10 @@ static void case_set_control(sc_prog *p)
 
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
-    sc_in_thread(p, op_op1, "t1");
-    sc_op op_op2 = sc_gate(p, "op2", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_ctx_enter_set = sc_ctx_enter(p, "ctx_enter_set", cx_C, SC_CTX_SET_TO);
+    sc_in_thread(p, op_ctx_enter_set, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -110,7 +110,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "3c66673bd1a72595",
+    .digest = "db1e27dffa71bf12",
     .cases = cases,
     .ncases = 2,
 };

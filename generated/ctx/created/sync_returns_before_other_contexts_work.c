@@ -26,10 +26,10 @@ static void case_only(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
-    sc_op op_op2 = sc_gate(p, "op2", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_X = sc_ctx_sync(p, "X");
@@ -44,10 +44,10 @@ static void case_only_control(sc_prog *p)
 
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
-    sc_op op_op2 = sc_gate(p, "op2", SC_LEGACY_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_LEGACY_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_X = sc_ctx_sync(p, "X");
@@ -73,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "c08e4f570b46c862",
+    .digest = "f195c07fc61e060c",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,8 +26,8 @@ static void case_push(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_ctx_destroy(p, "D", cx_C);
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
@@ -42,8 +42,8 @@ static void case_push_control(sc_prog *p)
 
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
 
@@ -55,8 +55,8 @@ static void case_set(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_set = sc_ctx_enter(p, "ctx_enter_set", cx_C, SC_CTX_SET_TO);
+    sc_in_thread(p, op_ctx_enter_set, "t1");
     sc_ctx_destroy(p, "D", cx_C);
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
@@ -71,8 +71,8 @@ static void case_set_control(sc_prog *p)
 
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_set = sc_ctx_enter(p, "ctx_enter_set", cx_C, SC_CTX_SET_TO);
+    sc_in_thread(p, op_ctx_enter_set, "t1");
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
 
@@ -97,7 +97,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "f6649a872b25ed83",
+    .digest = "68585a25f45596ba",
     .cases = cases,
     .ncases = 2,
 };

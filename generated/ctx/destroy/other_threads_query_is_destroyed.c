@@ -27,8 +27,8 @@ static void case_push(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_ctx_destroy(p, "D", cx_C);
     sc_op op_X = sc_stream_query(p, "X", SC_LEGACY_STREAM);
     sc_in_thread(p, op_X, "t1");
@@ -43,8 +43,8 @@ static void case_push_control(sc_prog *p)
 
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_op op_X = sc_stream_query(p, "X", SC_LEGACY_STREAM);
     sc_in_thread(p, op_X, "t1");
 
@@ -56,8 +56,8 @@ static void case_set(sc_prog *p)
 {
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_set = sc_ctx_enter(p, "ctx_enter_set", cx_C, SC_CTX_SET_TO);
+    sc_in_thread(p, op_ctx_enter_set, "t1");
     sc_ctx_destroy(p, "D", cx_C);
     sc_op op_X = sc_stream_query(p, "X", SC_LEGACY_STREAM);
     sc_in_thread(p, op_X, "t1");
@@ -72,8 +72,8 @@ static void case_set_control(sc_prog *p)
 
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_op op_op1 = sc_ctx_enter(p, "op1", cx_C, SC_CTX_SET_TO);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_ctx_enter_set = sc_ctx_enter(p, "ctx_enter_set", cx_C, SC_CTX_SET_TO);
+    sc_in_thread(p, op_ctx_enter_set, "t1");
     sc_op op_X = sc_stream_query(p, "X", SC_LEGACY_STREAM);
     sc_in_thread(p, op_X, "t1");
 
@@ -98,7 +98,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "286a6b0dca7907fd",
+    .digest = "624fd390908bc803",
     .cases = cases,
     .ncases = 2,
 };

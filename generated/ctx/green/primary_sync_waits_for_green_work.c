@@ -27,7 +27,7 @@ static void case_kernel(sc_prog *p)
     sc_stream st_g = sc_stream_create_green(p, "g", SC_PRIO_NONE);
     sc_context_create(p, "C");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
@@ -43,10 +43,10 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_g = sc_stream_create_green(p, "g", SC_PRIO_NONE);
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_op op_op3 = sc_ctx_enter(p, "op3", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
 
@@ -59,7 +59,7 @@ static void case_host_func(sc_prog *p)
     sc_stream st_g = sc_stream_create_green(p, "g", SC_PRIO_NONE);
     sc_context_create(p, "C");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_host_func(p, "A", st_g);
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
@@ -75,10 +75,10 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_g = sc_stream_create_green(p, "g", SC_PRIO_NONE);
     sc_context cx_C = sc_context_create(p, "C");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_host_func(p, "A", st_g);
-    sc_op op_op3 = sc_ctx_enter(p, "op3", cx_C, SC_CTX_PUSH_TO);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_ctx_enter_push = sc_ctx_enter(p, "ctx_enter_push", cx_C, SC_CTX_PUSH_TO);
+    sc_in_thread(p, op_ctx_enter_push, "t1");
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
 
@@ -104,7 +104,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .needs = SC_NEEDS_GREEN,
-    .digest = "bf894819c3452005",
+    .digest = "eab0045ce97e6152",
     .cases = cases,
     .ncases = 2,
 };

@@ -27,7 +27,7 @@ static void case_kernel_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -42,7 +42,7 @@ static void case_kernel_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -55,7 +55,7 @@ static void case_kernel_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -70,7 +70,7 @@ static void case_kernel_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -83,7 +83,7 @@ static void case_memset_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -98,7 +98,7 @@ static void case_memset_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -111,7 +111,7 @@ static void case_memset_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -126,7 +126,7 @@ static void case_memset_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -139,7 +139,7 @@ static void case_memcpy_h2d_pinned_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -154,7 +154,7 @@ static void case_memcpy_h2d_pinned_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -167,7 +167,7 @@ static void case_memcpy_h2d_pinned_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -182,7 +182,7 @@ static void case_memcpy_h2d_pinned_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -195,7 +195,7 @@ static void case_memcpy_d2h_pinned_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -210,7 +210,7 @@ static void case_memcpy_d2h_pinned_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -223,7 +223,7 @@ static void case_memcpy_d2h_pinned_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -238,7 +238,7 @@ static void case_memcpy_d2h_pinned_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -251,7 +251,7 @@ static void case_host_func_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -266,7 +266,7 @@ static void case_host_func_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -279,7 +279,7 @@ static void case_host_func_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -294,7 +294,7 @@ static void case_host_func_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -307,7 +307,7 @@ static void case_callback_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -322,7 +322,7 @@ static void case_callback_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -335,7 +335,7 @@ static void case_callback_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -350,7 +350,7 @@ static void case_callback_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -397,7 +397,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f37bfffbcdd7a09d",
+    .digest = "620e9be9e4824f2b",
     .cases = cases,
     .ncases = 12,
 };

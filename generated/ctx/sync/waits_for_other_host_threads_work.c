@@ -27,8 +27,8 @@ static void case_per_thread(sc_prog *p)
     sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_X = sc_ctx_sync(p, "X");
@@ -44,8 +44,8 @@ static void case_per_thread_control(sc_prog *p)
     sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_X = sc_stream_sync(p, "X", st_t);
@@ -59,8 +59,8 @@ static void case_s(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_X = sc_ctx_sync(p, "X");
@@ -76,8 +76,8 @@ static void case_s_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_X = sc_stream_sync(p, "X", st_t);
@@ -103,7 +103,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "28a7da07a3c9448a",
+    .digest = "0c50c76249b48a38",
     .cases = cases,
     .ncases = 2,
 };

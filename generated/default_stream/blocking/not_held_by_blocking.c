@@ -27,7 +27,7 @@ static void case_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -42,7 +42,7 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -55,7 +55,7 @@ static void case_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -70,7 +70,7 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", SC_LEGACY_STREAM);
 
@@ -83,7 +83,7 @@ static void case_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_t);
 
@@ -98,7 +98,7 @@ static void case_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, SC_LEGACY_STREAM);
 
@@ -111,7 +111,7 @@ static void case_memcpy_d2h_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_t);
 
@@ -126,7 +126,7 @@ static void case_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, SC_LEGACY_STREAM);
 
@@ -139,7 +139,7 @@ static void case_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -154,7 +154,7 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_host_func(p, "B", SC_LEGACY_STREAM);
 
@@ -167,7 +167,7 @@ static void case_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -182,7 +182,7 @@ static void case_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_callback(p, "B", SC_LEGACY_STREAM);
 
@@ -196,7 +196,7 @@ static void case_record(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -212,7 +212,7 @@ static void case_record_control(sc_prog *p)
     sc_stream_create(p, "t", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_LEGACY_STREAM);
 
@@ -249,7 +249,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1f8c8807387b4745",
+    .digest = "ee0eb276967a22cc",
     .cases = cases,
     .ncases = 7,
 };

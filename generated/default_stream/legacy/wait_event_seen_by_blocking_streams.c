@@ -28,9 +28,9 @@ static void case_kernel(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_u);
 
@@ -46,9 +46,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_u);
 
@@ -62,9 +62,9 @@ static void case_memset(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_u);
 
@@ -80,9 +80,9 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_u);
 
@@ -96,9 +96,9 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_u);
 
@@ -114,9 +114,9 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_u);
 
@@ -130,9 +130,9 @@ static void case_host_func(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_u);
 
@@ -148,9 +148,9 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_u);
 
@@ -164,9 +164,9 @@ static void case_callback(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_BLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_u);
 
@@ -182,9 +182,9 @@ static void case_callback_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_u);
 
@@ -199,9 +199,9 @@ static void case_record(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_u);
 
@@ -218,9 +218,9 @@ static void case_record_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_u);
 
@@ -255,7 +255,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "555ad1b02920bba6",
+    .digest = "83d8b641af804ab6",
     .cases = cases,
     .ncases = 6,
 };

@@ -28,9 +28,9 @@ static void case_kernel(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
 
@@ -46,9 +46,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -62,9 +62,9 @@ static void case_memset(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_PER_THREAD_STREAM);
 
@@ -80,9 +80,9 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -96,9 +96,9 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, SC_PER_THREAD_STREAM);
 
@@ -114,9 +114,9 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -130,9 +130,9 @@ static void case_host_func(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_PER_THREAD_STREAM);
 
@@ -148,9 +148,9 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -164,9 +164,9 @@ static void case_callback(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_PER_THREAD_STREAM);
 
@@ -182,9 +182,9 @@ static void case_callback_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -199,9 +199,9 @@ static void case_record(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_PER_THREAD_STREAM);
 
@@ -218,9 +218,9 @@ static void case_record_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -255,7 +255,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4c8cc944e6929df6",
+    .digest = "5f189e80bbd58394",
     .cases = cases,
     .ncases = 6,
 };

@@ -26,7 +26,7 @@ static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -40,7 +40,7 @@ static void case_kernel_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -52,7 +52,7 @@ static void case_kernel_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -66,7 +66,7 @@ static void case_kernel_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -78,7 +78,7 @@ static void case_kernel_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -92,7 +92,7 @@ static void case_kernel_memcpy_h2d_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -104,7 +104,7 @@ static void case_kernel_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -118,7 +118,7 @@ static void case_kernel_memcpy_h2d_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -130,7 +130,7 @@ static void case_kernel_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -144,7 +144,7 @@ static void case_kernel_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -156,7 +156,7 @@ static void case_kernel_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -170,7 +170,7 @@ static void case_kernel_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -182,7 +182,7 @@ static void case_kernel_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -196,7 +196,7 @@ static void case_kernel_memcpy_d2d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -208,7 +208,7 @@ static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -222,7 +222,7 @@ static void case_kernel_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -234,7 +234,7 @@ static void case_kernel_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -248,7 +248,7 @@ static void case_kernel_callback_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -261,7 +261,7 @@ static void case_kernel_record(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -276,7 +276,7 @@ static void case_kernel_record_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -288,7 +288,7 @@ static void case_memset_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -302,7 +302,7 @@ static void case_memset_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -314,7 +314,7 @@ static void case_memset_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -328,7 +328,7 @@ static void case_memset_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -340,7 +340,7 @@ static void case_memset_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -354,7 +354,7 @@ static void case_memset_memcpy_h2d_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -366,7 +366,7 @@ static void case_memset_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -380,7 +380,7 @@ static void case_memset_memcpy_h2d_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -392,7 +392,7 @@ static void case_memset_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -406,7 +406,7 @@ static void case_memset_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -418,7 +418,7 @@ static void case_memset_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -432,7 +432,7 @@ static void case_memset_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -444,7 +444,7 @@ static void case_memset_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -458,7 +458,7 @@ static void case_memset_memcpy_d2d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -470,7 +470,7 @@ static void case_memset_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -484,7 +484,7 @@ static void case_memset_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -496,7 +496,7 @@ static void case_memset_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -510,7 +510,7 @@ static void case_memset_callback_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -523,7 +523,7 @@ static void case_memset_record(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -538,7 +538,7 @@ static void case_memset_record_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -550,7 +550,7 @@ static void case_memcpy_h2d_pinned_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -564,7 +564,7 @@ static void case_memcpy_h2d_pinned_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -576,7 +576,7 @@ static void case_memcpy_h2d_pinned_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -590,7 +590,7 @@ static void case_memcpy_h2d_pinned_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -602,7 +602,7 @@ static void case_memcpy_h2d_pinned_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -616,7 +616,7 @@ static void case_memcpy_h2d_pinned_memcpy_h2d_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -628,7 +628,7 @@ static void case_memcpy_h2d_pinned_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -642,7 +642,7 @@ static void case_memcpy_h2d_pinned_memcpy_h2d_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -654,7 +654,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -668,7 +668,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -680,7 +680,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -694,7 +694,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -706,7 +706,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -720,7 +720,7 @@ static void case_memcpy_h2d_pinned_memcpy_d2d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -732,7 +732,7 @@ static void case_memcpy_h2d_pinned_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -746,7 +746,7 @@ static void case_memcpy_h2d_pinned_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -758,7 +758,7 @@ static void case_memcpy_h2d_pinned_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -772,7 +772,7 @@ static void case_memcpy_h2d_pinned_callback_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -785,7 +785,7 @@ static void case_memcpy_h2d_pinned_record(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -800,7 +800,7 @@ static void case_memcpy_h2d_pinned_record_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -812,7 +812,7 @@ static void case_memcpy_d2h_pinned_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -826,7 +826,7 @@ static void case_memcpy_d2h_pinned_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -838,7 +838,7 @@ static void case_memcpy_d2h_pinned_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -852,7 +852,7 @@ static void case_memcpy_d2h_pinned_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -864,7 +864,7 @@ static void case_memcpy_d2h_pinned_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -878,7 +878,7 @@ static void case_memcpy_d2h_pinned_memcpy_h2d_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -890,7 +890,7 @@ static void case_memcpy_d2h_pinned_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -904,7 +904,7 @@ static void case_memcpy_d2h_pinned_memcpy_h2d_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -916,7 +916,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -930,7 +930,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -942,7 +942,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -956,7 +956,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -968,7 +968,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -982,7 +982,7 @@ static void case_memcpy_d2h_pinned_memcpy_d2d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -994,7 +994,7 @@ static void case_memcpy_d2h_pinned_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1008,7 +1008,7 @@ static void case_memcpy_d2h_pinned_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1020,7 +1020,7 @@ static void case_memcpy_d2h_pinned_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1034,7 +1034,7 @@ static void case_memcpy_d2h_pinned_callback_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1047,7 +1047,7 @@ static void case_memcpy_d2h_pinned_record(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1062,7 +1062,7 @@ static void case_memcpy_d2h_pinned_record_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1074,7 +1074,7 @@ static void case_memcpy_d2d_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1088,7 +1088,7 @@ static void case_memcpy_d2d_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1100,7 +1100,7 @@ static void case_memcpy_d2d_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1114,7 +1114,7 @@ static void case_memcpy_d2d_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1126,7 +1126,7 @@ static void case_memcpy_d2d_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1140,7 +1140,7 @@ static void case_memcpy_d2d_memcpy_h2d_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1152,7 +1152,7 @@ static void case_memcpy_d2d_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1166,7 +1166,7 @@ static void case_memcpy_d2d_memcpy_h2d_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1178,7 +1178,7 @@ static void case_memcpy_d2d_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1192,7 +1192,7 @@ static void case_memcpy_d2d_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1204,7 +1204,7 @@ static void case_memcpy_d2d_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1218,7 +1218,7 @@ static void case_memcpy_d2d_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1230,7 +1230,7 @@ static void case_memcpy_d2d_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1244,7 +1244,7 @@ static void case_memcpy_d2d_memcpy_d2d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1256,7 +1256,7 @@ static void case_memcpy_d2d_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1270,7 +1270,7 @@ static void case_memcpy_d2d_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1282,7 +1282,7 @@ static void case_memcpy_d2d_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1296,7 +1296,7 @@ static void case_memcpy_d2d_callback_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1309,7 +1309,7 @@ static void case_memcpy_d2d_record(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1324,7 +1324,7 @@ static void case_memcpy_d2d_record_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1336,7 +1336,7 @@ static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1350,7 +1350,7 @@ static void case_host_func_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1362,7 +1362,7 @@ static void case_host_func_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1376,7 +1376,7 @@ static void case_host_func_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1388,7 +1388,7 @@ static void case_host_func_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1402,7 +1402,7 @@ static void case_host_func_memcpy_h2d_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1414,7 +1414,7 @@ static void case_host_func_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1428,7 +1428,7 @@ static void case_host_func_memcpy_h2d_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1440,7 +1440,7 @@ static void case_host_func_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1454,7 +1454,7 @@ static void case_host_func_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1466,7 +1466,7 @@ static void case_host_func_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1480,7 +1480,7 @@ static void case_host_func_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1492,7 +1492,7 @@ static void case_host_func_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1506,7 +1506,7 @@ static void case_host_func_memcpy_d2d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1518,7 +1518,7 @@ static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1532,7 +1532,7 @@ static void case_host_func_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1544,7 +1544,7 @@ static void case_host_func_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1558,7 +1558,7 @@ static void case_host_func_callback_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1571,7 +1571,7 @@ static void case_host_func_record(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1586,7 +1586,7 @@ static void case_host_func_record_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1598,7 +1598,7 @@ static void case_callback_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1612,7 +1612,7 @@ static void case_callback_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1624,7 +1624,7 @@ static void case_callback_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1638,7 +1638,7 @@ static void case_callback_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1650,7 +1650,7 @@ static void case_callback_memcpy_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1664,7 +1664,7 @@ static void case_callback_memcpy_h2d_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1676,7 +1676,7 @@ static void case_callback_memcpy_h2d_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1690,7 +1690,7 @@ static void case_callback_memcpy_h2d_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1702,7 +1702,7 @@ static void case_callback_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1716,7 +1716,7 @@ static void case_callback_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1728,7 +1728,7 @@ static void case_callback_memcpy_d2h_pageable(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1742,7 +1742,7 @@ static void case_callback_memcpy_d2h_pageable_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -1754,7 +1754,7 @@ static void case_callback_memcpy_d2d(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1768,7 +1768,7 @@ static void case_callback_memcpy_d2d_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -1780,7 +1780,7 @@ static void case_callback_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1794,7 +1794,7 @@ static void case_callback_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -1806,7 +1806,7 @@ static void case_callback_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1820,7 +1820,7 @@ static void case_callback_callback_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -1833,7 +1833,7 @@ static void case_callback_record(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1848,7 +1848,7 @@ static void case_callback_record_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_callback(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -1861,7 +1861,7 @@ static void case_record_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1876,7 +1876,7 @@ static void case_record_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -1889,7 +1889,7 @@ static void case_record_memset(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1904,7 +1904,7 @@ static void case_record_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -1917,7 +1917,7 @@ static void case_record_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1932,7 +1932,7 @@ static void case_record_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PINNED, st_s);
 
@@ -1945,7 +1945,7 @@ static void case_record_memcpy_h2d_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1960,7 +1960,7 @@ static void case_record_memcpy_h2d_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_H2D_PAGEABLE, st_s);
 
@@ -1973,7 +1973,7 @@ static void case_record_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -1988,7 +1988,7 @@ static void case_record_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -2001,7 +2001,7 @@ static void case_record_memcpy_d2h_pageable(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -2016,7 +2016,7 @@ static void case_record_memcpy_d2h_pageable_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PAGEABLE, st_s);
 
@@ -2029,7 +2029,7 @@ static void case_record_memcpy_d2d(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -2044,7 +2044,7 @@ static void case_record_memcpy_d2d_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2D, st_s);
 
@@ -2057,7 +2057,7 @@ static void case_record_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -2072,7 +2072,7 @@ static void case_record_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -2085,7 +2085,7 @@ static void case_record_callback(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -2100,7 +2100,7 @@ static void case_record_callback_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -2114,7 +2114,7 @@ static void case_record_record(sc_prog *p)
     sc_event ev_A_event = sc_event_create(p, "A_event");
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -2130,7 +2130,7 @@ static void case_record_record_control(sc_prog *p)
     sc_event ev_A_event = sc_event_create(p, "A_event");
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_record(p, "A", ev_A_event, SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -2313,7 +2313,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b6e53be65da02690",
+    .digest = "0a2d4b8735728032",
     .cases = cases,
     .ncases = 80,
 };

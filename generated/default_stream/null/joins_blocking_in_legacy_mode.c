@@ -26,7 +26,7 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -40,7 +40,7 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -52,7 +52,7 @@ static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -66,7 +66,7 @@ static void case_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -78,7 +78,7 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -92,7 +92,7 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s);
 
@@ -104,7 +104,7 @@ static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -118,7 +118,7 @@ static void case_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -130,7 +130,7 @@ static void case_callback(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -144,7 +144,7 @@ static void case_callback_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_callback(p, "B", st_s);
 
@@ -157,7 +157,7 @@ static void case_record(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -172,7 +172,7 @@ static void case_record_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_s);
 
@@ -207,7 +207,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cf7aca84000617cc",
+    .digest = "6cb8e875315fe1b0",
     .cases = cases,
     .ncases = 6,
 };

@@ -26,8 +26,8 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", SC_NULL_STREAM);
@@ -43,8 +43,8 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", st_t);
@@ -58,8 +58,8 @@ static void case_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memset(p, "B", SC_NULL_STREAM);
@@ -75,8 +75,8 @@ static void case_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memset(p, "B", st_t);
@@ -90,8 +90,8 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, SC_NULL_STREAM);
@@ -107,8 +107,8 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
@@ -122,8 +122,8 @@ static void case_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_host_func(p, "B", SC_NULL_STREAM);
@@ -139,8 +139,8 @@ static void case_host_func_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_host_func(p, "B", st_t);
@@ -154,8 +154,8 @@ static void case_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_callback(p, "B", SC_NULL_STREAM);
@@ -171,8 +171,8 @@ static void case_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_callback(p, "B", st_t);
@@ -187,8 +187,8 @@ static void case_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_NULL_STREAM);
@@ -205,8 +205,8 @@ static void case_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_NULL_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_NULL_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
@@ -243,7 +243,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8d64a7708366c922",
+    .digest = "e3a75564dbceec2a",
     .cases = cases,
     .ncases = 6,
 };

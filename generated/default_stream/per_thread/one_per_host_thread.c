@@ -24,8 +24,8 @@
 /* default_stream.per_thread.one_per_host_thread.kernel */
 static void case_kernel(sc_prog *p)
 {
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
@@ -39,8 +39,8 @@ static void case_kernel_control(sc_prog *p)
 {
     /* control: B moved to thread t1 */
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
@@ -52,8 +52,8 @@ static void case_kernel_control(sc_prog *p)
 /* default_stream.per_thread.one_per_host_thread.memset */
 static void case_memset(sc_prog *p)
 {
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memset(p, "B", SC_PER_THREAD_STREAM);
@@ -67,8 +67,8 @@ static void case_memset_control(sc_prog *p)
 {
     /* control: B moved to thread t1 */
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memset(p, "B", SC_PER_THREAD_STREAM);
@@ -80,8 +80,8 @@ static void case_memset_control(sc_prog *p)
 /* default_stream.per_thread.one_per_host_thread.memcpy_d2h_pinned */
 static void case_memcpy_d2h_pinned(sc_prog *p)
 {
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, SC_PER_THREAD_STREAM);
@@ -95,8 +95,8 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
 {
     /* control: B moved to thread t1 */
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, SC_PER_THREAD_STREAM);
@@ -108,8 +108,8 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
 /* default_stream.per_thread.one_per_host_thread.host_func */
 static void case_host_func(sc_prog *p)
 {
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_host_func(p, "B", SC_PER_THREAD_STREAM);
@@ -123,8 +123,8 @@ static void case_host_func_control(sc_prog *p)
 {
     /* control: B moved to thread t1 */
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_host_func(p, "B", SC_PER_THREAD_STREAM);
@@ -136,8 +136,8 @@ static void case_host_func_control(sc_prog *p)
 /* default_stream.per_thread.one_per_host_thread.callback */
 static void case_callback(sc_prog *p)
 {
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_callback(p, "B", SC_PER_THREAD_STREAM);
@@ -151,8 +151,8 @@ static void case_callback_control(sc_prog *p)
 {
     /* control: B moved to thread t1 */
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_callback(p, "B", SC_PER_THREAD_STREAM);
@@ -166,8 +166,8 @@ static void case_record(sc_prog *p)
 {
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_PER_THREAD_STREAM);
@@ -183,8 +183,8 @@ static void case_record_control(sc_prog *p)
 
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_PER_THREAD_STREAM);
@@ -221,7 +221,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "214c890ea7d56743",
+    .digest = "681170dc1a7c4371",
     .cases = cases,
     .ncases = 6,
 };

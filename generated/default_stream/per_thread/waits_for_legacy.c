@@ -26,7 +26,7 @@ static void case_kernel_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
 
@@ -40,7 +40,7 @@ static void case_kernel_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -52,7 +52,7 @@ static void case_kernel_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_PER_THREAD_STREAM);
 
@@ -66,7 +66,7 @@ static void case_kernel_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -78,7 +78,7 @@ static void case_kernel_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, SC_PER_THREAD_STREAM);
 
@@ -92,7 +92,7 @@ static void case_kernel_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -104,7 +104,7 @@ static void case_kernel_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_PER_THREAD_STREAM);
 
@@ -118,7 +118,7 @@ static void case_kernel_host_func_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -130,7 +130,7 @@ static void case_kernel_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_PER_THREAD_STREAM);
 
@@ -144,7 +144,7 @@ static void case_kernel_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -157,7 +157,7 @@ static void case_kernel_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_PER_THREAD_STREAM);
 
@@ -172,7 +172,7 @@ static void case_kernel_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -184,7 +184,7 @@ static void case_memset_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
 
@@ -198,7 +198,7 @@ static void case_memset_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -210,7 +210,7 @@ static void case_memset_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_PER_THREAD_STREAM);
 
@@ -224,7 +224,7 @@ static void case_memset_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -236,7 +236,7 @@ static void case_memset_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, SC_PER_THREAD_STREAM);
 
@@ -250,7 +250,7 @@ static void case_memset_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -262,7 +262,7 @@ static void case_memset_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_PER_THREAD_STREAM);
 
@@ -276,7 +276,7 @@ static void case_memset_host_func_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -288,7 +288,7 @@ static void case_memset_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_PER_THREAD_STREAM);
 
@@ -302,7 +302,7 @@ static void case_memset_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -315,7 +315,7 @@ static void case_memset_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_PER_THREAD_STREAM);
 
@@ -330,7 +330,7 @@ static void case_memset_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_memset(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -342,7 +342,7 @@ static void case_host_func_kernel(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
 
@@ -356,7 +356,7 @@ static void case_host_func_kernel_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -368,7 +368,7 @@ static void case_host_func_memset(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_PER_THREAD_STREAM);
 
@@ -382,7 +382,7 @@ static void case_host_func_memset_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -394,7 +394,7 @@ static void case_host_func_memcpy_d2h_pinned(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, SC_PER_THREAD_STREAM);
 
@@ -408,7 +408,7 @@ static void case_host_func_memcpy_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -420,7 +420,7 @@ static void case_host_func_host_func(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_PER_THREAD_STREAM);
 
@@ -434,7 +434,7 @@ static void case_host_func_host_func_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -446,7 +446,7 @@ static void case_host_func_callback(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", SC_PER_THREAD_STREAM);
 
@@ -460,7 +460,7 @@ static void case_host_func_callback_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -473,7 +473,7 @@ static void case_host_func_record(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, SC_PER_THREAD_STREAM);
 
@@ -488,7 +488,7 @@ static void case_host_func_record_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_B_event = sc_event_create(p, "B_event");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_record(p, "B", ev_B_event, st_t);
 
@@ -547,7 +547,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8199c0338c930a25",
+    .digest = "37f4a34cbfeecd88",
     .cases = cases,
     .ncases = 18,
 };

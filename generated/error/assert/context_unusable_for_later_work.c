@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_fault(p, "F", SC_FAULT_ASSERT, st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_kernel(p, "X", st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -43,7 +43,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_kernel(p, "X", st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -66,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "0f6c318827eed801",
+    .digest = "1469486193364bb3",
     .cases = cases,
     .ncases = 1,
 };

@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -43,7 +43,7 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_kernel(p, "F", st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -66,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "15f41d220ce83af8",
+    .digest = "64254e3d48890de9",
     .cases = cases,
     .ncases = 1,
 };

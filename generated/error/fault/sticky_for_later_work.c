@@ -28,7 +28,7 @@ static void case_kernel(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_kernel(p, "X", st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -43,7 +43,7 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_kernel(p, "X", st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -56,7 +56,7 @@ static void case_memset(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_memset(p, "X", st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -71,7 +71,7 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_memset(p, "X", st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -84,7 +84,7 @@ static void case_memcpy_h2d_pinned(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PINNED, st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -99,7 +99,7 @@ static void case_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PINNED, st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -113,7 +113,7 @@ static void case_record(sc_prog *p)
     sc_event ev_X_event = sc_event_create(p, "X_event");
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_record(p, "X", ev_X_event, st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -129,7 +129,7 @@ static void case_record_control(sc_prog *p)
     sc_event ev_X_event = sc_event_create(p, "X_event");
 
     sc_kernel(p, "F", st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_record(p, "X", ev_X_event, st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -155,7 +155,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "5afa2a81998b60e2",
+    .digest = "3900f10994cd4075",
     .cases = cases,
     .ncases = 4,
 };

@@ -28,7 +28,7 @@ static void case_faulted(sc_prog *p)
     sc_stream_create(p, "idle", SC_NONBLOCKING);
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_faulted);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_stream_query(p, "X", st_faulted);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -43,7 +43,7 @@ static void case_faulted_control(sc_prog *p)
     sc_stream_create(p, "idle", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_faulted);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_stream_query(p, "X", st_faulted);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -56,7 +56,7 @@ static void case_idle(sc_prog *p)
     sc_stream st_idle = sc_stream_create(p, "idle", SC_NONBLOCKING);
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_faulted);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_stream_query(p, "X", st_idle);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -71,7 +71,7 @@ static void case_idle_control(sc_prog *p)
     sc_stream st_idle = sc_stream_create(p, "idle", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_faulted);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_X = sc_stream_query(p, "X", st_idle);
 
     sc_expect_answer(p, op_X, SC_CODE_ILLEGAL_ADDRESS);
@@ -95,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "47983eb78c61aab5",
+    .digest = "6aeb023b99f3e39f",
     .cases = cases,
     .ncases = 2,
 };

@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_X = sc_wait_invalid_flags(p, "X", ev_E, st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_VALUE);
@@ -43,7 +43,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_X = sc_wait(p, "X", ev_E, st_t);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_VALUE);
@@ -66,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "18086f2d48c34206",
+    .digest = "9f002ca9ed90f13f",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,8 +27,8 @@ static void case_peek_last_error(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_gate(p, "gate", st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_event_query(p, "Q", ev_E);
     sc_op op_P = sc_peek_last_error(p, "P");
 
@@ -43,8 +43,8 @@ static void case_peek_last_error_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_gate(p, "gate", st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_stream_create_invalid(p, "Q");
     sc_op op_P = sc_peek_last_error(p, "P");
 
@@ -57,8 +57,8 @@ static void case_get_last_error(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_gate(p, "gate", st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_event_query(p, "Q", ev_E);
     sc_op op_P = sc_get_last_error(p, "P");
 
@@ -73,8 +73,8 @@ static void case_get_last_error_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_gate(p, "gate", st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_stream_create_invalid(p, "Q");
     sc_op op_P = sc_get_last_error(p, "P");
 
@@ -101,7 +101,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "e9939d4bc46e3400",
+    .digest = "5c7dc7dd27cf69e8",
     .cases = cases,
     .ncases = 2,
 };

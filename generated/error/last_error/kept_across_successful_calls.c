@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
 
     sc_stream_create_invalid(p, "X");
     sc_kernel(p, "K", st_s);
-    sc_stream_sync(p, "op3", st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_op op_P = sc_peek_last_error(p, "P");
 
     sc_expect_answer(p, op_P, SC_CODE_INVALID_VALUE);
@@ -42,7 +42,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_kernel(p, "K", st_s);
-    sc_stream_sync(p, "op2", st_s);
+    sc_stream_sync(p, "stream_sync", st_s);
     sc_op op_P = sc_peek_last_error(p, "P");
 
     sc_expect_answer(p, op_P, SC_CODE_INVALID_VALUE);
@@ -65,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5fc5750c9b149b71",
+    .digest = "50e458934f47a30c",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,7 +27,7 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_fault(p, "F", SC_FAULT_ADDRESS, st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_P = sc_peek_last_error(p, "P");
 
     sc_expect_answer(p, op_P, SC_CODE_ILLEGAL_ADDRESS);
@@ -41,7 +41,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_kernel(p, "F", st_s);
-    sc_ctx_sync(p, "op2");
+    sc_ctx_sync(p, "ctx_sync");
     sc_op op_P = sc_peek_last_error(p, "P");
 
     sc_expect_answer(p, op_P, SC_CODE_ILLEGAL_ADDRESS);
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 1,
-    .digest = "61319733b1233543",
+    .digest = "f71bf0058a6ae3da",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_peek_last_error(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_stream_query(p, "Q", st_s);
     sc_op op_P = sc_peek_last_error(p, "P");
 
@@ -40,7 +40,7 @@ static void case_peek_last_error_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_stream_create_invalid(p, "Q");
     sc_op op_P = sc_peek_last_error(p, "P");
 
@@ -52,7 +52,7 @@ static void case_get_last_error(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_stream_query(p, "Q", st_s);
     sc_op op_P = sc_get_last_error(p, "P");
 
@@ -66,7 +66,7 @@ static void case_get_last_error_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_stream_create_invalid(p, "Q");
     sc_op op_P = sc_get_last_error(p, "P");
 
@@ -93,7 +93,7 @@ static const sc_rule rule = {
     .apis = SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "1e8a153eecd1529c",
+    .digest = "e84ca718e0985d72",
     .cases = cases,
     .ncases = 2,
 };

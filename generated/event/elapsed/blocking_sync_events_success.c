@@ -27,10 +27,10 @@ static void case_only(sc_prog *p)
     sc_event ev_E1 = sc_event_create_flags(p, "E1", SC_EV_BLOCKING_SYNC);
     sc_event ev_E2 = sc_event_create_flags(p, "E2", SC_EV_BLOCKING_SYNC);
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
-    sc_record(p, "op4", ev_E2, st_s);
+    sc_record(p, "record#2", ev_E2, st_s);
     sc_event_sync(p, "S", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
@@ -46,10 +46,10 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create_flags(p, "E1", SC_EV_BLOCKING_SYNC);
     sc_event ev_E2 = sc_event_create_flags(p, "E2", SC_EV_BLOCKING_SYNC);
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
-    sc_record(p, "op4", ev_E2, st_s);
+    sc_record(p, "record#2", ev_E2, st_s);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
     sc_expect_answer(p, op_X, SC_CODE_SUCCESS);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5b2cddb50408c511",
+    .digest = "4f7820e55334f74a",
     .cases = cases,
     .ncases = 1,
 };

@@ -28,10 +28,10 @@ static void case_only(sc_prog *p)
     sc_event ev_E1 = sc_event_create_flags(p, "E1", SC_EV_BLOCKING_SYNC);
     sc_event ev_E2 = sc_event_create_flags(p, "E2", SC_EV_BLOCKING_SYNC);
 
-    sc_record(p, "op1", ev_E1, st_s);
+    sc_record(p, "record", ev_E1, st_s);
     sc_gate(p, "A", st_s);
     sc_kernel(p, "B", st_s);
-    sc_record(p, "op4", ev_E2, st_s);
+    sc_record(p, "record#2", ev_E2, st_s);
     sc_event_sync(p, "S", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
@@ -47,11 +47,11 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create_flags(p, "E1", SC_EV_BLOCKING_SYNC);
     sc_event ev_E2 = sc_event_create_flags(p, "E2", SC_EV_BLOCKING_SYNC);
 
-    sc_record(p, "op1", ev_E1, st_s);
+    sc_record(p, "record", ev_E1, st_s);
     sc_gate(p, "A", st_s);
-    sc_record(p, "op3", ev_E1, st_s);
+    sc_record(p, "record#2", ev_E1, st_s);
     sc_kernel(p, "B", st_s);
-    sc_record(p, "op5", ev_E2, st_s);
+    sc_record(p, "record#3", ev_E2, st_s);
     sc_event_sync(p, "S", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
@@ -75,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5aee032c8599650d",
+    .digest = "b79f21c1ca4dbe33",
     .cases = cases,
     .ncases = 1,
 };

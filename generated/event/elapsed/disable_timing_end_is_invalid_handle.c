@@ -27,9 +27,9 @@ static void case_only(sc_prog *p)
     sc_event ev_E2 = sc_event_create_flags(p, "E2", SC_EV_DISABLE_TIMING);
     sc_event ev_E1 = sc_event_create(p, "E1");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_record(p, "op2", ev_E2, st_s);
-    sc_event_sync(p, "op3", ev_E2);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_record(p, "record#2", ev_E2, st_s);
+    sc_event_sync(p, "event_sync", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -44,9 +44,9 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E2 = sc_event_create(p, "E2");
     sc_event ev_E1 = sc_event_create(p, "E1");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_record(p, "op2", ev_E2, st_s);
-    sc_event_sync(p, "op3", ev_E2);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_record(p, "record#2", ev_E2, st_s);
+    sc_event_sync(p, "event_sync", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -69,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "21bdd49c6585c95c",
+    .digest = "78d05d61ec6150cc",
     .cases = cases,
     .ncases = 1,
 };

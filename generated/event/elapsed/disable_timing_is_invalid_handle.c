@@ -28,9 +28,9 @@ static void case_only(sc_prog *p)
     sc_event ev_E1 = sc_event_create_flags(p, "E1", SC_EV_DISABLE_TIMING);
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_record(p, "op2", ev_E2, st_s);
-    sc_event_sync(p, "op3", ev_E2);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_record(p, "record#2", ev_E2, st_s);
+    sc_event_sync(p, "event_sync", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -45,9 +45,9 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_record(p, "op2", ev_E2, st_s);
-    sc_event_sync(p, "op3", ev_E2);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_record(p, "record#2", ev_E2, st_s);
+    sc_event_sync(p, "event_sync", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -70,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "08d8e44fcd82692c",
+    .digest = "392c25e102b662d6",
     .cases = cases,
     .ncases = 1,
 };

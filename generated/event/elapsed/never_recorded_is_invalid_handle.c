@@ -28,8 +28,8 @@ static void case_only(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_event_sync(p, "op2", ev_E1);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_event_sync(p, "event_sync", ev_E1);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -47,10 +47,10 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_event_sync(p, "op2", ev_E1);
-    sc_record(p, "op3", ev_E2, st_s);
-    sc_event_sync(p, "op4", ev_E2);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_event_sync(p, "event_sync", ev_E1);
+    sc_record(p, "record#2", ev_E2, st_s);
+    sc_event_sync(p, "event_sync#2", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
     sc_expect_answer(p, op_X, SC_CODE_INVALID_HANDLE);
@@ -73,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cdaa4711bc31d8aa",
+    .digest = "808214ec5260314d",
     .cases = cases,
     .ncases = 1,
 };

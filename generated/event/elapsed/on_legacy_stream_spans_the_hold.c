@@ -27,10 +27,10 @@ static void case_only(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E1, SC_LEGACY_STREAM);
     sc_gate(p, "A", SC_LEGACY_STREAM);
     sc_kernel(p, "B", SC_LEGACY_STREAM);
-    sc_record(p, "op4", ev_E2, SC_LEGACY_STREAM);
+    sc_record(p, "record#2", ev_E2, SC_LEGACY_STREAM);
     sc_event_sync(p, "S", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
@@ -45,11 +45,11 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E1, SC_LEGACY_STREAM);
     sc_gate(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E1, SC_LEGACY_STREAM);
+    sc_record(p, "record#2", ev_E1, SC_LEGACY_STREAM);
     sc_kernel(p, "B", SC_LEGACY_STREAM);
-    sc_record(p, "op5", ev_E2, SC_LEGACY_STREAM);
+    sc_record(p, "record#3", ev_E2, SC_LEGACY_STREAM);
     sc_event_sync(p, "S", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
@@ -73,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "87e9a86ce5328136",
+    .digest = "282f1b00e02e1d74",
     .cases = cases,
     .ncases = 1,
 };

@@ -29,9 +29,9 @@ static void case_only(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_event_sync(p, "op2", ev_E1);
-    sc_gate(p, "op3", st_s);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_event_sync(p, "event_sync", ev_E1);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
     sc_record(p, "R2", ev_E2, st_s);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
@@ -49,12 +49,12 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_event_sync(p, "op2", ev_E1);
-    sc_gate(p, "op3", st_s);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_event_sync(p, "event_sync", ev_E1);
+    sc_gate(p, "gate", st_s);
     sc_kernel(p, "A", st_s);
     sc_record(p, "R2", ev_E2, st_t);
-    sc_event_sync(p, "op6", ev_E2);
+    sc_event_sync(p, "event_sync#2", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
     sc_expect_answer(p, op_X, SC_CODE_NOT_READY);
@@ -77,7 +77,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4ee04eec43671d74",
+    .digest = "241f877331f6220d",
     .cases = cases,
     .ncases = 1,
 };

@@ -30,12 +30,12 @@ static void case_only(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_event_sync(p, "op2", ev_E1);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_event_sync(p, "event_sync", ev_E1);
     sc_gate(p, "A", st_t);
     sc_kernel(p, "B", st_t);
-    sc_record(p, "op5", ev_F, st_t);
-    sc_wait(p, "op6", ev_F, st_s);
+    sc_record(p, "record#2", ev_F, st_t);
+    sc_wait(p, "wait", ev_F, st_s);
     sc_record(p, "R2", ev_E2, st_s);
     sc_event_sync(p, "S", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
@@ -54,13 +54,13 @@ static void case_only_control(sc_prog *p)
     sc_event ev_F = sc_event_create(p, "F");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
-    sc_event_sync(p, "op2", ev_E1);
+    sc_record(p, "record", ev_E1, st_s);
+    sc_event_sync(p, "event_sync", ev_E1);
     sc_gate(p, "A", st_t);
     sc_kernel(p, "B", st_t);
-    sc_record(p, "op5", ev_F, st_t);
-    sc_wait(p, "op6", ev_F, st_s);
-    sc_record(p, "op7", ev_E1, st_s);
+    sc_record(p, "record#2", ev_F, st_t);
+    sc_wait(p, "wait", ev_F, st_s);
+    sc_record(p, "record#3", ev_E1, st_s);
     sc_record(p, "R2", ev_E2, st_s);
     sc_event_sync(p, "S", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
@@ -85,7 +85,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cd17d8d169163ebc",
+    .digest = "3aeb9fdeedc13a97",
     .cases = cases,
     .ncases = 1,
 };

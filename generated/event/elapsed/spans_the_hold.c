@@ -28,10 +28,10 @@ static void case_only(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
+    sc_record(p, "record", ev_E1, st_s);
     sc_gate(p, "A", st_s);
     sc_kernel(p, "B", st_s);
-    sc_record(p, "op4", ev_E2, st_s);
+    sc_record(p, "record#2", ev_E2, st_s);
     sc_event_sync(p, "S", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
@@ -47,11 +47,11 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_record(p, "op1", ev_E1, st_s);
+    sc_record(p, "record", ev_E1, st_s);
     sc_gate(p, "A", st_s);
-    sc_record(p, "op3", ev_E1, st_s);
+    sc_record(p, "record#2", ev_E1, st_s);
     sc_kernel(p, "B", st_s);
-    sc_record(p, "op5", ev_E2, st_s);
+    sc_record(p, "record#3", ev_E2, st_s);
     sc_event_sync(p, "S", ev_E2);
     sc_op op_X = sc_elapsed(p, "X", ev_E1, ev_E2);
 
@@ -75,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6f8290aba8279f4b",
+    .digest = "d2feb00c38528e81",
     .cases = cases,
     .ncases = 1,
 };

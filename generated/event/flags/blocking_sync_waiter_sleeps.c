@@ -29,7 +29,7 @@ static void case_only(sc_prog *p)
 
     sc_gate(p, "A", st_s);
     sc_kernel(p, "B", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
 
     sc_expect_value(p, op_X, SC_VALUE_SLEEPS);
@@ -45,7 +45,7 @@ static void case_only_control(sc_prog *p)
 
     sc_gate(p, "A", st_s);
     sc_kernel(p, "B", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
 
     sc_expect_value(p, op_X, SC_VALUE_SLEEPS);
@@ -68,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "6375b61a47205c91",
+    .digest = "ea29d29b3850cfae",
     .cases = cases,
     .ncases = 1,
 };

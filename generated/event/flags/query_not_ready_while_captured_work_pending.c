@@ -28,7 +28,7 @@ static void case_blocking_sync(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -45,10 +45,10 @@ static void case_blocking_sync_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_BLOCKING_SYNC);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -61,7 +61,7 @@ static void case_disable_timing(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -78,10 +78,10 @@ static void case_disable_timing_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -107,7 +107,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c44a0c4bd4e66a0c",
+    .digest = "2ca5250d2fd602a3",
     .cases = cases,
     .ncases = 2,
 };

@@ -28,7 +28,7 @@ static void case_kernel(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -45,10 +45,10 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -61,7 +61,7 @@ static void case_memset(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -78,10 +78,10 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -94,7 +94,7 @@ static void case_memcpy_h2d_pinned(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -111,10 +111,10 @@ static void case_memcpy_h2d_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -127,7 +127,7 @@ static void case_host_func(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -144,10 +144,10 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -160,7 +160,7 @@ static void case_callback(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -177,10 +177,10 @@ static void case_callback_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -212,7 +212,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "13891940091f68d0",
+    .digest = "713e789be066ffab",
     .cases = cases,
     .ncases = 5,
 };

@@ -28,7 +28,7 @@ static void case_kernel(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
@@ -43,9 +43,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_READY_WHILE, op_A);
@@ -58,7 +58,7 @@ static void case_memset(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
@@ -73,9 +73,9 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_READY_WHILE, op_A);
@@ -88,7 +88,7 @@ static void case_host_func(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
@@ -103,9 +103,9 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_READY_WHILE, op_A);
@@ -130,7 +130,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "03e8055125675ac3",
+    .digest = "b7c4409e54c981b6",
     .cases = cases,
     .ncases = 3,
 };

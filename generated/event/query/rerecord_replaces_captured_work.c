@@ -29,7 +29,7 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_record(p, "R1", ev_E, st_u);
-    sc_gate(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R2", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -47,9 +47,9 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_record(p, "R1", ev_E, st_u);
-    sc_gate(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "275a9f1bba9a24bd",
+    .digest = "4dba33a02025db0c",
     .cases = cases,
     .ncases = 1,
 };

@@ -43,7 +43,7 @@ static void case_memset_managed_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_gate(p, "G", st_s);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_MANAGED, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -73,7 +73,7 @@ static void case_memcpy_d2m_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_gate(p, "G", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2M, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -99,7 +99,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "cb3dfaaee084b8ae",
+    .digest = "b497755d424f5208",
     .cases = cases,
     .ncases = 2,
 };

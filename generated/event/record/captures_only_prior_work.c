@@ -29,7 +29,7 @@ static void case_kernel(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
@@ -46,9 +46,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -63,7 +63,7 @@ static void case_memset(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
@@ -80,9 +80,9 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -97,7 +97,7 @@ static void case_host_func(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
@@ -114,9 +114,9 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -131,7 +131,7 @@ static void case_callback(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
 
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op2", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_callback(p, "B", st_t);
@@ -148,9 +148,9 @@ static void case_callback_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -177,7 +177,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a7f35bd6cd1abfb9",
+    .digest = "410fa8d12e1453e2",
     .cases = cases,
     .ncases = 4,
 };

@@ -27,7 +27,7 @@ static void case_legacy(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_record(p, "R", ev_E, SC_LEGACY_STREAM);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -43,10 +43,10 @@ static void case_legacy_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -58,7 +58,7 @@ static void case_per_thread(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_PER_THREAD_STREAM);
+    sc_gate(p, "gate", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_record(p, "R", ev_E, SC_PER_THREAD_STREAM);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -74,10 +74,10 @@ static void case_per_thread_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_PER_THREAD_STREAM);
+    sc_gate(p, "gate", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -89,7 +89,7 @@ static void case_null(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_record(p, "R", ev_E, SC_NULL_STREAM);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -105,10 +105,10 @@ static void case_null_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -133,7 +133,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3d9f2cd9f048f016",
+    .digest = "247091c237b3035e",
     .cases = cases,
     .ncases = 3,
 };

@@ -27,7 +27,7 @@ static void case_legacy(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_record(p, "R", ev_E, SC_LEGACY_STREAM);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -43,7 +43,7 @@ static void case_legacy_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_record(p, "R", ev_E, st_t);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -57,7 +57,7 @@ static void case_per_thread(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_PER_THREAD_STREAM);
+    sc_gate(p, "gate", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_record(p, "R", ev_E, SC_PER_THREAD_STREAM);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -73,7 +73,7 @@ static void case_per_thread_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_PER_THREAD_STREAM);
+    sc_gate(p, "gate", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_record(p, "R", ev_E, st_t);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -87,7 +87,7 @@ static void case_null(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_record(p, "R", ev_E, SC_NULL_STREAM);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -103,7 +103,7 @@ static void case_null_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_record(p, "R", ev_E, st_t);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -130,7 +130,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2de2633a9df2ccce",
+    .digest = "795cbc6533755121",
     .cases = cases,
     .ncases = 3,
 };

@@ -29,9 +29,9 @@ static void case_kernel(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_record(p, "R2", ev_E, st_u);
     sc_op op_B = sc_kernel(p, "B", st_t);
@@ -49,10 +49,10 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_record(p, "op4", ev_E, st_u);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_u);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -67,9 +67,9 @@ static void case_memset(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_record(p, "R2", ev_E, st_u);
     sc_op op_B = sc_memset(p, "B", st_t);
@@ -87,10 +87,10 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_record(p, "op4", ev_E, st_u);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_u);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -105,9 +105,9 @@ static void case_host_func(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_record(p, "R2", ev_E, st_u);
     sc_op op_B = sc_host_func(p, "B", st_t);
@@ -125,10 +125,10 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_record(p, "op4", ev_E, st_u);
+    sc_record(p, "record", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_u);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -154,7 +154,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "88b76869ee040150",
+    .digest = "72f2121c3c20ddbf",
     .cases = cases,
     .ncases = 3,
 };

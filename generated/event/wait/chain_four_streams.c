@@ -32,14 +32,14 @@ static void case_kernel(sc_prog *p)
     sc_event ev_E2 = sc_event_create(p, "E2");
     sc_event ev_E3 = sc_event_create(p, "E3");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_memset(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
-    sc_record(p, "op5", ev_E2, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_wait(p, "W3", ev_E2, st_s3);
-    sc_record(p, "op7", ev_E3, st_s3);
-    sc_wait(p, "op8", ev_E3, st_s4);
+    sc_record(p, "record#3", ev_E3, st_s3);
+    sc_wait(p, "wait#2", ev_E3, st_s4);
     sc_op op_B = sc_kernel(p, "B", st_s4);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -58,13 +58,13 @@ static void case_kernel_control(sc_prog *p)
     sc_event ev_E2 = sc_event_create(p, "E2");
     sc_event ev_E3 = sc_event_create(p, "E3");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_memset(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
-    sc_record(p, "op5", ev_E2, st_s2);
-    sc_record(p, "op6", ev_E3, st_s3);
-    sc_wait(p, "op7", ev_E3, st_s4);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
+    sc_record(p, "record#3", ev_E3, st_s3);
+    sc_wait(p, "wait#2", ev_E3, st_s4);
     sc_op op_B = sc_kernel(p, "B", st_s4);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -81,14 +81,14 @@ static void case_host_func(sc_prog *p)
     sc_event ev_E2 = sc_event_create(p, "E2");
     sc_event ev_E3 = sc_event_create(p, "E3");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_memset(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
-    sc_record(p, "op5", ev_E2, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_wait(p, "W3", ev_E2, st_s3);
-    sc_record(p, "op7", ev_E3, st_s3);
-    sc_wait(p, "op8", ev_E3, st_s4);
+    sc_record(p, "record#3", ev_E3, st_s3);
+    sc_wait(p, "wait#2", ev_E3, st_s4);
     sc_op op_B = sc_host_func(p, "B", st_s4);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -107,13 +107,13 @@ static void case_host_func_control(sc_prog *p)
     sc_event ev_E2 = sc_event_create(p, "E2");
     sc_event ev_E3 = sc_event_create(p, "E3");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_memset(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
-    sc_record(p, "op5", ev_E2, st_s2);
-    sc_record(p, "op6", ev_E3, st_s3);
-    sc_wait(p, "op7", ev_E3, st_s4);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
+    sc_record(p, "record#3", ev_E3, st_s3);
+    sc_wait(p, "wait#2", ev_E3, st_s4);
     sc_op op_B = sc_host_func(p, "B", st_s4);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -137,7 +137,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f33551d874153fae",
+    .digest = "4d253de81da8ac69",
     .cases = cases,
     .ncases = 2,
 };

@@ -30,12 +30,12 @@ static void case_kernel(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_wait(p, "W2", ev_E2, st_s3);
     sc_op op_B = sc_kernel(p, "B", st_s3);
 
@@ -53,12 +53,12 @@ static void case_kernel_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_op op_B = sc_kernel(p, "B", st_s3);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -73,12 +73,12 @@ static void case_memset(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_wait(p, "W2", ev_E2, st_s3);
     sc_op op_B = sc_memset(p, "B", st_s3);
 
@@ -96,12 +96,12 @@ static void case_memset_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_op op_B = sc_memset(p, "B", st_s3);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -116,12 +116,12 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_wait(p, "W2", ev_E2, st_s3);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s3);
 
@@ -139,12 +139,12 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_s3);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -159,12 +159,12 @@ static void case_host_func(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_wait(p, "W2", ev_E2, st_s3);
     sc_op op_B = sc_host_func(p, "B", st_s3);
 
@@ -182,12 +182,12 @@ static void case_host_func_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_op op_B = sc_host_func(p, "B", st_s3);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -202,12 +202,12 @@ static void case_callback(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_wait(p, "W2", ev_E2, st_s3);
     sc_op op_B = sc_callback(p, "B", st_s3);
 
@@ -225,12 +225,12 @@ static void case_callback_control(sc_prog *p)
     sc_event ev_E1 = sc_event_create(p, "E1");
     sc_event ev_E2 = sc_event_create(p, "E2");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
-    sc_record(p, "op3", ev_E1, st_s1);
-    sc_wait(p, "op4", ev_E1, st_s2);
+    sc_record(p, "record", ev_E1, st_s1);
+    sc_wait(p, "wait", ev_E1, st_s2);
     sc_kernel(p, "K", st_s2);
-    sc_record(p, "op6", ev_E2, st_s2);
+    sc_record(p, "record#2", ev_E2, st_s2);
     sc_op op_B = sc_callback(p, "B", st_s3);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -257,7 +257,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a8341194c59527f8",
+    .digest = "9f0f0fc266b16d68",
     .cases = cases,
     .ncases = 5,
 };

@@ -27,7 +27,7 @@ static void case_kernel(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
@@ -44,9 +44,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -60,7 +60,7 @@ static void case_memset(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
@@ -77,9 +77,9 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -93,7 +93,7 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
@@ -110,9 +110,9 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -126,7 +126,7 @@ static void case_host_func(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
@@ -143,9 +143,9 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -159,7 +159,7 @@ static void case_callback(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_callback(p, "B", st_t);
@@ -176,9 +176,9 @@ static void case_callback_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -206,7 +206,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "85b41b7768519e10",
+    .digest = "bede91855d8ac0bf",
     .cases = cases,
     .ncases = 5,
 };

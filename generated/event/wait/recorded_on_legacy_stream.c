@@ -27,9 +27,9 @@ static void case_kernel(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -44,9 +44,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -58,9 +58,9 @@ static void case_memset(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -75,9 +75,9 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -89,9 +89,9 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -106,9 +106,9 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -120,9 +120,9 @@ static void case_host_func(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -137,9 +137,9 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -151,9 +151,9 @@ static void case_callback(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_callback(p, "B", st_t);
 
@@ -168,9 +168,9 @@ static void case_callback_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
-    sc_record(p, "op3", ev_E, SC_LEGACY_STREAM);
+    sc_record(p, "record", ev_E, SC_LEGACY_STREAM);
     sc_op op_B = sc_callback(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -197,7 +197,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "73cdbcede656be97",
+    .digest = "c7159493a18fa8b1",
     .cases = cases,
     .ncases = 5,
 };

@@ -29,11 +29,11 @@ static void case_kernel(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_u);
+    sc_record(p, "record", ev_E, st_u);
     sc_wait(p, "W", ev_E, st_t);
-    sc_gate(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_NOT_HELD, op_A);
@@ -49,11 +49,11 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_u);
-    sc_gate(p, "op2", st_s);
+    sc_record(p, "record", ev_E, st_u);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_wait(p, "op5", ev_E, st_t);
+    sc_record(p, "record#2", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_NOT_HELD, op_A);
@@ -67,11 +67,11 @@ static void case_memset(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_u);
+    sc_record(p, "record", ev_E, st_u);
     sc_wait(p, "W", ev_E, st_t);
-    sc_gate(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
     sc_expect(p, op_B, SC_NOT_HELD, op_A);
@@ -87,11 +87,11 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_u);
-    sc_gate(p, "op2", st_s);
+    sc_record(p, "record", ev_E, st_u);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_wait(p, "op5", ev_E, st_t);
+    sc_record(p, "record#2", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
 
     sc_expect(p, op_B, SC_NOT_HELD, op_A);
@@ -105,11 +105,11 @@ static void case_host_func(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_u);
+    sc_record(p, "record", ev_E, st_u);
     sc_wait(p, "W", ev_E, st_t);
-    sc_gate(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op5", ev_E, st_s);
+    sc_record(p, "record#2", ev_E, st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
     sc_expect(p, op_B, SC_NOT_HELD, op_A);
@@ -125,11 +125,11 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_u);
-    sc_gate(p, "op2", st_s);
+    sc_record(p, "record", ev_E, st_u);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op4", ev_E, st_s);
-    sc_wait(p, "op5", ev_E, st_t);
+    sc_record(p, "record#2", ev_E, st_s);
+    sc_wait(p, "wait", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
     sc_expect(p, op_B, SC_NOT_HELD, op_A);
@@ -154,7 +154,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3bfc822322ed8658",
+    .digest = "585dbb4a2c06c385",
     .cases = cases,
     .ncases = 3,
 };

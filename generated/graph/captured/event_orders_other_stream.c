@@ -30,11 +30,11 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_capture_keep(p, "op3", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
-    sc_record(p, "op5", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_wait(p, "W", ev_E, st_u);
     sc_op op_B = sc_kernel(p, "B", st_u);
 
@@ -52,11 +52,11 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_capture_keep(p, "op3", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
-    sc_record(p, "op5", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_u);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -79,7 +79,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "81247cddfbf741a4",
+    .digest = "5836fe763bb0989a",
     .cases = cases,
     .ncases = 1,
 };

@@ -29,9 +29,9 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_capture_keep(p, "op3", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
     sc_record(p, "R", ev_E, st_t);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -49,9 +49,9 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create(p, "E");
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_capture_keep(p, "op3", st_s, gr_G);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
@@ -75,7 +75,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "77b05b149e5a8522",
+    .digest = "51025ca41169f841",
     .cases = cases,
     .ncases = 1,
 };

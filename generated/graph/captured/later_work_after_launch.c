@@ -29,10 +29,10 @@ static void case_kernel(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_kernel(p, "op3", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -49,10 +49,10 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_kernel(p, "op3", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
     sc_op op_B = sc_kernel(p, "B", st_u);
 
@@ -67,10 +67,10 @@ static void case_memset(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_kernel(p, "op3", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -87,10 +87,10 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_kernel(p, "op3", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
     sc_op op_B = sc_memset(p, "B", st_u);
 
@@ -105,10 +105,10 @@ static void case_host_func(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_kernel(p, "op3", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -125,10 +125,10 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_kernel(p, "op3", st_s);
-    sc_capture_keep(p, "op4", st_s, gr_G);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
     sc_graph_replay(p, "L", gr_G, st_t);
     sc_op op_B = sc_host_func(p, "B", st_u);
 
@@ -154,7 +154,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a7c5b978f47c4ac0",
+    .digest = "452e577a73713ac3",
     .cases = cases,
     .ncases = 3,
 };

@@ -30,12 +30,12 @@ static void case_only(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
     sc_graph gr_H = sc_graph_create(p, "H", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_capture_keep(p, "op3", st_s, gr_G);
-    sc_capture_begin(p, "op4", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op5", st_s);
-    sc_capture_keep(p, "op6", st_s, gr_H);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
+    sc_capture_begin(p, "capture_begin#2", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep#2", st_s, gr_H);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_op op_L2 = sc_graph_replay(p, "L2", gr_G, st_u);
 
@@ -53,12 +53,12 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_G = sc_graph_create(p, "G", SC_GRAPH_CAPTURED);
     sc_graph gr_H = sc_graph_create(p, "H", SC_GRAPH_CAPTURED);
 
-    sc_capture_begin(p, "op1", st_s, SC_CAPTURE_GLOBAL);
+    sc_capture_begin(p, "capture_begin", st_s, SC_CAPTURE_GLOBAL);
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_capture_keep(p, "op3", st_s, gr_G);
-    sc_capture_begin(p, "op4", st_s, SC_CAPTURE_GLOBAL);
-    sc_kernel(p, "op5", st_s);
-    sc_capture_keep(p, "op6", st_s, gr_H);
+    sc_capture_keep(p, "capture_keep", st_s, gr_G);
+    sc_capture_begin(p, "capture_begin#2", st_s, SC_CAPTURE_GLOBAL);
+    sc_kernel(p, "kernel", st_s);
+    sc_capture_keep(p, "capture_keep#2", st_s, gr_H);
     sc_graph_replay(p, "L1", gr_G, st_t);
     sc_op op_L2 = sc_graph_replay(p, "L2", gr_H, st_u);
 
@@ -82,7 +82,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "87822a7d020bbe13",
+    .digest = "96ed4246354139a4",
     .cases = cases,
     .ncases = 1,
 };

@@ -30,7 +30,7 @@ static void case_kernel(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
 
     sc_op op_G = sc_graph_launch(p, "G", gr_P, st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -48,7 +48,7 @@ static void case_kernel_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
 
     sc_op op_G = sc_graph_launch(p, "G", gr_P, st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -63,7 +63,7 @@ static void case_memset(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
 
     sc_op op_G = sc_graph_launch(p, "G", gr_P, st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -81,7 +81,7 @@ static void case_memset_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
 
     sc_op op_G = sc_graph_launch(p, "G", gr_P, st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -96,7 +96,7 @@ static void case_host_func(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
 
     sc_op op_G = sc_graph_launch(p, "G", gr_P, st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -114,7 +114,7 @@ static void case_host_func_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_GATE);
 
     sc_op op_G = sc_graph_launch(p, "G", gr_P, st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_G);
@@ -139,7 +139,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "62e3ab804dcc0ee0",
+    .digest = "0eccc349fbc08598",
     .cases = cases,
     .ncases = 3,
 };

@@ -27,7 +27,7 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_KERNEL);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_graph_launch(p, "B", gr_P, SC_LEGACY_STREAM);
 
@@ -42,7 +42,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_KERNEL);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_graph_launch(p, "B", gr_P, SC_LEGACY_STREAM);
 
@@ -66,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3b349ec90ce2979c",
+    .digest = "9ef0dd5b8650ce57",
     .cases = cases,
     .ncases = 1,
 };

@@ -32,7 +32,7 @@ static void case_only(sc_prog *p)
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
     sc_op op_H = sc_node_child(p, "H", gr_P, gr_C);
     sc_edge(p, "E1", op_A, op_H);
-    sc_instantiate(p, "op5", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -50,7 +50,7 @@ static void case_only_control(sc_prog *p)
     sc_op op_K = sc_node(p, "K", gr_C, SC_NODE_KERNEL);
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
     sc_node_child(p, "H", gr_P, gr_C);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -73,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "361d0d4443396b61",
+    .digest = "f815e3339b8ade06",
     .cases = cases,
     .ncases = 1,
 };

@@ -31,7 +31,7 @@ static void case_only(sc_prog *p)
     sc_node(p, "J", gr_C, SC_NODE_KERNEL);
     sc_node_child(p, "H", gr_P, gr_C);
     sc_op op_K = sc_node(p, "K", gr_C, SC_NODE_KERNEL);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect_unary(p, op_K, SC_NEVER_RUNS);
@@ -49,7 +49,7 @@ static void case_only_control(sc_prog *p)
     sc_node(p, "J", gr_C, SC_NODE_KERNEL);
     sc_op op_K = sc_node(p, "K", gr_C, SC_NODE_KERNEL);
     sc_node_child(p, "H", gr_P, gr_C);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect_unary(p, op_K, SC_NEVER_RUNS);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9e3095736be09794",
+    .digest = "d28c33d3d349cc22",
     .cases = cases,
     .ncases = 1,
 };

@@ -29,7 +29,7 @@ static void case_only(sc_prog *p)
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
     sc_op op_H = sc_node(p, "H", gr_P, SC_NODE_HOST);
     sc_edge(p, "E", op_A, op_H);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_H, SC_AFTER, op_A);
@@ -45,7 +45,7 @@ static void case_only_control(sc_prog *p)
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
     sc_op op_H = sc_node(p, "H", gr_P, SC_NODE_HOST);
-    sc_instantiate(p, "op3", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_H, SC_AFTER, op_A);
@@ -68,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4e70823b9451a8c8",
+    .digest = "911a2994b6d1037d",
     .cases = cases,
     .ncases = 1,
 };

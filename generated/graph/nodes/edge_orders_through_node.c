@@ -32,7 +32,7 @@ static void case_memset(sc_prog *p)
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_M);
     sc_edge(p, "E2", op_M, op_K);
-    sc_instantiate(p, "op6", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -50,7 +50,7 @@ static void case_memset_control(sc_prog *p)
     sc_op op_M = sc_node_data(p, "M", gr_P, SC_NODE_MEMSET);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_M);
-    sc_instantiate(p, "op5", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -67,7 +67,7 @@ static void case_memcpy(sc_prog *p)
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_M);
     sc_edge(p, "E2", op_M, op_K);
-    sc_instantiate(p, "op6", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -85,7 +85,7 @@ static void case_memcpy_control(sc_prog *p)
     sc_op op_M = sc_node_data(p, "M", gr_P, SC_NODE_MEMCPY);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_M);
-    sc_instantiate(p, "op5", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -102,7 +102,7 @@ static void case_host(sc_prog *p)
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_M);
     sc_edge(p, "E2", op_M, op_K);
-    sc_instantiate(p, "op6", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -120,7 +120,7 @@ static void case_host_control(sc_prog *p)
     sc_op op_M = sc_node(p, "M", gr_P, SC_NODE_HOST);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_M);
-    sc_instantiate(p, "op5", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -137,7 +137,7 @@ static void case_kernel(sc_prog *p)
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_M);
     sc_edge(p, "E2", op_M, op_K);
-    sc_instantiate(p, "op6", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -155,7 +155,7 @@ static void case_kernel_control(sc_prog *p)
     sc_op op_M = sc_node(p, "M", gr_P, SC_NODE_KERNEL);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_M);
-    sc_instantiate(p, "op5", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -181,7 +181,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "561e089c40af906d",
+    .digest = "7fb681a16ac593c7",
     .cases = cases,
     .ncases = 4,
 };

@@ -31,9 +31,9 @@ static void case_only(sc_prog *p)
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_K);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
-    sc_exec_destroy(p, "op6", gr_P);
+    sc_exec_destroy(p, "exec_destroy", gr_P);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_K);
@@ -51,9 +51,9 @@ static void case_only_control(sc_prog *p)
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_A, op_K);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
-    sc_exec_destroy(p, "op6", gr_P);
+    sc_exec_destroy(p, "exec_destroy", gr_P);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_K);
@@ -76,7 +76,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "670607cf34f5cddd",
+    .digest = "9fe79011bc071e85",
     .cases = cases,
     .ncases = 1,
 };

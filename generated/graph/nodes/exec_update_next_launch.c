@@ -30,12 +30,12 @@ static void case_only(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
     sc_graph gr_Q = sc_graph_create(p, "Q", SC_GRAPH_NODES);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_node(p, "op3", gr_P, SC_NODE_KERNEL);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
     sc_op op_K = sc_node(p, "K", gr_Q, SC_NODE_KERNEL);
-    sc_instantiate(p, "op5", gr_P);
-    sc_exec_update(p, "op6", gr_P, gr_Q);
+    sc_instantiate(p, "instantiate", gr_P);
+    sc_exec_update(p, "exec_update", gr_P, gr_Q);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -51,12 +51,12 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
     sc_graph gr_Q = sc_graph_create(p, "Q", SC_GRAPH_NODES);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_node(p, "op3", gr_P, SC_NODE_KERNEL);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
     sc_op op_K = sc_node(p, "K", gr_Q, SC_NODE_KERNEL);
-    sc_instantiate(p, "op5", gr_P);
-    sc_exec_update(p, "op6", gr_P, gr_Q);
+    sc_instantiate(p, "instantiate", gr_P);
+    sc_exec_update(p, "exec_update", gr_P, gr_Q);
     sc_graph_replay(p, "L", gr_P, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -79,7 +79,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "79d332f29c1a1c16",
+    .digest = "e293008a5a049225",
     .cases = cases,
     .ncases = 1,
 };

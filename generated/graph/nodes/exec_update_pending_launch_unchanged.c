@@ -29,13 +29,13 @@ static void case_only(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
     sc_graph gr_Q = sc_graph_create(p, "Q", SC_GRAPH_NODES);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
-    sc_node(p, "op4", gr_Q, SC_NODE_KERNEL);
-    sc_instantiate(p, "op5", gr_P);
+    sc_node(p, "node_kernel", gr_Q, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L1", gr_P, st_s);
-    sc_exec_update(p, "op7", gr_P, gr_Q);
+    sc_exec_update(p, "exec_update", gr_P, gr_Q);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -51,13 +51,13 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
     sc_graph gr_Q = sc_graph_create(p, "Q", SC_GRAPH_NODES);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
-    sc_node(p, "op4", gr_Q, SC_NODE_KERNEL);
-    sc_instantiate(p, "op5", gr_P);
+    sc_node(p, "node_kernel", gr_Q, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L1", gr_P, st_t);
-    sc_exec_update(p, "op7", gr_P, gr_Q);
+    sc_exec_update(p, "exec_update", gr_P, gr_Q);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -80,7 +80,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2a076de1b8a11dd9",
+    .digest = "b002c76c7be38d47",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,10 +27,10 @@ static void case_only(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
     sc_graph gr_Q = sc_graph_create(p, "Q", SC_GRAPH_NODES);
 
-    sc_node(p, "op1", gr_P, SC_NODE_KERNEL);
-    sc_node(p, "op2", gr_Q, SC_NODE_KERNEL);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
+    sc_node(p, "node_kernel#2", gr_Q, SC_NODE_KERNEL);
     sc_node(p, "X", gr_Q, SC_NODE_KERNEL);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_op op_U = sc_exec_update(p, "U", gr_P, gr_Q);
 
     sc_expect_answer(p, op_U, SC_CODE_EXEC_UPDATE_FAILURE);
@@ -44,9 +44,9 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
     sc_graph gr_Q = sc_graph_create(p, "Q", SC_GRAPH_NODES);
 
-    sc_node(p, "op1", gr_P, SC_NODE_KERNEL);
-    sc_node(p, "op2", gr_Q, SC_NODE_KERNEL);
-    sc_instantiate(p, "op3", gr_P);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
+    sc_node(p, "node_kernel#2", gr_Q, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_op op_U = sc_exec_update(p, "U", gr_P, gr_Q);
 
     sc_expect_answer(p, op_U, SC_CODE_EXEC_UPDATE_FAILURE);
@@ -69,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8f43f15845dc3604",
+    .digest = "5e4aa137fb1ea8b9",
     .cases = cases,
     .ncases = 1,
 };

@@ -29,8 +29,8 @@ static void case_kernel(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
-    sc_node(p, "op2", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op3", gr_P);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -47,8 +47,8 @@ static void case_kernel_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
-    sc_node(p, "op2", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op3", gr_P);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -63,8 +63,8 @@ static void case_memset(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
-    sc_node(p, "op2", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op3", gr_P);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -81,8 +81,8 @@ static void case_memset_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
-    sc_node(p, "op2", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op3", gr_P);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -97,8 +97,8 @@ static void case_host_func(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
-    sc_node(p, "op2", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op3", gr_P);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -115,8 +115,8 @@ static void case_host_func_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
-    sc_node(p, "op2", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op3", gr_P);
+    sc_node(p, "node_kernel", gr_P, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -142,7 +142,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fde494e786256a26",
+    .digest = "216426fcacaea09b",
     .cases = cases,
     .ncases = 3,
 };

@@ -28,10 +28,10 @@ static void case_only(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -46,10 +46,10 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_t);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b87306e730d4601d",
+    .digest = "0d857bb15d1eeadd",
     .cases = cases,
     .ncases = 1,
 };

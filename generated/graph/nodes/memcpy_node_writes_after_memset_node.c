@@ -32,7 +32,7 @@ static void case_only(sc_prog *p)
     sc_op op_C = sc_node_data(p, "C", gr_P, SC_NODE_MEMCPY);
     sc_edge(p, "E1", op_A, op_M);
     sc_edge(p, "E2", op_M, op_C);
-    sc_instantiate(p, "op6", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect_unary(p, op_C, SC_KEEPS_DATA);
@@ -50,7 +50,7 @@ static void case_only_control(sc_prog *p)
     sc_op op_M = sc_node_data(p, "M", gr_P, SC_NODE_MEMSET);
     sc_op op_C = sc_node_data(p, "C", gr_P, SC_NODE_MEMCPY);
     sc_edge(p, "E1", op_A, op_M);
-    sc_instantiate(p, "op5", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect_unary(p, op_C, SC_KEEPS_DATA);
@@ -73,7 +73,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d4ccb65bed897c86",
+    .digest = "c701fc711ed81bfc",
     .cases = cases,
     .ncases = 1,
 };

@@ -31,7 +31,7 @@ static void case_only(sc_prog *p)
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
     sc_op op_R = sc_node_event(p, "R", gr_P, ev_E, SC_NODE_RECORD);
     sc_edge(p, "E1", op_A, op_R);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
 
@@ -48,7 +48,7 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
-    sc_instantiate(p, "op2", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
 
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "29182598b2e01c44",
+    .digest = "ead2b85f02cb6bf7",
     .cases = cases,
     .ncases = 1,
 };

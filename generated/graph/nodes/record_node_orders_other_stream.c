@@ -32,7 +32,7 @@ static void case_only(sc_prog *p)
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
     sc_op op_R = sc_node_event(p, "R", gr_P, ev_E, SC_NODE_RECORD);
     sc_edge(p, "E1", op_A, op_R);
-    sc_instantiate(p, "op4", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
@@ -52,7 +52,7 @@ static void case_only_control(sc_prog *p)
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
     sc_node_event(p, "R", gr_P, ev_E, SC_NODE_RECORD);
-    sc_instantiate(p, "op3", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
@@ -77,7 +77,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2b5b8d085b4051e1",
+    .digest = "416a23c578a86fba",
     .cases = cases,
     .ncases = 1,
 };

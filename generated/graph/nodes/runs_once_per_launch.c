@@ -29,7 +29,7 @@ static void case_kernel(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op2", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
@@ -46,7 +46,7 @@ static void case_kernel_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_K = sc_kernel(p, "K", st_t);
-    sc_instantiate(p, "op2", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
@@ -61,7 +61,7 @@ static void case_host(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_HOST);
-    sc_instantiate(p, "op2", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
@@ -78,7 +78,7 @@ static void case_host_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_K = sc_kernel(p, "K", st_t);
-    sc_instantiate(p, "op2", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
@@ -93,7 +93,7 @@ static void case_gate(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_GATE);
-    sc_instantiate(p, "op2", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
@@ -110,7 +110,7 @@ static void case_gate_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_K = sc_kernel(p, "K", st_t);
-    sc_instantiate(p, "op2", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
@@ -136,7 +136,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f9e7db053e7af7f4",
+    .digest = "caf1351e624a48d2",
     .cases = cases,
     .ncases = 3,
 };

@@ -30,9 +30,9 @@ static void case_only(sc_prog *p)
     sc_graph gr_Q = sc_graph_create(p, "Q", SC_GRAPH_NODES);
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
-    sc_node(p, "op2", gr_Q, SC_NODE_KERNEL);
-    sc_instantiate(p, "op3", gr_P);
-    sc_instantiate(p, "op4", gr_Q);
+    sc_node(p, "node_kernel", gr_Q, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
+    sc_instantiate(p, "instantiate#2", gr_Q);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_op op_L2 = sc_graph_replay(p, "L2", gr_P, st_t);
 
@@ -50,9 +50,9 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_Q = sc_graph_create(p, "Q", SC_GRAPH_NODES);
 
     sc_op op_A = sc_node(p, "A", gr_P, SC_NODE_GATE);
-    sc_node(p, "op2", gr_Q, SC_NODE_KERNEL);
-    sc_instantiate(p, "op3", gr_P);
-    sc_instantiate(p, "op4", gr_Q);
+    sc_node(p, "node_kernel", gr_Q, SC_NODE_KERNEL);
+    sc_instantiate(p, "instantiate", gr_P);
+    sc_instantiate(p, "instantiate#2", gr_Q);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_op op_L2 = sc_graph_replay(p, "L2", gr_Q, st_t);
 
@@ -76,7 +76,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "08efeb95f6afe328",
+    .digest = "b22bd8875d1b039f",
     .cases = cases,
     .ncases = 1,
 };

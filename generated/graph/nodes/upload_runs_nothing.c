@@ -29,7 +29,7 @@ static void case_only(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
-    sc_instantiate_upload(p, "op2", gr_P, st_s);
+    sc_instantiate_upload(p, "instantiate_upload", gr_P, st_s);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
@@ -46,7 +46,7 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_K = sc_kernel(p, "K", st_t);
-    sc_instantiate_upload(p, "op2", gr_P, st_s);
+    sc_instantiate_upload(p, "instantiate_upload", gr_P, st_s);
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
@@ -70,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f7c7050b9a764ba5",
+    .digest = "a4014cfec8c04c51",
     .cases = cases,
     .ncases = 1,
 };

@@ -30,11 +30,11 @@ static void case_only(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_A = sc_gate(p, "A", st_t);
-    sc_record(p, "op2", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_W = sc_node_event(p, "W", gr_P, ev_E, SC_NODE_WAIT);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
     sc_edge(p, "E1", op_W, op_K);
-    sc_instantiate(p, "op6", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -51,10 +51,10 @@ static void case_only_control(sc_prog *p)
     sc_graph gr_P = sc_graph_create(p, "P", SC_GRAPH_NODES);
 
     sc_op op_A = sc_gate(p, "A", st_t);
-    sc_record(p, "op2", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_node_event(p, "W", gr_P, ev_E, SC_NODE_WAIT);
     sc_op op_K = sc_node(p, "K", gr_P, SC_NODE_KERNEL);
-    sc_instantiate(p, "op5", gr_P);
+    sc_instantiate(p, "instantiate", gr_P);
     sc_graph_replay(p, "L", gr_P, st_s);
 
     sc_expect(p, op_K, SC_AFTER, op_A);
@@ -77,7 +77,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "31189f8e2aa676de",
+    .digest = "62af7836500aec61",
     .cases = cases,
     .ncases = 1,
 };

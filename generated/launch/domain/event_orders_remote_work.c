@@ -29,7 +29,7 @@ static void case_only(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
 
     sc_op op_A = sc_gate_attr(p, "A", SC_LAUNCH_REMOTE_DOMAIN, st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel_attr(p, "B", SC_LAUNCH_REMOTE_DOMAIN, st_t);
 
@@ -46,7 +46,7 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
 
     sc_op op_A = sc_gate_attr(p, "A", SC_LAUNCH_REMOTE_DOMAIN, st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_B = sc_kernel_attr(p, "B", SC_LAUNCH_REMOTE_DOMAIN, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -69,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c596ad5f6a4707e1",
+    .digest = "4aa723a6ba1942a6",
     .cases = cases,
     .ncases = 1,
 };

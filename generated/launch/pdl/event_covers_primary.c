@@ -30,7 +30,7 @@ static void case_only(sc_prog *p)
 
     sc_op op_A = sc_gate(p, "A", st_s);
     sc_kernel_pdl(p, "P", SC_PDL_NO_SYNC, st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -48,7 +48,7 @@ static void case_only_control(sc_prog *p)
 
     sc_op op_A = sc_gate(p, "A", st_s);
     sc_kernel_pdl(p, "P", SC_PDL_NO_SYNC, st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "42d3f11d188febbb",
+    .digest = "f8c1105a7abaa9d6",
     .cases = cases,
     .ncases = 1,
 };

@@ -48,7 +48,7 @@ static void case_only_control(sc_prog *p)
     sc_op op_A = sc_gate(p, "A", st_s);
     sc_kernel_pdl(p, "P", SC_PDL_NO_SYNC, st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "8b7360e9113900f2",
+    .digest = "3e0f3edebf19aca2",
     .cases = cases,
     .ncases = 1,
 };

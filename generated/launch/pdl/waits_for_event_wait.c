@@ -28,9 +28,9 @@ static void case_only(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_kernel(p, "A", st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_B = sc_kernel_pdl(p, "B", SC_PDL_NO_SYNC, st_s);
 
@@ -46,9 +46,9 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_t);
+    sc_gate(p, "gate", st_t);
     sc_op op_A = sc_kernel(p, "A", st_t);
-    sc_record(p, "op3", ev_E, st_t);
+    sc_record(p, "record", ev_E, st_t);
     sc_op op_B = sc_kernel_pdl(p, "B", SC_PDL_NO_SYNC, st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "d70005d336f44d6e",
+    .digest = "d3d480444d328e9e",
     .cases = cases,
     .ncases = 1,
 };

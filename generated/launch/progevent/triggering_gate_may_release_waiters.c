@@ -45,7 +45,7 @@ static void case_only_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
 
     sc_op op_A = sc_gate(p, "A", st_s);
-    sc_record(p, "op2", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_u);
     sc_op op_K = sc_kernel(p, "K", st_u);
 
@@ -69,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f8dabd7958f1c88f",
+    .digest = "f90d712145a17a48",
     .cases = cases,
     .ncases = 1,
 };

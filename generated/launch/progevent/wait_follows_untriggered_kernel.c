@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel_progevent(p, "A", ev_E, st_s);
     sc_wait(p, "W", ev_E, st_u);
     sc_op op_K = sc_kernel(p, "K", st_u);
@@ -45,7 +45,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel_progevent(p, "A", ev_E, st_s);
     sc_op op_K = sc_kernel(p, "K", st_u);
 
@@ -69,7 +69,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "2ac0b363ca763fc8",
+    .digest = "cad25c711dccbfc9",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,7 +27,7 @@ static void case_17(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -42,7 +42,7 @@ static void case_17_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -55,7 +55,7 @@ static void case_32(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -70,7 +70,7 @@ static void case_32_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -83,7 +83,7 @@ static void case_64(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -98,7 +98,7 @@ static void case_64_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -111,7 +111,7 @@ static void case_128(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -126,7 +126,7 @@ static void case_128_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -139,7 +139,7 @@ static void case_1024(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -154,7 +154,7 @@ static void case_1024_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
@@ -182,7 +182,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5f8dc0732197e1c9",
+    .digest = "59f3c70ceaf00348",
     .cases = cases,
     .ncases = 5,
 };

@@ -28,9 +28,9 @@ static void case_17(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -46,9 +46,9 @@ static void case_17_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -61,9 +61,9 @@ static void case_32(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -79,9 +79,9 @@ static void case_32_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -94,9 +94,9 @@ static void case_64(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -112,9 +112,9 @@ static void case_64_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -127,9 +127,9 @@ static void case_128(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -145,9 +145,9 @@ static void case_128_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -160,9 +160,9 @@ static void case_1024(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_wait(p, "W", ev_E, st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -178,9 +178,9 @@ static void case_1024_control(sc_prog *p)
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
-    sc_record(p, "op3", ev_E, st_g);
+    sc_record(p, "record", ev_E, st_g);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -207,7 +207,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "757b0f25f1642da9",
+    .digest = "8a6fb1cfc5ae1672",
     .cases = cases,
     .ncases = 5,
 };

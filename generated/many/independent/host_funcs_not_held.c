@@ -27,7 +27,7 @@ static void case_17(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -42,7 +42,7 @@ static void case_17_control(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 17);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_g);
 
@@ -55,7 +55,7 @@ static void case_32(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -70,7 +70,7 @@ static void case_32_control(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 32);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_g);
 
@@ -83,7 +83,7 @@ static void case_64(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -98,7 +98,7 @@ static void case_64_control(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 64);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_g);
 
@@ -111,7 +111,7 @@ static void case_128(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -126,7 +126,7 @@ static void case_128_control(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 128);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_g);
 
@@ -139,7 +139,7 @@ static void case_1024(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream st_s = sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_s);
 
@@ -154,7 +154,7 @@ static void case_1024_control(sc_prog *p)
     sc_stream st_g = sc_stream_create(p, "g", SC_NONBLOCKING);
     sc_stream_create_ex(p, "s", SC_NONBLOCKING, SC_PRIO_NONE, 0, 1024);
 
-    sc_gate(p, "op1", st_g);
+    sc_gate(p, "gate", st_g);
     sc_op op_A = sc_kernel(p, "A", st_g);
     sc_op op_B = sc_host_func(p, "B", st_g);
 
@@ -182,7 +182,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "aef6cfb0acbd88c9",
+    .digest = "7daaabdb3bade672",
     .cases = cases,
     .ncases = 5,
 };

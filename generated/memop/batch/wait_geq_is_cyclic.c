@@ -29,9 +29,9 @@ static void case_wrap(sc_prog *p)
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_WRAP);
     sc_word wd_U = sc_word_create(p, "U", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_batch_wait_write(p, "B", wd_V, wd_U, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -47,9 +47,9 @@ static void case_wrap_control(sc_prog *p)
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_WRAP);
     sc_word wd_U = sc_word_create(p, "U", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_write_value(p, "B", wd_U, 0, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -63,9 +63,9 @@ static void case_sign(sc_prog *p)
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_SIGN);
     sc_word wd_U = sc_word_create(p, "U", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_batch_wait_write(p, "B", wd_V, wd_U, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -81,9 +81,9 @@ static void case_sign_control(sc_prog *p)
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_SIGN);
     sc_word wd_U = sc_word_create(p, "U", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_write_value(p, "B", wd_U, 0, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -107,7 +107,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "552ea2943cb53462",
+    .digest = "50959db7dfdb58d9",
     .cases = cases,
     .ncases = 2,
 };

@@ -27,9 +27,9 @@ static void case_legacy(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_wait_value(p, "W", wd_V, SC_WAIT_GEQ, SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -44,9 +44,9 @@ static void case_legacy_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -58,9 +58,9 @@ static void case_per_thread(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_wait_value(p, "W", wd_V, SC_WAIT_GEQ, SC_PER_THREAD_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
 
@@ -75,9 +75,9 @@ static void case_per_thread_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", SC_PER_THREAD_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -101,7 +101,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "3d3689fe3745b277",
+    .digest = "2386030587521966",
     .cases = cases,
     .ncases = 2,
 };

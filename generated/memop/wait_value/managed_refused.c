@@ -42,7 +42,7 @@ static void case_geq_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_write_value(p, "op1", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_X = sc_wait_value(p, "X", wd_V, SC_WAIT_GEQ, st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -70,7 +70,7 @@ static void case_eq_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_write_value(p, "op1", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_X = sc_wait_value(p, "X", wd_V, SC_WAIT_EQ, st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -98,7 +98,7 @@ static void case_and_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_write_value(p, "op1", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_X = sc_wait_value(p, "X", wd_V, SC_WAIT_AND, st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -126,7 +126,7 @@ static void case_nor_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_write_value(p, "op1", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_X = sc_wait_value(p, "X", wd_V, SC_WAIT_NOR, st_s);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -152,7 +152,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "efd3534960083775",
+    .digest = "a2e5b75be9bce85f",
     .cases = cases,
     .ncases = 4,
 };

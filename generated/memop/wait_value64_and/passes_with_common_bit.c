@@ -30,9 +30,9 @@ static void case_only(sc_prog *p)
 
     sc_wait_value(p, "W", wd_V, SC_WAIT_AND, st_s);
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op5", wd_V, 0, st_s);
+    sc_write_value(p, "write_value64", wd_V, 0, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_READY_WHILE, op_A);
@@ -49,9 +49,9 @@ static void case_only_control(sc_prog *p)
 
     sc_gate(p, "W", st_s);
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op5", wd_V, 0, st_s);
+    sc_write_value(p, "write_value64", wd_V, 0, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_READY_WHILE, op_A);
@@ -74,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "edb32816f60a3e38",
+    .digest = "c9d150c31ad1e7e2",
     .cases = cases,
     .ncases = 1,
 };

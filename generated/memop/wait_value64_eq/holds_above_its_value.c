@@ -28,9 +28,9 @@ static void case_only(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 64, SC_WORD_EQ_ABOVE);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value64", wd_V, 0, st_s);
     sc_wait_value(p, "W", wd_V, SC_WAIT_EQ, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -46,9 +46,9 @@ static void case_only_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 64, SC_WORD_EQ_ABOVE);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value64", wd_V, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "d2b5e8f501fd1f21",
+    .digest = "7b231053f9e38275",
     .cases = cases,
     .ncases = 1,
 };

@@ -31,9 +31,9 @@ static void case_wrap(sc_prog *p)
 
     sc_wait_value(p, "W", wd_V, SC_WAIT_GEQ, st_s);
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op5", wd_V, 0, st_s);
+    sc_write_value(p, "write_value64", wd_V, 0, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_READY_WHILE, op_A);
@@ -50,9 +50,9 @@ static void case_wrap_control(sc_prog *p)
 
     sc_gate(p, "W", st_s);
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op5", wd_V, 0, st_s);
+    sc_write_value(p, "write_value64", wd_V, 0, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_READY_WHILE, op_A);
@@ -67,9 +67,9 @@ static void case_sign(sc_prog *p)
 
     sc_wait_value(p, "W", wd_V, SC_WAIT_GEQ, st_s);
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op5", wd_V, 0, st_s);
+    sc_write_value(p, "write_value64", wd_V, 0, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_READY_WHILE, op_A);
@@ -86,9 +86,9 @@ static void case_sign_control(sc_prog *p)
 
     sc_gate(p, "W", st_s);
     sc_record(p, "R", ev_E, st_s);
-    sc_gate(p, "op3", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op5", wd_V, 0, st_s);
+    sc_write_value(p, "write_value64", wd_V, 0, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_READY_WHILE, op_A);
@@ -112,7 +112,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "8bd0f8eb6dfde8a4",
+    .digest = "99133bababa5b045",
     .cases = cases,
     .ncases = 2,
 };

@@ -29,9 +29,9 @@ static void case_wrap(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_WRAP);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_wait_value(p, "W", wd_V, SC_WAIT_GEQ, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -47,9 +47,9 @@ static void case_wrap_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_WRAP);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -62,9 +62,9 @@ static void case_sign(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_SIGN);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_wait_value(p, "W", wd_V, SC_WAIT_GEQ, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -80,9 +80,9 @@ static void case_sign_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create_preset(p, "V", 32, SC_WORD_GEQ_BEHIND_SIGN);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -106,7 +106,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "c65061595862923d",
+    .digest = "e1e861fd07fc3736",
     .cases = cases,
     .ncases = 2,
 };

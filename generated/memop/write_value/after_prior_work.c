@@ -28,7 +28,7 @@ static void case_kernel_write_value(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -44,7 +44,7 @@ static void case_kernel_write_value_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -58,7 +58,7 @@ static void case_kernel_write_value64(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -74,7 +74,7 @@ static void case_kernel_write_value64_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -88,7 +88,7 @@ static void case_memset_write_value(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -104,7 +104,7 @@ static void case_memset_write_value_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -118,7 +118,7 @@ static void case_memset_write_value64(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -134,7 +134,7 @@ static void case_memset_write_value64_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -148,7 +148,7 @@ static void case_memcpy_h2d_pinned_write_value(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -164,7 +164,7 @@ static void case_memcpy_h2d_pinned_write_value_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -178,7 +178,7 @@ static void case_memcpy_h2d_pinned_write_value64(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -194,7 +194,7 @@ static void case_memcpy_h2d_pinned_write_value64_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -208,7 +208,7 @@ static void case_host_func_write_value(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -224,7 +224,7 @@ static void case_host_func_write_value_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -238,7 +238,7 @@ static void case_host_func_write_value64(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -254,7 +254,7 @@ static void case_host_func_write_value64_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -293,7 +293,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "9ab5a778719ff2a3",
+    .digest = "1aedde4352b3f982",
     .cases = cases,
     .ncases = 8,
 };

@@ -27,7 +27,7 @@ static void case_write_value(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -42,7 +42,7 @@ static void case_write_value_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -55,7 +55,7 @@ static void case_write_value64(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -70,7 +70,7 @@ static void case_write_value64_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -97,7 +97,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "30878e0e2c73b429",
+    .digest = "1c73c9028ecb1df1",
     .cases = cases,
     .ncases = 2,
 };

@@ -28,7 +28,7 @@ static void case_write_value(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -44,7 +44,7 @@ static void case_write_value_control(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -58,7 +58,7 @@ static void case_write_value64(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_t);
 
@@ -74,7 +74,7 @@ static void case_write_value64_control(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 64);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_W = sc_write_value(p, "W", wd_V, 0, st_s);
 
@@ -99,7 +99,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "8a5368324140a709",
+    .digest = "bc0f5542ef2a2bd0",
     .cases = cases,
     .ncases = 2,
 };

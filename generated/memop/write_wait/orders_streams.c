@@ -28,9 +28,9 @@ static void case_geq(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_wait_value(p, "W", wd_V, SC_WAIT_GEQ, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -46,9 +46,9 @@ static void case_geq_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -61,9 +61,9 @@ static void case_eq(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_wait_value(p, "W", wd_V, SC_WAIT_EQ, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -79,9 +79,9 @@ static void case_eq_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -94,9 +94,9 @@ static void case_and(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_wait_value(p, "W", wd_V, SC_WAIT_AND, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -112,9 +112,9 @@ static void case_and_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -127,9 +127,9 @@ static void case_nor(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_wait_value(p, "W", wd_V, SC_WAIT_NOR, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -145,9 +145,9 @@ static void case_nor_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_word wd_V = sc_word_create(p, "V", 32);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_write_value(p, "op3", wd_V, 0, st_s);
+    sc_write_value(p, "write_value", wd_V, 0, st_s);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -173,7 +173,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "5b02d3bba3f00a07",
+    .digest = "9140a3393797b2fb",
     .cases = cases,
     .ncases = 4,
 };

@@ -25,7 +25,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
     sc_op op_X = sc_device_sync(p, "X", 1);
 
@@ -39,7 +39,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
     sc_op op_X = sc_device_sync(p, "X", 0);
 
@@ -63,7 +63,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "72243f0a11e1c9af",
+    .digest = "8e1ce5c09056ebed",
     .cases = cases,
     .ncases = 1,
 };

@@ -31,8 +31,8 @@ static void case_only(sc_prog *p)
 
     sc_record(p, "R0", ev_E0, st_s0);
     sc_record(p, "R1", ev_E1, st_s1);
-    sc_stream_sync(p, "op3", st_s0);
-    sc_stream_sync(p, "op4", st_s1);
+    sc_stream_sync(p, "stream_sync", st_s0);
+    sc_stream_sync(p, "stream_sync#2", st_s1);
     sc_op op_X = sc_elapsed(p, "X", ev_E0, ev_E1);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -50,8 +50,8 @@ static void case_only_control(sc_prog *p)
 
     sc_record(p, "R0", ev_E0, st_s0);
     sc_record(p, "R1", ev_E1, st_s0);
-    sc_stream_sync(p, "op3", st_s0);
-    sc_stream_sync(p, "op4", st_s1);
+    sc_stream_sync(p, "stream_sync", st_s0);
+    sc_stream_sync(p, "stream_sync#2", st_s1);
     sc_op op_X = sc_elapsed(p, "X", ev_E0, ev_E1);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -74,7 +74,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "c17752c79e571c45",
+    .digest = "cbc4eb852b8211de",
     .cases = cases,
     .ncases = 1,
 };

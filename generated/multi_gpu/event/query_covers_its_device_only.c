@@ -28,7 +28,7 @@ static void case_only(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
     sc_record(p, "R", ev_E, st_s1);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -45,7 +45,7 @@ static void case_only_control(sc_prog *p)
     sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
     sc_record(p, "R", ev_E, st_s0);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -70,7 +70,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "5bf21848cf21283b",
+    .digest = "dae70ad99c8f9dc0",
     .cases = cases,
     .ncases = 1,
 };

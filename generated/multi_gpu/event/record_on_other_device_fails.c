@@ -28,8 +28,8 @@ static void case_only(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_s1);
-    sc_stream_sync(p, "op2", st_s1);
+    sc_record(p, "record", ev_E, st_s1);
+    sc_stream_sync(p, "stream_sync", st_s1);
     sc_op op_X = sc_record(p, "X", ev_E, st_s0);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -44,8 +44,8 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_record(p, "op1", ev_E, st_s1);
-    sc_stream_sync(p, "op2", st_s1);
+    sc_record(p, "record", ev_E, st_s1);
+    sc_stream_sync(p, "stream_sync", st_s1);
     sc_op op_X = sc_record(p, "X", ev_E, st_s1);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -68,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "c94efb64d9894906",
+    .digest = "35a400b441ff8da6",
     .cases = cases,
     .ncases = 1,
 };

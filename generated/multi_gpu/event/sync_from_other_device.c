@@ -28,11 +28,11 @@ static void case_only(sc_prog *p)
     sc_stream_create_ex(p, "u1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
     sc_record(p, "R", ev_E, st_s1);
-    sc_op op_op4 = sc_device_enter(p, "op4", 0);
-    sc_in_thread(p, op_op4, "t1");
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
     sc_op op_X = sc_event_sync(p, "X", ev_E);
     sc_in_thread(p, op_X, "t1");
 
@@ -48,11 +48,11 @@ static void case_only_control(sc_prog *p)
     sc_stream st_u1 = sc_stream_create_ex(p, "u1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
     sc_record(p, "R", ev_E, st_u1);
-    sc_op op_op4 = sc_device_enter(p, "op4", 0);
-    sc_in_thread(p, op_op4, "t1");
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
     sc_op op_X = sc_event_sync(p, "X", ev_E);
     sc_in_thread(p, op_X, "t1");
 
@@ -76,7 +76,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "28bc5da46433a595",
+    .digest = "1aed16028d75a783",
     .cases = cases,
     .ncases = 1,
 };

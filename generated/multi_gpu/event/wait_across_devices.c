@@ -28,9 +28,9 @@ static void case_kernel(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
-    sc_record(p, "op3", ev_E, st_s0);
+    sc_record(p, "record", ev_E, st_s0);
     sc_wait(p, "W", ev_E, st_s1);
     sc_op op_B = sc_kernel(p, "B", st_s1);
 
@@ -46,9 +46,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
-    sc_record(p, "op3", ev_E, st_s0);
+    sc_record(p, "record", ev_E, st_s0);
     sc_op op_B = sc_kernel(p, "B", st_s1);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -61,9 +61,9 @@ static void case_memset(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
-    sc_record(p, "op3", ev_E, st_s0);
+    sc_record(p, "record", ev_E, st_s0);
     sc_wait(p, "W", ev_E, st_s1);
     sc_op op_B = sc_memset(p, "B", st_s1);
 
@@ -79,9 +79,9 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
-    sc_record(p, "op3", ev_E, st_s0);
+    sc_record(p, "record", ev_E, st_s0);
     sc_op op_B = sc_memset(p, "B", st_s1);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -94,9 +94,9 @@ static void case_host_func(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
-    sc_record(p, "op3", ev_E, st_s0);
+    sc_record(p, "record", ev_E, st_s0);
     sc_wait(p, "W", ev_E, st_s1);
     sc_op op_B = sc_host_func(p, "B", st_s1);
 
@@ -112,9 +112,9 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
-    sc_record(p, "op3", ev_E, st_s0);
+    sc_record(p, "record", ev_E, st_s0);
     sc_op op_B = sc_host_func(p, "B", st_s1);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -139,7 +139,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "1e3909a37f1f1629",
+    .digest = "ca6b9eaacdc64696",
     .cases = cases,
     .ncases = 3,
 };

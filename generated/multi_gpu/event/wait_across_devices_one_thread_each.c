@@ -28,12 +28,12 @@ static void case_only(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s0);
-    sc_in_thread(p, op_op1, "t0");
+    sc_op op_gate = sc_gate(p, "gate", st_s0);
+    sc_in_thread(p, op_gate, "t0");
     sc_op op_A = sc_kernel(p, "A", st_s0);
     sc_in_thread(p, op_A, "t0");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s0);
-    sc_in_thread(p, op_op3, "t0");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s0);
+    sc_in_thread(p, op_record, "t0");
     sc_op op_W = sc_wait(p, "W", ev_E, st_s1);
     sc_in_thread(p, op_W, "t1");
     sc_op op_B = sc_kernel(p, "B", st_s1);
@@ -51,12 +51,12 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s0);
-    sc_in_thread(p, op_op1, "t0");
+    sc_op op_gate = sc_gate(p, "gate", st_s0);
+    sc_in_thread(p, op_gate, "t0");
     sc_op op_A = sc_kernel(p, "A", st_s0);
     sc_in_thread(p, op_A, "t0");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s0);
-    sc_in_thread(p, op_op3, "t0");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s0);
+    sc_in_thread(p, op_record, "t0");
     sc_op op_B = sc_kernel(p, "B", st_s1);
     sc_in_thread(p, op_B, "t1");
 
@@ -80,7 +80,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "b96b962c282d5f46",
+    .digest = "fb91e6f8e3a96a15",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
     sc_op op_B = sc_kernel(p, "B", SC_ON_DEVICE(SC_LEGACY_STREAM, 1));
 
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s0 = sc_stream_create(p, "s0", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "f82ed6b96ba7cb56",
+    .digest = "e590aa536b28758c",
     .cases = cases,
     .ncases = 1,
 };

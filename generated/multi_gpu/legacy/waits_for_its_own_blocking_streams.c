@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_BLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
     sc_op op_B = sc_kernel(p, "B", SC_ON_DEVICE(SC_LEGACY_STREAM, 1));
 
@@ -40,7 +40,7 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
     sc_op op_B = sc_kernel(p, "B", SC_ON_DEVICE(SC_LEGACY_STREAM, 1));
 
@@ -64,7 +64,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "1eacc9f5384a529c",
+    .digest = "92c8a5fb8c330878",
     .cases = cases,
     .ncases = 1,
 };

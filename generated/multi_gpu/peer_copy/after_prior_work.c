@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
     sc_op op_X = sc_memcpy_peer(p, "X", st_s1);
 
@@ -41,7 +41,7 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream st_t1 = sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_A = sc_kernel(p, "A", st_s1);
     sc_op op_X = sc_memcpy_peer(p, "X", st_t1);
 
@@ -65,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "820349b72d0247f7",
+    .digest = "df64e56efd13fa27",
     .cases = cases,
     .ncases = 1,
 };

@@ -28,9 +28,9 @@ static void case_only(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
-    sc_record(p, "op3", ev_E, st_s0);
+    sc_record(p, "record", ev_E, st_s0);
     sc_wait(p, "W", ev_E, st_s1);
     sc_op op_X = sc_memcpy_peer(p, "X", st_s1);
 
@@ -46,9 +46,9 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_s0);
+    sc_gate(p, "gate", st_s0);
     sc_op op_A = sc_kernel(p, "A", st_s0);
-    sc_record(p, "op3", ev_E, st_s0);
+    sc_record(p, "record", ev_E, st_s0);
     sc_op op_X = sc_memcpy_peer(p, "X", st_s1);
 
     sc_expect(p, op_X, SC_AFTER, op_A);
@@ -71,7 +71,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "e1a5055c14bc0b7d",
+    .digest = "c2022746766706b4",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,7 +27,7 @@ static void case_kernel(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_P = sc_memcpy_peer(p, "P", st_s1);
     sc_op op_B = sc_kernel(p, "B", st_s1);
 
@@ -42,7 +42,7 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream st_t1 = sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_P = sc_memcpy_peer(p, "P", st_s1);
     sc_op op_B = sc_kernel(p, "B", st_t1);
 
@@ -55,7 +55,7 @@ static void case_host_func(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_P = sc_memcpy_peer(p, "P", st_s1);
     sc_op op_B = sc_host_func(p, "B", st_s1);
 
@@ -70,7 +70,7 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
     sc_stream st_t1 = sc_stream_create_ex(p, "t1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_gate(p, "op1", st_s1);
+    sc_gate(p, "gate", st_s1);
     sc_op op_P = sc_memcpy_peer(p, "P", st_s1);
     sc_op op_B = sc_host_func(p, "B", st_t1);
 
@@ -95,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "eed3fa96007ffaee",
+    .digest = "538b14b01ae7c07d",
     .cases = cases,
     .ncases = 2,
 };

@@ -26,8 +26,8 @@ static void case_h2d_pinned(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 0);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
     sc_op op_X = sc_memcpy_async(p, "X", SC_H2D_PINNED, st_s1);
     sc_in_thread(p, op_X, "t1");
 
@@ -41,8 +41,8 @@ static void case_h2d_pinned_control(sc_prog *p)
 
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 0);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
     sc_op op_X = sc_kernel(p, "X", st_s1);
     sc_in_thread(p, op_X, "t1");
 
@@ -54,8 +54,8 @@ static void case_d2h_pinned(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 0);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2H_PINNED, st_s1);
     sc_in_thread(p, op_X, "t1");
 
@@ -69,8 +69,8 @@ static void case_d2h_pinned_control(sc_prog *p)
 
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 0);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
     sc_op op_X = sc_kernel(p, "X", st_s1);
     sc_in_thread(p, op_X, "t1");
 
@@ -95,7 +95,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 2,
     .isolate = 0,
-    .digest = "915437bf5fb5cadd",
+    .digest = "26146e79300779f9",
     .cases = cases,
     .ncases = 2,
 };

@@ -26,8 +26,8 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 0);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
     sc_op op_X = sc_module_kernel(p, "X", st_s1);
     sc_in_thread(p, op_X, "t1");
 
@@ -41,8 +41,8 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s1 = sc_stream_create_ex(p, "s1", SC_NONBLOCKING, SC_PRIO_NONE, 1, 1);
 
-    sc_op op_op1 = sc_device_enter(p, "op1", 0);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_device_enter = sc_device_enter(p, "device_enter", 0);
+    sc_in_thread(p, op_device_enter, "t1");
     sc_op op_X = sc_module_kernel(p, "X", st_s1);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
@@ -65,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 2,
     .isolate = 0,
-    .digest = "efaafcbd3be6bf44",
+    .digest = "e24a103322a90778",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,7 +27,7 @@ static void case_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
@@ -43,7 +43,7 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -56,7 +56,7 @@ static void case_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
     sc_in_thread(p, op_X, "t1");
@@ -72,7 +72,7 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
@@ -98,7 +98,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "f163f131a77b64fb",
+    .digest = "bb7a27fe1be41b01",
     .cases = cases,
     .ncases = 2,
 };

@@ -33,15 +33,15 @@ static void case_kernel(sc_prog *p)
     sc_thread_process(p, "a1", "pa");
     sc_thread_process(p, "a2", "pa");
     sc_thread_process(p, "b1", "pb");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_op op_op4 = sc_wait(p, "op4", ev_E, st_t);
-    sc_in_thread(p, op_op4, "a1");
-    sc_op op_op5 = sc_kernel(p, "op5", st_t);
-    sc_in_thread(p, op_op5, "a1");
-    sc_op op_op6 = sc_record(p, "op6", ev_F, st_t);
-    sc_in_thread(p, op_op6, "a2");
+    sc_record(p, "record", ev_E, st_s);
+    sc_op op_wait = sc_wait(p, "wait", ev_E, st_t);
+    sc_in_thread(p, op_wait, "a1");
+    sc_op op_kernel = sc_kernel(p, "kernel", st_t);
+    sc_in_thread(p, op_kernel, "a1");
+    sc_op op_record__2 = sc_record(p, "record#2", ev_F, st_t);
+    sc_in_thread(p, op_record__2, "a2");
     sc_op op_W = sc_wait(p, "W", ev_F, st_u);
     sc_in_thread(p, op_W, "b1");
     sc_op op_B = sc_kernel(p, "B", st_u);
@@ -64,15 +64,15 @@ static void case_kernel_control(sc_prog *p)
     sc_thread_process(p, "a1", "pa");
     sc_thread_process(p, "a2", "pa");
     sc_thread_process(p, "b1", "pb");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_op op_op4 = sc_wait(p, "op4", ev_E, st_t);
-    sc_in_thread(p, op_op4, "a1");
-    sc_op op_op5 = sc_kernel(p, "op5", st_t);
-    sc_in_thread(p, op_op5, "a1");
-    sc_op op_op6 = sc_record(p, "op6", ev_F, st_t);
-    sc_in_thread(p, op_op6, "a2");
+    sc_record(p, "record", ev_E, st_s);
+    sc_op op_wait = sc_wait(p, "wait", ev_E, st_t);
+    sc_in_thread(p, op_wait, "a1");
+    sc_op op_kernel = sc_kernel(p, "kernel", st_t);
+    sc_in_thread(p, op_kernel, "a1");
+    sc_op op_record__2 = sc_record(p, "record#2", ev_F, st_t);
+    sc_in_thread(p, op_record__2, "a2");
     sc_op op_B = sc_kernel(p, "B", st_u);
     sc_in_thread(p, op_B, "b1");
 
@@ -91,15 +91,15 @@ static void case_host_func(sc_prog *p)
     sc_thread_process(p, "a1", "pa");
     sc_thread_process(p, "a2", "pa");
     sc_thread_process(p, "b1", "pb");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_op op_op4 = sc_wait(p, "op4", ev_E, st_t);
-    sc_in_thread(p, op_op4, "a1");
-    sc_op op_op5 = sc_kernel(p, "op5", st_t);
-    sc_in_thread(p, op_op5, "a1");
-    sc_op op_op6 = sc_record(p, "op6", ev_F, st_t);
-    sc_in_thread(p, op_op6, "a2");
+    sc_record(p, "record", ev_E, st_s);
+    sc_op op_wait = sc_wait(p, "wait", ev_E, st_t);
+    sc_in_thread(p, op_wait, "a1");
+    sc_op op_kernel = sc_kernel(p, "kernel", st_t);
+    sc_in_thread(p, op_kernel, "a1");
+    sc_op op_record__2 = sc_record(p, "record#2", ev_F, st_t);
+    sc_in_thread(p, op_record__2, "a2");
     sc_op op_W = sc_wait(p, "W", ev_F, st_u);
     sc_in_thread(p, op_W, "b1");
     sc_op op_B = sc_host_func(p, "B", st_u);
@@ -122,15 +122,15 @@ static void case_host_func_control(sc_prog *p)
     sc_thread_process(p, "a1", "pa");
     sc_thread_process(p, "a2", "pa");
     sc_thread_process(p, "b1", "pb");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_record(p, "op3", ev_E, st_s);
-    sc_op op_op4 = sc_wait(p, "op4", ev_E, st_t);
-    sc_in_thread(p, op_op4, "a1");
-    sc_op op_op5 = sc_kernel(p, "op5", st_t);
-    sc_in_thread(p, op_op5, "a1");
-    sc_op op_op6 = sc_record(p, "op6", ev_F, st_t);
-    sc_in_thread(p, op_op6, "a2");
+    sc_record(p, "record", ev_E, st_s);
+    sc_op op_wait = sc_wait(p, "wait", ev_E, st_t);
+    sc_in_thread(p, op_wait, "a1");
+    sc_op op_kernel = sc_kernel(p, "kernel", st_t);
+    sc_in_thread(p, op_kernel, "a1");
+    sc_op op_record__2 = sc_record(p, "record#2", ev_F, st_t);
+    sc_in_thread(p, op_record__2, "a2");
     sc_op op_B = sc_host_func(p, "B", st_u);
     sc_in_thread(p, op_B, "b1");
 
@@ -156,7 +156,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 3,
-    .digest = "f8f1005b7be8f9af",
+    .digest = "fd8e848ebdc26332",
     .cases = cases,
     .ncases = 2,
 };

@@ -29,7 +29,7 @@ static void case_kernel(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -48,10 +48,10 @@ static void case_kernel_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
     sc_in_thread(p, op_Q, "t1");
 
@@ -66,7 +66,7 @@ static void case_host_func(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
@@ -85,10 +85,10 @@ static void case_host_func_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
-    sc_event_sync(p, "op4", ev_E);
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
     sc_in_thread(p, op_Q, "t1");
 
@@ -114,7 +114,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "da43a26395a73fd7",
+    .digest = "d0cba4cba63f1955",
     .cases = cases,
     .ncases = 2,
 };

@@ -29,7 +29,7 @@ static void case_kernel(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -48,7 +48,7 @@ static void case_kernel_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -65,7 +65,7 @@ static void case_host_func(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_record(p, "R", ev_E, st_s);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -84,7 +84,7 @@ static void case_host_func_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_record(p, "R", ev_E, st_t);
     sc_op op_X = sc_event_sync(p, "X", ev_E);
@@ -112,7 +112,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "0e0ffa808d2ecbae",
+    .digest = "ae0318b57bbce389",
     .cases = cases,
     .ncases = 2,
 };

@@ -29,12 +29,12 @@ static void case_kernel_kernel(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -51,12 +51,12 @@ static void case_kernel_kernel_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -70,12 +70,12 @@ static void case_kernel_memset(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -92,12 +92,12 @@ static void case_kernel_memset_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_memset(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -111,12 +111,12 @@ static void case_kernel_host_func(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -133,12 +133,12 @@ static void case_kernel_host_func_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_host_func(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -152,12 +152,12 @@ static void case_host_func_kernel(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -174,12 +174,12 @@ static void case_host_func_kernel_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_kernel(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -193,12 +193,12 @@ static void case_host_func_memset(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -215,12 +215,12 @@ static void case_host_func_memset_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_memset(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -234,12 +234,12 @@ static void case_host_func_host_func(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -256,12 +256,12 @@ static void case_host_func_host_func_control(sc_prog *p)
     sc_event ev_E = sc_event_create_flags(p, "E", SC_EV_DISABLE_TIMING | SC_EV_INTERPROCESS);
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_host_func(p, "B", st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -296,7 +296,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "aac07a096a44ab7d",
+    .digest = "ad79f8c989a04c33",
     .cases = cases,
     .ncases = 6,
 };

@@ -30,12 +30,12 @@ static void case_only(sc_prog *p)
     sc_buffer bf_X = sc_ipc_memory_create(p, "X");
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_fill(p, "A", bf_X, st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_wait(p, "W", ev_E, st_t);
     sc_op op_B = sc_fill(p, "B", bf_X, st_t);
 
@@ -53,12 +53,12 @@ static void case_only_control(sc_prog *p)
     sc_buffer bf_X = sc_ipc_memory_create(p, "X");
 
     sc_thread_process(p, "t1", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_fill(p, "A", bf_X, st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_fill(p, "B", bf_X, st_t);
 
     sc_expect_unary(p, op_B, SC_KEEPS_DATA);
@@ -82,7 +82,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "5ce01cb564c05ab8",
+    .digest = "c862822201e06bcd",
     .cases = cases,
     .ncases = 1,
 };

@@ -31,9 +31,9 @@ static void case_only(sc_prog *p)
     sc_buffer bf_X = sc_ipc_memory_create_flags(p, "X", SC_IPC_FROM_POOL);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_X, st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_W = sc_wait(p, "W", ev_E, st_t);
     sc_in_thread(p, op_W, "t1");
     sc_op op_B = sc_read(p, "B", bf_X, st_t);
@@ -53,9 +53,9 @@ static void case_only_control(sc_prog *p)
     sc_buffer bf_X = sc_ipc_memory_create_flags(p, "X", SC_IPC_FROM_POOL);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_fill(p, "A", bf_X, st_s);
-    sc_record(p, "op3", ev_E, st_s);
+    sc_record(p, "record", ev_E, st_s);
     sc_op op_B = sc_read(p, "B", bf_X, st_t);
     sc_in_thread(p, op_B, "t1");
 
@@ -80,7 +80,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "e1bd00c61b627456",
+    .digest = "422ffa03c756c4d3",
     .cases = cases,
     .ncases = 1,
 };

@@ -25,7 +25,7 @@
 static void case_kernel_kernel(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
@@ -39,7 +39,7 @@ static void case_kernel_kernel_control(sc_prog *p)
     /* control: B moved to thread main */
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -50,7 +50,7 @@ static void case_kernel_kernel_control(sc_prog *p)
 static void case_kernel_memset(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
@@ -64,7 +64,7 @@ static void case_kernel_memset_control(sc_prog *p)
     /* control: B moved to thread main */
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_LEGACY_STREAM);
 
@@ -75,7 +75,7 @@ static void case_kernel_memset_control(sc_prog *p)
 static void case_kernel_host_func(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
@@ -89,7 +89,7 @@ static void case_kernel_host_func_control(sc_prog *p)
     /* control: B moved to thread main */
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_LEGACY_STREAM);
 
@@ -100,7 +100,7 @@ static void case_kernel_host_func_control(sc_prog *p)
 static void case_host_func_kernel(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
@@ -114,7 +114,7 @@ static void case_host_func_kernel_control(sc_prog *p)
     /* control: B moved to thread main */
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
@@ -125,7 +125,7 @@ static void case_host_func_kernel_control(sc_prog *p)
 static void case_host_func_memset(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
@@ -139,7 +139,7 @@ static void case_host_func_memset_control(sc_prog *p)
     /* control: B moved to thread main */
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_memset(p, "B", SC_LEGACY_STREAM);
 
@@ -150,7 +150,7 @@ static void case_host_func_memset_control(sc_prog *p)
 static void case_host_func_host_func(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_LEGACY_STREAM);
     sc_in_thread(p, op_B, "t1");
@@ -164,7 +164,7 @@ static void case_host_func_host_func_control(sc_prog *p)
     /* control: B moved to thread main */
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_host_func(p, "B", SC_LEGACY_STREAM);
 
@@ -200,7 +200,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "dee7c7fabf5d7cee",
+    .digest = "0db601b6e78560b4",
     .cases = cases,
     .ncases = 6,
 };

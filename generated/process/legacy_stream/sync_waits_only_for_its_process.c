@@ -25,7 +25,7 @@
 static void case_kernel(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
     sc_in_thread(p, op_X, "t1");
@@ -39,7 +39,7 @@ static void case_kernel_control(sc_prog *p)
     /* control: X moved to thread main */
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
 
@@ -50,7 +50,7 @@ static void case_kernel_control(sc_prog *p)
 static void case_host_func(sc_prog *p)
 {
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
     sc_in_thread(p, op_X, "t1");
@@ -64,7 +64,7 @@ static void case_host_func_control(sc_prog *p)
     /* control: X moved to thread main */
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_host_func(p, "A", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
 
@@ -90,7 +90,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "29bd200cd98bab21",
+    .digest = "15ae6aeb6ea01a45",
     .cases = cases,
     .ncases = 2,
 };

@@ -29,7 +29,7 @@ static void case_kernel(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_u);
     sc_in_thread(p, op_B, "t1");
@@ -46,7 +46,7 @@ static void case_kernel_control(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -60,7 +60,7 @@ static void case_memset(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_u);
     sc_in_thread(p, op_B, "t1");
@@ -77,7 +77,7 @@ static void case_memset_control(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -103,7 +103,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "f7864c7e7c0e06b5",
+    .digest = "5d0490bcdf74efff",
     .cases = cases,
     .ncases = 2,
     .mps = 1,

@@ -29,8 +29,8 @@ static void case_kernel(sc_prog *p)
 
     sc_thread_process(p, "t1", "p1");
     sc_thread_process(p, "t2", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", st_s);
@@ -49,8 +49,8 @@ static void case_kernel_control(sc_prog *p)
 
     sc_thread_process(p, "t1", "p1");
     sc_thread_process(p, "t2", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_kernel(p, "B", st_u);
@@ -67,8 +67,8 @@ static void case_host_func(sc_prog *p)
 
     sc_thread_process(p, "t1", "p1");
     sc_thread_process(p, "t2", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_host_func(p, "B", st_s);
@@ -87,8 +87,8 @@ static void case_host_func_control(sc_prog *p)
 
     sc_thread_process(p, "t1", "p1");
     sc_thread_process(p, "t2", "p1");
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
     sc_op op_B = sc_host_func(p, "B", st_u);
@@ -116,7 +116,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "be8c5c14e4b536a5",
+    .digest = "385540a40135fdfc",
     .cases = cases,
     .ncases = 2,
 };

@@ -28,7 +28,7 @@ static void case_kernel(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_u);
     sc_in_thread(p, op_B, "t1");
@@ -45,7 +45,7 @@ static void case_kernel_control(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -59,7 +59,7 @@ static void case_memset(sc_prog *p)
     sc_stream st_u = sc_stream_create(p, "u", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_u);
     sc_in_thread(p, op_B, "t1");
@@ -76,7 +76,7 @@ static void case_memset_control(sc_prog *p)
     sc_stream_create(p, "u", SC_NONBLOCKING);
 
     sc_thread_process(p, "t1", "p1");
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_B = sc_memset(p, "B", st_s);
 
@@ -102,7 +102,7 @@ static const sc_rule rule = {
     .devices = 1,
     .isolate = 0,
     .processes = 2,
-    .digest = "3acc8b97a950f74e",
+    .digest = "06aab745c9d93722",
     .cases = cases,
     .ncases = 2,
 };

@@ -26,9 +26,9 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_stream_destroy(p, "op3", st_s);
+    sc_stream_destroy(p, "stream_destroy", st_s);
     sc_op op_X = sc_ctx_sync(p, "X");
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -42,9 +42,9 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_stream_destroy(p, "op3", st_s);
+    sc_stream_destroy(p, "stream_destroy", st_s);
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -67,7 +67,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a102fd2710177471",
+    .digest = "bce9fea2948db00b",
     .cases = cases,
     .ncases = 1,
 };

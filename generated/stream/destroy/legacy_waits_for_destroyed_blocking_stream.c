@@ -26,9 +26,9 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_stream_destroy(p, "op3", st_s);
+    sc_stream_destroy(p, "stream_destroy", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -41,9 +41,9 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_stream_destroy(p, "op3", st_s);
+    sc_stream_destroy(p, "stream_destroy", st_s);
     sc_op op_B = sc_kernel(p, "B", SC_LEGACY_STREAM);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -66,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fe48cfa7cc3b3442",
+    .digest = "bc6b17a1299eb40d",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_least(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_BLOCKING, SC_PRIO_LEAST);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -40,7 +40,7 @@ static void case_least_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_LEAST);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -52,7 +52,7 @@ static void case_greatest(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_BLOCKING, SC_PRIO_GREATEST);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -66,7 +66,7 @@ static void case_greatest_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create_prio(p, "s", SC_NONBLOCKING, SC_PRIO_GREATEST);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_B = sc_kernel(p, "B", st_s);
 
@@ -91,7 +91,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "a4751a79b63b1ddf",
+    .digest = "2533c4995486dce0",
     .cases = cases,
     .ncases = 2,
 };

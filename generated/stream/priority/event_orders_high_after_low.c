@@ -28,9 +28,9 @@ static void case_kernel(sc_prog *p)
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_lo);
+    sc_gate(p, "gate", st_lo);
     sc_op op_A = sc_kernel(p, "A", st_lo);
-    sc_record(p, "op3", ev_E, st_lo);
+    sc_record(p, "record", ev_E, st_lo);
     sc_wait(p, "W", ev_E, st_hi);
     sc_op op_B = sc_kernel(p, "B", st_hi);
 
@@ -46,9 +46,9 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_lo);
+    sc_gate(p, "gate", st_lo);
     sc_op op_A = sc_kernel(p, "A", st_lo);
-    sc_record(p, "op3", ev_E, st_lo);
+    sc_record(p, "record", ev_E, st_lo);
     sc_op op_B = sc_kernel(p, "B", st_hi);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -61,9 +61,9 @@ static void case_memset(sc_prog *p)
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_lo);
+    sc_gate(p, "gate", st_lo);
     sc_op op_A = sc_kernel(p, "A", st_lo);
-    sc_record(p, "op3", ev_E, st_lo);
+    sc_record(p, "record", ev_E, st_lo);
     sc_wait(p, "W", ev_E, st_hi);
     sc_op op_B = sc_memset(p, "B", st_hi);
 
@@ -79,9 +79,9 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_lo);
+    sc_gate(p, "gate", st_lo);
     sc_op op_A = sc_kernel(p, "A", st_lo);
-    sc_record(p, "op3", ev_E, st_lo);
+    sc_record(p, "record", ev_E, st_lo);
     sc_op op_B = sc_memset(p, "B", st_hi);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -94,9 +94,9 @@ static void case_host_func(sc_prog *p)
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_lo);
+    sc_gate(p, "gate", st_lo);
     sc_op op_A = sc_kernel(p, "A", st_lo);
-    sc_record(p, "op3", ev_E, st_lo);
+    sc_record(p, "record", ev_E, st_lo);
     sc_wait(p, "W", ev_E, st_hi);
     sc_op op_B = sc_host_func(p, "B", st_hi);
 
@@ -112,9 +112,9 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_gate(p, "op1", st_lo);
+    sc_gate(p, "gate", st_lo);
     sc_op op_A = sc_kernel(p, "A", st_lo);
-    sc_record(p, "op3", ev_E, st_lo);
+    sc_record(p, "record", ev_E, st_lo);
     sc_op op_B = sc_host_func(p, "B", st_hi);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
@@ -139,7 +139,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "0cc16fc614139cdc",
+    .digest = "7eeff7ee460f3a88",
     .cases = cases,
     .ncases = 3,
 };

@@ -26,7 +26,7 @@ static void case_kernel(sc_prog *p)
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_hi);
+    sc_gate(p, "gate", st_hi);
     sc_op op_A = sc_kernel(p, "A", st_hi);
     sc_op op_B = sc_kernel(p, "B", st_hi);
 
@@ -41,7 +41,7 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_hi);
+    sc_gate(p, "gate", st_hi);
     sc_op op_A = sc_kernel(p, "A", st_hi);
     sc_op op_B = sc_kernel(p, "B", st_t);
 
@@ -54,7 +54,7 @@ static void case_memset(sc_prog *p)
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_hi);
+    sc_gate(p, "gate", st_hi);
     sc_op op_A = sc_kernel(p, "A", st_hi);
     sc_op op_B = sc_memset(p, "B", st_hi);
 
@@ -69,7 +69,7 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_hi);
+    sc_gate(p, "gate", st_hi);
     sc_op op_A = sc_kernel(p, "A", st_hi);
     sc_op op_B = sc_memset(p, "B", st_t);
 
@@ -82,7 +82,7 @@ static void case_memcpy_d2h_pinned(sc_prog *p)
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_hi);
+    sc_gate(p, "gate", st_hi);
     sc_op op_A = sc_kernel(p, "A", st_hi);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_hi);
 
@@ -97,7 +97,7 @@ static void case_memcpy_d2h_pinned_control(sc_prog *p)
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_hi);
+    sc_gate(p, "gate", st_hi);
     sc_op op_A = sc_kernel(p, "A", st_hi);
     sc_op op_B = sc_memcpy_async(p, "B", SC_D2H_PINNED, st_t);
 
@@ -110,7 +110,7 @@ static void case_host_func(sc_prog *p)
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_hi);
+    sc_gate(p, "gate", st_hi);
     sc_op op_A = sc_kernel(p, "A", st_hi);
     sc_op op_B = sc_host_func(p, "B", st_hi);
 
@@ -125,7 +125,7 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_hi);
+    sc_gate(p, "gate", st_hi);
     sc_op op_A = sc_kernel(p, "A", st_hi);
     sc_op op_B = sc_host_func(p, "B", st_t);
 
@@ -156,7 +156,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "72aa2442d65ad2ad",
+    .digest = "2e45cbc28bfb616c",
     .cases = cases,
     .ncases = 4,
 };

@@ -27,7 +27,7 @@ static void case_only(sc_prog *p)
     sc_stream st_hi = sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
 
-    sc_gate(p, "op1", st_lo);
+    sc_gate(p, "gate", st_lo);
     sc_op op_A = sc_kernel(p, "A", st_lo);
     sc_op op_B = sc_kernel(p, "B", st_hi);
 
@@ -42,7 +42,7 @@ static void case_only_control(sc_prog *p)
     sc_stream_create_prio(p, "hi", SC_NONBLOCKING, SC_PRIO_GREATEST);
     sc_stream st_lo = sc_stream_create_prio(p, "lo", SC_NONBLOCKING, SC_PRIO_LEAST);
 
-    sc_gate(p, "op1", st_lo);
+    sc_gate(p, "gate", st_lo);
     sc_op op_A = sc_kernel(p, "A", st_lo);
     sc_op op_B = sc_kernel(p, "B", st_lo);
 
@@ -66,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "69c3dfcd6aa7a348",
+    .digest = "73360610813ffc75",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_legacy(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
 
@@ -40,7 +40,7 @@ static void case_legacy_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_LEGACY_STREAM);
+    sc_gate(p, "gate", SC_LEGACY_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_LEGACY_STREAM);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -52,7 +52,7 @@ static void case_per_thread(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_PER_THREAD_STREAM);
+    sc_gate(p, "gate", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_op op_Q = sc_stream_query(p, "Q", SC_PER_THREAD_STREAM);
 
@@ -66,7 +66,7 @@ static void case_per_thread_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_PER_THREAD_STREAM);
+    sc_gate(p, "gate", SC_PER_THREAD_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -78,7 +78,7 @@ static void case_null(sc_prog *p)
 {
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_Q = sc_stream_query(p, "Q", SC_NULL_STREAM);
 
@@ -92,7 +92,7 @@ static void case_null_control(sc_prog *p)
 
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", SC_NULL_STREAM);
+    sc_gate(p, "gate", SC_NULL_STREAM);
     sc_op op_A = sc_kernel(p, "A", SC_NULL_STREAM);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -118,7 +118,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "394a20a87dacd289",
+    .digest = "b27876b7eccc23dc",
     .cases = cases,
     .ncases = 3,
 };

@@ -26,7 +26,7 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_kernel(p, "L", SC_LEGACY_STREAM);
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -41,7 +41,7 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
 
@@ -53,7 +53,7 @@ static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_memset(p, "L", SC_LEGACY_STREAM);
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -68,7 +68,7 @@ static void case_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
 
@@ -80,7 +80,7 @@ static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_host_func(p, "L", SC_LEGACY_STREAM);
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
@@ -95,7 +95,7 @@ static void case_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", SC_LEGACY_STREAM);
 
@@ -121,7 +121,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3780dd3cf5696657",
+    .digest = "f8876528a1418a21",
     .cases = cases,
     .ncases = 3,
 };

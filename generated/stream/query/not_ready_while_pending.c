@@ -27,7 +27,7 @@ static void case_kernel_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -42,7 +42,7 @@ static void case_kernel_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -55,7 +55,7 @@ static void case_kernel_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -70,7 +70,7 @@ static void case_kernel_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -83,7 +83,7 @@ static void case_memset_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -98,7 +98,7 @@ static void case_memset_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -111,7 +111,7 @@ static void case_memset_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -126,7 +126,7 @@ static void case_memset_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memset(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -139,7 +139,7 @@ static void case_memcpy_h2d_pinned_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -154,7 +154,7 @@ static void case_memcpy_h2d_pinned_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -167,7 +167,7 @@ static void case_memcpy_h2d_pinned_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -182,7 +182,7 @@ static void case_memcpy_h2d_pinned_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_H2D_PINNED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -195,7 +195,7 @@ static void case_memcpy_d2h_pinned_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -210,7 +210,7 @@ static void case_memcpy_d2h_pinned_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -223,7 +223,7 @@ static void case_memcpy_d2h_pinned_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -238,7 +238,7 @@ static void case_memcpy_d2h_pinned_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2H_PINNED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -251,7 +251,7 @@ static void case_memcpy_d2d_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -266,7 +266,7 @@ static void case_memcpy_d2d_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -279,7 +279,7 @@ static void case_memcpy_d2d_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -294,7 +294,7 @@ static void case_memcpy_d2d_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_memcpy_async(p, "A", SC_D2D, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -307,7 +307,7 @@ static void case_host_func_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -322,7 +322,7 @@ static void case_host_func_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -335,7 +335,7 @@ static void case_host_func_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -350,7 +350,7 @@ static void case_host_func_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -363,7 +363,7 @@ static void case_callback_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -378,7 +378,7 @@ static void case_callback_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -391,7 +391,7 @@ static void case_callback_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -406,7 +406,7 @@ static void case_callback_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_callback(p, "A", st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -420,7 +420,7 @@ static void case_record_blocking(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -436,7 +436,7 @@ static void case_record_blocking_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -450,7 +450,7 @@ static void case_record_nonblocking(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -466,7 +466,7 @@ static void case_record_nonblocking_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_A_event = sc_event_create(p, "A_event");
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_record(p, "A", ev_A_event, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -521,7 +521,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "5b7ea9c055ab5254",
+    .digest = "467e2b91ade68a2a",
     .cases = cases,
     .ncases = 16,
 };

@@ -27,7 +27,7 @@ static void case_memset_managed_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_MANAGED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -42,7 +42,7 @@ static void case_memset_managed_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_MANAGED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -55,7 +55,7 @@ static void case_memset_managed_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_MANAGED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -70,7 +70,7 @@ static void case_memset_managed_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memset_to(p, "X", SC_MEM_MANAGED, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -83,7 +83,7 @@ static void case_memcpy_d2m_blocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2M, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -98,7 +98,7 @@ static void case_memcpy_d2m_blocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2M, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -111,7 +111,7 @@ static void case_memcpy_d2m_nonblocking(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2M, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_s);
 
@@ -126,7 +126,7 @@ static void case_memcpy_d2m_nonblocking_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_X = sc_memcpy_async(p, "X", SC_D2M, st_s);
     sc_op op_Q = sc_stream_query(p, "Q", st_t);
 
@@ -157,7 +157,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "b5c22e2f3a27e638",
+    .digest = "78955acaad12b3f1",
     .cases = cases,
     .ncases = 4,
 };

@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
 
@@ -40,9 +40,9 @@ static void case_only_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
-    sc_gate(p, "op3", SC_LEGACY_STREAM);
+    sc_gate(p, "gate#2", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
 
     sc_expect(p, op_X, SC_RETURNS_BEFORE, op_A);
@@ -65,7 +65,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "dcb2cb141532d90b",
+    .digest = "482d038ab0749d41",
     .cases = cases,
     .ncases = 1,
 };

@@ -26,7 +26,7 @@ static void case_kernel(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_kernel(p, "L", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
@@ -41,7 +41,7 @@ static void case_kernel_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_kernel(p, "L", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
@@ -54,7 +54,7 @@ static void case_memset(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_memset(p, "L", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
@@ -69,7 +69,7 @@ static void case_memset_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_memset(p, "L", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
@@ -82,7 +82,7 @@ static void case_host_func(sc_prog *p)
 {
     sc_stream st_s = sc_stream_create(p, "s", SC_BLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_host_func(p, "L", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
@@ -97,7 +97,7 @@ static void case_host_func_control(sc_prog *p)
 
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_gate(p, "op1", st_s);
+    sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_host_func(p, "L", SC_LEGACY_STREAM);
     sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);
@@ -124,7 +124,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "58a5b51ee316d750",
+    .digest = "b33aebc204227bef",
     .cases = cases,
     .ncases = 3,
 };

@@ -27,14 +27,14 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_ctx_op(p, "op3", SC_CTX_POP);
-    sc_in_thread(p, op_op3, "t2");
-    sc_op op_op4 = sc_ctx_op(p, "op4", SC_CTX_PUSH);
-    sc_in_thread(p, op_op4, "t2");
+    sc_op op_ctx_pop = sc_ctx_op(p, "ctx_pop", SC_CTX_POP);
+    sc_in_thread(p, op_ctx_pop, "t2");
+    sc_op op_ctx_push = sc_ctx_op(p, "ctx_push", SC_CTX_PUSH);
+    sc_in_thread(p, op_ctx_push, "t2");
     sc_op op_B = sc_kernel(p, "B", st_s);
     sc_in_thread(p, op_B, "t2");
 
@@ -49,14 +49,14 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_ctx_op(p, "op3", SC_CTX_POP);
-    sc_in_thread(p, op_op3, "t2");
-    sc_op op_op4 = sc_ctx_op(p, "op4", SC_CTX_PUSH);
-    sc_in_thread(p, op_op4, "t2");
+    sc_op op_ctx_pop = sc_ctx_op(p, "ctx_pop", SC_CTX_POP);
+    sc_in_thread(p, op_ctx_pop, "t2");
+    sc_op op_ctx_push = sc_ctx_op(p, "ctx_push", SC_CTX_PUSH);
+    sc_in_thread(p, op_ctx_push, "t2");
     sc_op op_B = sc_kernel(p, "B", st_t);
     sc_in_thread(p, op_B, "t2");
 
@@ -80,7 +80,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "a12519335acff549",
+    .digest = "6ff62971b98ebaf4",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,14 +27,14 @@ static void case_only(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_ctx_op(p, "op3", SC_CTX_UNSET);
-    sc_in_thread(p, op_op3, "t2");
-    sc_op op_op4 = sc_ctx_op(p, "op4", SC_CTX_SET);
-    sc_in_thread(p, op_op4, "t2");
+    sc_op op_ctx_unset = sc_ctx_op(p, "ctx_unset", SC_CTX_UNSET);
+    sc_in_thread(p, op_ctx_unset, "t2");
+    sc_op op_ctx_set = sc_ctx_op(p, "ctx_set", SC_CTX_SET);
+    sc_in_thread(p, op_ctx_set, "t2");
     sc_op op_B = sc_kernel(p, "B", st_s);
     sc_in_thread(p, op_B, "t2");
 
@@ -49,14 +49,14 @@ static void case_only_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_ctx_op(p, "op3", SC_CTX_UNSET);
-    sc_in_thread(p, op_op3, "t2");
-    sc_op op_op4 = sc_ctx_op(p, "op4", SC_CTX_SET);
-    sc_in_thread(p, op_op4, "t2");
+    sc_op op_ctx_unset = sc_ctx_op(p, "ctx_unset", SC_CTX_UNSET);
+    sc_in_thread(p, op_ctx_unset, "t2");
+    sc_op op_ctx_set = sc_ctx_op(p, "ctx_set", SC_CTX_SET);
+    sc_in_thread(p, op_ctx_set, "t2");
     sc_op op_B = sc_kernel(p, "B", st_t);
     sc_in_thread(p, op_B, "t2");
 
@@ -80,7 +80,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "2d313980efe7c415",
+    .digest = "3c4f523d7c99b517",
     .cases = cases,
     .ncases = 1,
 };

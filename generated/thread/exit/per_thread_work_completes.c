@@ -27,14 +27,14 @@ static void case_kernel(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_R = sc_record(p, "R", ev_E, SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_R, "t1");
-    sc_op op_op4 = sc_thread_exit(p, "op4");
-    sc_in_thread(p, op_op4, "t1");
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t1");
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -48,15 +48,15 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_R = sc_record(p, "R", ev_E, st_t);
     sc_in_thread(p, op_R, "t1");
-    sc_op op_op4 = sc_thread_exit(p, "op4");
-    sc_in_thread(p, op_op4, "t1");
-    sc_event_sync(p, "op5", ev_E);
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t1");
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -68,14 +68,14 @@ static void case_host_func(sc_prog *p)
     sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_R = sc_record(p, "R", ev_E, SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_R, "t1");
-    sc_op op_op4 = sc_thread_exit(p, "op4");
-    sc_in_thread(p, op_op4, "t1");
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t1");
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -89,15 +89,15 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_A, "t1");
     sc_op op_R = sc_record(p, "R", ev_E, st_t);
     sc_in_thread(p, op_R, "t1");
-    sc_op op_op4 = sc_thread_exit(p, "op4");
-    sc_in_thread(p, op_op4, "t1");
-    sc_event_sync(p, "op5", ev_E);
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t1");
+    sc_event_sync(p, "event_sync", ev_E);
     sc_op op_Q = sc_event_query(p, "Q", ev_E);
 
     sc_expect(p, op_Q, SC_NOT_READY_WHILE, op_A);
@@ -121,7 +121,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "72dcfcaa9d249aec",
+    .digest = "3464024ac1739588",
     .cases = cases,
     .ncases = 2,
 };

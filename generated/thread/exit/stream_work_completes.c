@@ -27,12 +27,12 @@ static void case_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_thread_exit(p, "op3");
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t1");
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -46,12 +46,12 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_thread_exit(p, "op3");
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t1");
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -63,12 +63,12 @@ static void case_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_thread_exit(p, "op3");
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t1");
     sc_op op_X = sc_stream_sync(p, "X", st_s);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -82,12 +82,12 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_host_func(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_thread_exit(p, "op3");
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_thread_exit = sc_thread_exit(p, "thread_exit");
+    sc_in_thread(p, op_thread_exit, "t1");
     sc_op op_X = sc_stream_sync(p, "X", st_t);
 
     sc_expect(p, op_X, SC_BLOCKS_UNTIL, op_A);
@@ -111,7 +111,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "3871140ff7e1b2b1",
+    .digest = "296328de7ebe66ca",
     .cases = cases,
     .ncases = 2,
 };

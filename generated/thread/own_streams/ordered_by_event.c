@@ -28,12 +28,12 @@ static void case_kernel(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_W = sc_wait(p, "W", ev_E, st_t);
     sc_in_thread(p, op_W, "t2");
     sc_op op_B = sc_kernel(p, "B", st_t);
@@ -51,12 +51,12 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_kernel(p, "B", st_t);
     sc_in_thread(p, op_B, "t2");
 
@@ -70,12 +70,12 @@ static void case_memset(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_W = sc_wait(p, "W", ev_E, st_t);
     sc_in_thread(p, op_W, "t2");
     sc_op op_B = sc_memset(p, "B", st_t);
@@ -93,12 +93,12 @@ static void case_memset_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_memset(p, "B", st_t);
     sc_in_thread(p, op_B, "t2");
 
@@ -112,12 +112,12 @@ static void case_host_func(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_W = sc_wait(p, "W", ev_E, st_t);
     sc_in_thread(p, op_W, "t2");
     sc_op op_B = sc_host_func(p, "B", st_t);
@@ -135,12 +135,12 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
     sc_event ev_E = sc_event_create(p, "E");
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_record(p, "op3", ev_E, st_s);
-    sc_in_thread(p, op_op3, "t1");
+    sc_op op_record = sc_record(p, "record", ev_E, st_s);
+    sc_in_thread(p, op_record, "t1");
     sc_op op_B = sc_host_func(p, "B", st_t);
     sc_in_thread(p, op_B, "t2");
 
@@ -166,7 +166,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "fc9a7b37aac0d9d0",
+    .digest = "5846f91abba5d694",
     .cases = cases,
     .ncases = 3,
 };

@@ -26,8 +26,8 @@ static void case_only(sc_prog *p)
 {
     sc_op op_I1 = sc_stream_id(p, "I1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_I1, "t1");
-    sc_op op_op2 = sc_kernel(p, "op2", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_kernel, "t1");
     sc_op op_I2 = sc_stream_id(p, "I2", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_I2, "t1");
 
@@ -41,8 +41,8 @@ static void case_only_control(sc_prog *p)
 
     sc_op op_I1 = sc_stream_id(p, "I1", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_I1, "t1");
-    sc_op op_op2 = sc_kernel(p, "op2", SC_PER_THREAD_STREAM);
-    sc_in_thread(p, op_op2, "t1");
+    sc_op op_kernel = sc_kernel(p, "kernel", SC_PER_THREAD_STREAM);
+    sc_in_thread(p, op_kernel, "t1");
     sc_op op_I2 = sc_stream_id(p, "I2", SC_PER_THREAD_STREAM);
     sc_in_thread(p, op_I2, "t2");
 
@@ -66,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "9d0238359afa8073",
+    .digest = "5d50f4ef3c2030b5",
     .cases = cases,
     .ncases = 1,
 };

@@ -27,20 +27,20 @@ static void case_kernel(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_kernel(p, "op3", st_s);
-    sc_in_thread(p, op_op3, "t2");
-    sc_op op_op4 = sc_kernel(p, "op4", st_s);
-    sc_in_thread(p, op_op4, "t3");
-    sc_op op_op5 = sc_kernel(p, "op5", st_s);
-    sc_in_thread(p, op_op5, "t4");
-    sc_op op_op6 = sc_kernel(p, "op6", st_s);
-    sc_in_thread(p, op_op6, "t5");
-    sc_op op_op7 = sc_kernel(p, "op7", st_s);
-    sc_in_thread(p, op_op7, "t6");
+    sc_op op_kernel = sc_kernel(p, "kernel", st_s);
+    sc_in_thread(p, op_kernel, "t2");
+    sc_op op_kernel__2 = sc_kernel(p, "kernel#2", st_s);
+    sc_in_thread(p, op_kernel__2, "t3");
+    sc_op op_kernel__3 = sc_kernel(p, "kernel#3", st_s);
+    sc_in_thread(p, op_kernel__3, "t4");
+    sc_op op_kernel__4 = sc_kernel(p, "kernel#4", st_s);
+    sc_in_thread(p, op_kernel__4, "t5");
+    sc_op op_kernel__5 = sc_kernel(p, "kernel#5", st_s);
+    sc_in_thread(p, op_kernel__5, "t6");
     sc_op op_B = sc_kernel(p, "B", st_s);
     sc_in_thread(p, op_B, "t7");
 
@@ -55,20 +55,20 @@ static void case_kernel_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_kernel(p, "op3", st_s);
-    sc_in_thread(p, op_op3, "t2");
-    sc_op op_op4 = sc_kernel(p, "op4", st_s);
-    sc_in_thread(p, op_op4, "t3");
-    sc_op op_op5 = sc_kernel(p, "op5", st_s);
-    sc_in_thread(p, op_op5, "t4");
-    sc_op op_op6 = sc_kernel(p, "op6", st_s);
-    sc_in_thread(p, op_op6, "t5");
-    sc_op op_op7 = sc_kernel(p, "op7", st_s);
-    sc_in_thread(p, op_op7, "t6");
+    sc_op op_kernel = sc_kernel(p, "kernel", st_s);
+    sc_in_thread(p, op_kernel, "t2");
+    sc_op op_kernel__2 = sc_kernel(p, "kernel#2", st_s);
+    sc_in_thread(p, op_kernel__2, "t3");
+    sc_op op_kernel__3 = sc_kernel(p, "kernel#3", st_s);
+    sc_in_thread(p, op_kernel__3, "t4");
+    sc_op op_kernel__4 = sc_kernel(p, "kernel#4", st_s);
+    sc_in_thread(p, op_kernel__4, "t5");
+    sc_op op_kernel__5 = sc_kernel(p, "kernel#5", st_s);
+    sc_in_thread(p, op_kernel__5, "t6");
     sc_op op_B = sc_kernel(p, "B", st_t);
     sc_in_thread(p, op_B, "t7");
 
@@ -81,20 +81,20 @@ static void case_host_func(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_kernel(p, "op3", st_s);
-    sc_in_thread(p, op_op3, "t2");
-    sc_op op_op4 = sc_kernel(p, "op4", st_s);
-    sc_in_thread(p, op_op4, "t3");
-    sc_op op_op5 = sc_kernel(p, "op5", st_s);
-    sc_in_thread(p, op_op5, "t4");
-    sc_op op_op6 = sc_kernel(p, "op6", st_s);
-    sc_in_thread(p, op_op6, "t5");
-    sc_op op_op7 = sc_kernel(p, "op7", st_s);
-    sc_in_thread(p, op_op7, "t6");
+    sc_op op_kernel = sc_kernel(p, "kernel", st_s);
+    sc_in_thread(p, op_kernel, "t2");
+    sc_op op_kernel__2 = sc_kernel(p, "kernel#2", st_s);
+    sc_in_thread(p, op_kernel__2, "t3");
+    sc_op op_kernel__3 = sc_kernel(p, "kernel#3", st_s);
+    sc_in_thread(p, op_kernel__3, "t4");
+    sc_op op_kernel__4 = sc_kernel(p, "kernel#4", st_s);
+    sc_in_thread(p, op_kernel__4, "t5");
+    sc_op op_kernel__5 = sc_kernel(p, "kernel#5", st_s);
+    sc_in_thread(p, op_kernel__5, "t6");
     sc_op op_B = sc_host_func(p, "B", st_s);
     sc_in_thread(p, op_B, "t7");
 
@@ -109,20 +109,20 @@ static void case_host_func_control(sc_prog *p)
     sc_stream st_s = sc_stream_create(p, "s", SC_NONBLOCKING);
     sc_stream st_t = sc_stream_create(p, "t", SC_NONBLOCKING);
 
-    sc_op op_op1 = sc_gate(p, "op1", st_s);
-    sc_in_thread(p, op_op1, "t1");
+    sc_op op_gate = sc_gate(p, "gate", st_s);
+    sc_in_thread(p, op_gate, "t1");
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_in_thread(p, op_A, "t1");
-    sc_op op_op3 = sc_kernel(p, "op3", st_s);
-    sc_in_thread(p, op_op3, "t2");
-    sc_op op_op4 = sc_kernel(p, "op4", st_s);
-    sc_in_thread(p, op_op4, "t3");
-    sc_op op_op5 = sc_kernel(p, "op5", st_s);
-    sc_in_thread(p, op_op5, "t4");
-    sc_op op_op6 = sc_kernel(p, "op6", st_s);
-    sc_in_thread(p, op_op6, "t5");
-    sc_op op_op7 = sc_kernel(p, "op7", st_s);
-    sc_in_thread(p, op_op7, "t6");
+    sc_op op_kernel = sc_kernel(p, "kernel", st_s);
+    sc_in_thread(p, op_kernel, "t2");
+    sc_op op_kernel__2 = sc_kernel(p, "kernel#2", st_s);
+    sc_in_thread(p, op_kernel__2, "t3");
+    sc_op op_kernel__3 = sc_kernel(p, "kernel#3", st_s);
+    sc_in_thread(p, op_kernel__3, "t4");
+    sc_op op_kernel__4 = sc_kernel(p, "kernel#4", st_s);
+    sc_in_thread(p, op_kernel__4, "t5");
+    sc_op op_kernel__5 = sc_kernel(p, "kernel#5", st_s);
+    sc_in_thread(p, op_kernel__5, "t6");
     sc_op op_B = sc_host_func(p, "B", st_t);
     sc_in_thread(p, op_B, "t7");
 
@@ -147,7 +147,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "76e579ca4f6e6d22",
+    .digest = "522e5136a2d65b98",
     .cases = cases,
     .ncases = 2,
 };
