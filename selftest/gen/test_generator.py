@@ -44,7 +44,7 @@ from ops_table import COLUMNS, disagreements, read_ops_def  # noqa: E402  (selft
 BAD = os.path.join(HERE, "bad")
 GOLDEN = os.path.join(HERE, "golden")
 EXPECTED = os.path.join(GOLDEN, "expected")
-CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I" + os.path.join(ROOT, "runtime")]
+CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I" + os.path.join(ROOT, "runtime", "program")]
 NINJA_STUB = """rule cc_program
   command = true
 rule link

@@ -1,5 +1,5 @@
 /*
- * backend_driver.c - the runtime's primitive actions through the driver API.
+ * driver.c - the runtime's primitive actions through the driver API.
  *
  * Compiled once per compile mode (see cu_loader.h), so in per-thread mode every
  * stream-taking call below resolves to its _ptsz/_ptds entry point.

@@ -226,7 +226,7 @@ typedef struct sc_backend {
     int (*ctx_create_current)(void **ctx, unsigned flags);
     /* green: green contexts of device 0.  green_support: 0 where they can be made, else SC_UNSUPPORTED with
      * why (an entry point libcuda.so.1 lacks, CUDA_ERROR_NOT_SUPPORTED); asked once per rule, before the plan
-     * (runtime/support.c).  green_create makes one (an SM partition of device 0, its kernels run once in
+     * (runtime/suite/support.c).  green_create makes one (an SM partition of device 0, its kernels run once in
      * it), green_stream_create a stream of it (CU_STREAM_NON_BLOCKING; prio as stream_create), green_destroy
      * destroys it (its streams destroyed first).  The runtime API's backend answers SC_UNSUPPORTED. */
     int (*green_support)(char *why, size_t n);

@@ -1,5 +1,5 @@
 /*
- * backend_runtime.c - the runtime's primitive actions through the CUDA runtime
+ * runtime.c - the runtime's primitive actions through the CUDA runtime
  * API (static cudart).  Kernels are loaded with cudaLibraryLoadData and launched
  * with cudaLaunchKernel, so the programs stay plain C.  Compiled once per
  * compile mode: in per-thread mode cuda_runtime_api.h maps the stream-taking
@@ -21,7 +21,7 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
 static int launch_mark(void *s, void *slot, uint32_t token);
 static int wait_gate(void *s, void *flag, void *slot, uint32_t token);
 
-/* Runs each kernel once, so lazy loading never happens inside a case (see backend_driver.c). */
+/* Runs each kernel once, so lazy loading never happens inside a case (see driver.c). */
 static cudaError_t warm_up(void)
 {
     char *mem;
@@ -153,7 +153,7 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     void *args[] = { &slot, &token };
     return cudaLaunchKernel((const void *)k_mark, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, args, 0, (cudaStream_t)s);
 }
-/* pginv: 2048 threads per block (see backend_driver.c) */
+/* pginv: 2048 threads per block (see driver.c) */
 static int launch_invalid(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
@@ -161,7 +161,7 @@ static int launch_invalid(void *s, void *slot, uint32_t token)
 }
 
 /*
- * The gate as a stream wait between two kernels (see backend_driver.c).  The runtime API has no stream
+ * The gate as a stream wait between two kernels (see driver.c).  The runtime API has no stream
  * memory operations: the wait is the driver's cuStreamWaitValue32 on the runtime's stream, whose handles
  * the driver shares (cudaStreamLegacy is CU_STREAM_LEGACY, cudaStreamPerThread CU_STREAM_PER_THREAD); the
  * null stream of a per-thread build is the per-thread stream.  The first kernel binds the runtime's
@@ -733,7 +733,7 @@ static int primary_ctx_sync(void)
     return rc;
 }
 
-/* ctxalloc: an allocation from a pool exported and imported again in this process (see backend_driver.c) */
+/* ctxalloc: an allocation from a pool exported and imported again in this process (see driver.c) */
 static int alloc_imported(void *pool, size_t n, void *s)
 {
     int fd = -1, rc;
@@ -753,7 +753,7 @@ static int alloc_imported(void *pool, size_t n, void *s)
     return rc;
 }
 
-/* poolaccess: a pool (of device 0) made accessible to device dev, or not (see backend_driver.c) */
+/* poolaccess: a pool (of device 0) made accessible to device dev, or not (see driver.c) */
 static int pool_set_access(void *pool, int dev, int access)
 {
     int peer = 1;
@@ -778,7 +778,7 @@ static int pool_get_access(void *pool, int dev, int *readwrite)
     *readwrite = flags == cudaMemAccessFlagsProtReadWrite;
     return rc;
 }
-/* ipcpool: a pool's allocation shared with another process (see backend_driver.c) */
+/* ipcpool: a pool's allocation shared with another process (see driver.c) */
 static int ipc_pool_export(void *pool, void *ptr, int *fd, void *data)
 {
     struct cudaMemPoolPtrExportData d;
@@ -806,7 +806,7 @@ static int ipc_pool_close(void *pool, void *ptr)
     return rc ? rc : rc2;
 }
 _Static_assert(sizeof(struct cudaMemPoolPtrExportData) == SC_IPC_HANDLE_BYTES, "pool export data is 64 bytes");
-/* pginv: the export alone, its code the answer (see backend_driver.c) */
+/* pginv: the export alone, its code the answer (see driver.c) */
 static int pool_export(void *pool)
 {
     int fd = -1;

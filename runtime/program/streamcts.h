@@ -533,7 +533,7 @@ typedef struct sc_rule {
     int mps;               /* blocking: 1: the cases run only as clients of an MPS server
                             * (tap/<rule>.mps.t); elsewhere the program skips    */
 } sc_rule;
-/* green: what sc_rule.needs may name; runtime/support.c skips the rule where the device lacks it */
+/* green: what sc_rule.needs may name; runtime/suite/support.c skips the rule where the device lacks it */
 #define SC_NEEDS_GREEN 0x1u /* green contexts (cuGreenCtxCreate, CUDA 12.4) */
 
 /* Runs the rule's cases and prints TAP; returns the process exit status. */
@@ -541,7 +541,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv);
 
 /*
  * SC_MAIN(rule) ends a rule program: its main, and its entry in the section
- * sc_rules.  main is weak, so that one host process (runtime/host.c) can link
+ * sc_rules.  main is weak, so that one host process (runtime/suite/host.c) can link
  * every rule program of a compile mode and run them one after another on one
  * CUDA context (docs/performance.md); alone, a program's main is its own.
  */
