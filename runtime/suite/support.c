@@ -143,10 +143,3 @@ int sc_support_api(const sc_rule *rule, int a)
     unsigned bit = a == 0 ? SC_API_DRIVER : SC_API_RUNTIME;
     return !rule->apis || (rule->apis & bit);
 }
-
-const char *sc_support_no_ipc_pool(void)
-{
-    return "no IPC memory pools: the device or driver cannot share a memory pool with another process "
-           "(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES lacks CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, "
-           "or the pool's export or import was refused)";
-}

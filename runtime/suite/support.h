@@ -52,8 +52,4 @@ int sc_support_api(const sc_rule *rule, int a);
  */
 int sc_support_wait_gates(const struct sc_options *o, const char **why);
 
-/* ipcpool: the one reason a point skips where the device or the driver cannot share a memory pool with
- * another process. */
-const char *sc_support_no_ipc_pool(void);
-
 #endif
