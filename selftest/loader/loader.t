@@ -19,7 +19,7 @@ echo "TAP version 13"
 
 legacy=tap/stream/sync/waits_for_stream_work.t
 ptds=tap/stream/sync/waits_for_stream_work.ptds.t
-green=tap/ctx/green/primary_sync_waits_for_green_work.t  # green: a rule that needs green contexts
+green=tap/ctx/green/primary_sync_waits_for_green_work.t  # a rule that needs green contexts
 
 # stand-in, cuInit's answer, program, exit status, what the output must hold
 while read -r lib init prog want text; do
