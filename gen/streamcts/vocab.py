@@ -2,7 +2,7 @@
 relations, codes, the forms of names, and the limits of the runtime's program recorder.
 
 Every other module asks this one: a new op kind is a row of KINDS (and a builder call in
-runtime/streamcts.h); a new relation or code is an entry here.  Data only, no checks.
+runtime/program/streamcts.h); a new relation or code is an entry here.  Data only, no checks.
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ OBJECT_FLAGS = {
     "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE", "captured": "SC_GRAPH_CAPTURED"},  # exactly one
     "ipc_memory": {},  # device memory main exports to the other processes; 'fill' writes it
 }
-# ctxmem: a word's values chosen for one wait condition (at most one preset; none: the runtime's defaults).
+# a word's values chosen for one wait condition (at most one preset; none: the runtime's defaults).
 # Preset -> (the condition of every wait on the word, its C constant); runtime/run.c's word_values has the values.
 WORD_PRESETS = {
     "geq_behind_wrap": ("geq", "SC_WORD_GEQ_BEHIND_WRAP"),  # just below the wrap-around, awaiting a value past it
@@ -65,18 +65,18 @@ WORD_PRESETS = {
     "nor_covered": ("nor", "SC_WORD_NOR_COVERED"),          # with the operand, every bit set
     "nor_open": ("nor", "SC_WORD_NOR_OPEN"),                # zero, the operand's low half clear
 }
-# um: a word in managed memory (cuMemAllocManaged), for any condition: the memops must refuse it
+# a word in managed memory (cuMemAllocManaged), for any condition: the memops must refuse it
 WORD_PRESETS["managed"] = (None, "SC_WORD_MANAGED")
 OBJECT_FLAGS["word"] = {k: c for k, (_, c) in WORD_PRESETS.items()}
-OBJECT_FLAGS["context"] = {}  # ctxmem: a context cuCtxCreate makes on device 0 before the case
-OBJECT_FLAGS["context"]["blocking_sync"] = "SC_CTX_BLOCKING_SYNC"  # ctxalloc: CU_CTX_SCHED_BLOCKING_SYNC
-OBJECT_FLAGS["pool"]["ipc"] = "SC_POOL_IPC"  # ctxalloc: exportable (POSIX file descriptor)
-# ipcpool: ipc_memory allocated from a pool main creates exportable and shares with the other processes through
+OBJECT_FLAGS["context"] = {}  # a context cuCtxCreate makes on device 0 before the case
+OBJECT_FLAGS["context"]["blocking_sync"] = "SC_CTX_BLOCKING_SYNC"  # CU_CTX_SCHED_BLOCKING_SYNC
+OBJECT_FLAGS["pool"]["ipc"] = "SC_POOL_IPC"  # exportable (POSIX file descriptor)
+# ipc_memory allocated from a pool main creates exportable and shares with the other processes through
 # the pool (its file descriptor passed over a unix socket, cuMemPoolImportFromShareableHandle, cuMemPoolImportPointer)
 OBJECT_FLAGS["ipc_memory"]["pool"] = "SC_IPC_FROM_POOL"
 # Every type of object an op can name -> the prefix of its C variable, in declaration order.
 PREFIXES = {"event": "ev_", "pool": "pl_", "graph": "gr_", "buffer": "bf_", "ipc_memory": "bf_", "word": "wd_"}
-PREFIXES["context"] = "cx_"  # ctxmem
+PREFIXES["context"] = "cx_"
 C_TYPES = {"ipc_memory": "buffer"}  # an object type whose C handle type has another name
 BY_USE = ("event", "buffer", "word")  # declared by use; pools and graphs only in the objects column
 DEFAULT_POOL = "default"
@@ -90,24 +90,24 @@ RELATIONS = {
     "equals": "SC_EQUALS",
     "differs from": "SC_DIFFERS",
 }
-# um: 'Q synchronizes X': query Q, asked until success, then is a synchronize for the managed memory X writes
+# 'Q synchronizes X': query Q, asked until success, then is a synchronize for the managed memory X writes
 RELATIONS["synchronizes"] = "SC_SYNCHRONIZES"
 COMPARISONS = ("equals", "differs from")  # the binary relations of two getters: no gate needed
 UNARY_RELATIONS = {"complete on return": "SC_COMPLETE_ON_RETURN", "keeps its data": "SC_KEEPS_DATA"}
 UNARY_RELATIONS["runs once per launch"] = "SC_RUNS_PER_LAUNCH"  # capture and graphs (issue 14, graph)
 RUN_COUNTED = ("gate", "host_gate", "kernel", "host_func")  # the kinds whose slot counts their runs
-UNARY_RELATIONS["sees its primary"] = "SC_SEES_PRIMARY"  # pdl: a secondary read its primary's result
+UNARY_RELATIONS["sees its primary"] = "SC_SEES_PRIMARY"  # a secondary read its primary's result
 PDL_KINDS = ("kernel_pdl", "kernel_pdl_nosync")  # programmatic dependent launches
 PRIMARY_KINDS = ("gate", "kernel") + PDL_KINDS  # the kernels whose token a secondary reads (runtime: sc_op_primary)
-RUN_COUNTED += ("node_gate", "node_kernel", "node_host")  # nodes: a node of a graph built by hand
+RUN_COUNTED += ("node_gate", "node_kernel", "node_host")  # a node of a graph built by hand
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "assert",
     "launch_failed", "exec_update_failure", "an_error",  # an_error, the catch-all, last
 )
-# capmisc: the stream-capture errors of a capture's end (unmatched, unjoined) and of a captured event
+# the stream-capture errors of a capture's end (unmatched, unjoined) and of a captured event
 CODES += ("capture_unmatched", "capture_unjoined", "captured_event")
-CODES += ("context_is_destroyed",)  # ctxalloc: CUDA_ERROR_CONTEXT_IS_DESTROYED
+CODES += ("context_is_destroyed",)  # CUDA_ERROR_CONTEXT_IS_DESTROYED
 
 RULE_ID = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
 NAME = r"[A-Za-z][A-Za-z0-9_]*"                     # op names
@@ -118,11 +118,11 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 INTEGER = re.compile(r"0|[1-9][0-9]*")
 BUILTIN_REF = re.compile(rf"({'|'.join(BUILTIN_STREAMS)})(?:@({INTEGER.pattern}))?")  # legacy, legacy@1, ...
 
-# Limits of the runtime's program recorder (runtime/prog.h); names longer
+# Limits of the runtime's program recorder (runtime/program/prog.h); names longer
 # than SC_NAME_LEN - 1 would be silently truncated there.
 MAX_NAME, MAX_OPS, MAX_STREAMS, MAX_THREADS = 31, 64, 32, 7
 MAX_OBJECTS = {"event": 32, "pool": 4, "graph": 4, "buffer": 8, "ipc_memory": 8, "word": 8}
-MAX_OBJECTS["context"] = 2  # ctxmem: SC_MAX_CONTEXTS
+MAX_OBJECTS["context"] = 2  # SC_MAX_CONTEXTS
 MAX_PROCS = 8  # SC_MAX_PROCS, main included
 # What a thread of another process may issue: each is observed from main through
 # the shared slots, or through the probe its own process queries (runtime/run.c).
@@ -247,10 +247,10 @@ KINDS.update(
     kernel_pdl=Kind("sc_kernel_pdl", consts=("SC_PDL_SYNC",)),
     kernel_pdl_nosync=Kind("sc_kernel_pdl", consts=("SC_PDL_NO_SYNC",)),
 )
-# ctxmem: a GEQ wait on the first word and a write of the second, in one cuStreamBatchMemOp
+# a GEQ wait on the first word and a write of the second, in one cuStreamBatchMemOp
 KINDS["batch_wait_write"] = Kind("sc_batch_wait_write", ("word", "word"), bits=32, driver_only=True)
 KINDS["batch_wait_write64"] = Kind("sc_batch_wait_write", ("word", "word"), bits=64, driver_only=True)
-# ctxmem: the issuing thread makes a created context current (cuCtxPushCurrent, cuCtxSetCurrent)
+# the issuing thread makes a created context current (cuCtxPushCurrent, cuCtxSetCurrent)
 for _action in ("push", "set"):
     KINDS["ctx_enter_" + _action] = host("sc_ctx_enter", "context", consts=(f"SC_CTX_{_action.upper()}_TO",),
                                          driver_only=True)
@@ -260,7 +260,7 @@ KINDS.update(
     capture_keep=host("sc_capture_keep", "stream", "graph"),
     graph_replay=Kind("sc_graph_replay", ("graph",)),
 )
-# nodes: graphs built by hand.  A graph declared 'nodes' is empty before the case; node_* ops add nodes to
+# graphs built by hand.  A graph declared 'nodes' is empty before the case; node_* ops add nodes to
 # it (no dependencies), edge A B makes node B depend on node A (cuGraphAddDependencies), instantiate makes
 # its executable graph, graph_replay launches it.  Gate, kernel and host nodes write their own slots when a
 # launch runs them; memset, memcpy, event and child graph nodes are not observable.  The memset and memcpy
@@ -283,54 +283,54 @@ KINDS.update(
     exec_update=host("sc_exec_update", "graph", "graph"),
     exec_destroy=host("sc_exec_destroy", "graph"),
 )
-# ctxalloc: a created context destroyed (cuCtxDestroy); the primary context synchronized through the driver
+# a created context destroyed (cuCtxDestroy); the primary context synchronized through the driver
 # API from a runtime-API program; a trim to a nonzero minBytesToKeep (what it keeps: pool_reserved's min_kept,
 # and a blocking-sync context's synchronizing thread sleeping: stream_sync's and ctx_sync's sleeps, above)
 KINDS.update(
     ctx_destroy=host("sc_ctx_destroy", "context", driver_only=True),
     primary_ctx_sync=host("sc_primary_ctx_sync", runtime_only=True),
     pool_trim_keep=host("sc_pool_trim_keep", "pool"),
-    # poolaccess: cuMemPoolSetAccess of a pool (device 0's) for device D, and cuMemPoolGetAccess from D
+    # cuMemPoolSetAccess of a pool (device 0's) for device D, and cuMemPoolGetAccess from D
     pool_access_grant=host("sc_pool_set_access", "pool", "device", consts=("SC_ACCESS_READWRITE",)),
     pool_access_revoke=host("sc_pool_set_access", "pool", "device", consts=("SC_ACCESS_NONE",)),
     pool_access=host("sc_pool_access", "pool", "device", getter=True, values=("readwrite", "none")),
     alloc_imported=Kind("sc_alloc_imported", ("pool",), observable=False),
 )
-# ctxalloc: releases of the primary context (enum sc_primary_action), in a fresh process the op starts
+# releases of the primary context (enum sc_primary_action), in a fresh process the op starts
 for _name, _action in (("primary_release_extra", "SC_PRIMARY_RELEASE_EXTRA"),
                        ("primary_release_all", "SC_PRIMARY_RELEASE_ALL"),
                        ("primary_release_balanced", "SC_PRIMARY_BALANCED")):
     KINDS[_name] = host("sc_primary_release", consts=(_action,), values=("reset",), driver_only=True)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]
-# capmisc: external event nodes of a stream capture (each launch of the graph records / waits on the event)
+# external event nodes of a stream capture (each launch of the graph records / waits on the event)
 KINDS.update(
     record_external=Kind("sc_record_external", ("event",), observable=False),
     wait_external=Kind("sc_wait_external", ("event",), observable=False),
 )
 WAITS += ("wait_external",)
 RECORDS = ("record", "record_external")  # the kinds that record an event a wait may name
-# capmisc: 'X runs once': at the end the subject's slot counts exactly one run (cuStreamAddCallback: "the
+# 'X runs once': at the end the subject's slot counts exactly one run (cuStreamAddCallback: "the
 # callback will be executed exactly once")
 UNARY_RELATIONS["runs once"] = "SC_RUNS_ONCE"
 RUN_ONCE_COUNTED = RUN_COUNTED + ("callback",)  # the kinds 'runs once' may judge: their slot counts their runs
-# capmisc: a marked kernel launched with the programmatic-event launch attribute, which records its EVENT
+# a marked kernel launched with the programmatic-event launch attribute, which records its EVENT
 KINDS["kernel_progevent"] = Kind("sc_kernel_progevent", ("event",))
 RECORDS += ("kernel_progevent",)
-# capmisc: a stream callback that makes a CUDA call (driver API: its text says "will result in
+# a stream callback that makes a CUDA call (driver API: its text says "will result in
 # CUDA_ERROR_NOT_PERMITTED", the runtime API's "may"); it answers what the call answered
 KINDS["callback_api"] = Kind("sc_callback_api", driver_only=True)
 CODES += ("not_permitted",)
-# capmisc: the gate launched with the programmatic-event attribute: it triggers the event at its start
+# the gate launched with the programmatic-event attribute: it triggers the event at its start
 KINDS["gate_progevent"] = Kind("sc_gate_progevent", ("event",))
 GATES += ("gate_progevent",)
 RECORDS += ("gate_progevent",)
-# pginv: a pool exported to a shareable handle (POSIX file descriptor), which it answers
+# a pool exported to a shareable handle (POSIX file descriptor), which it answers
 KINDS["pool_export"] = host("sc_pool_export", "pool")
-# pginv: a kernel launch refused before it runs (too many threads per block), which it answers
+# a kernel launch refused before it runs (too many threads per block), which it answers
 KINDS["kernel_invalid"] = Kind("sc_kernel_invalid", observable=False)
 # an_error, the catch-all, last in the list of codes (messages name them in this order)
 CODES = tuple(c for c in CODES if c != "an_error") + ("an_error",)
-# graphinst: a graph memory allocation node (cuGraphAddMemAllocNode, never freed in the graph);
+# a graph memory allocation node (cuGraphAddMemAllocNode, never freed in the graph);
 # cuGraphInstantiateWithParams keeping its result_out (a getter whose refusal is its answer), and with
 # CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH; 'X never runs': a node no launch of the program may run
 # (added to a graph after a child graph node cloned it) never ran, by the end
@@ -345,43 +345,43 @@ GETTERS.append("instantiate_checked")
 INSTANTIATES = ("instantiate", "instantiate_upload", "instantiate_checked", "instantiate_auto_free")
 UNARY_RELATIONS["never runs"] = "SC_NEVER_RUNS"
 NEVER_RUN_COUNTED = ("node_gate", "node_kernel", "node_host")  # the kinds 'never runs' may judge
-# um: the stream work that writes managed memory: the object of 'Q synchronizes X'
+# the stream work that writes managed memory: the object of 'Q synchronizes X'
 MANAGED_WRITERS = ("memset_managed", "memcpy_h2m", "memcpy_d2m")
-# green: cuCtxCreate made during the case in the issuing thread, which it stays current to (the context is
+# cuCtxCreate made during the case in the issuing thread, which it stays current to (the context is
 # then not made before the case); a stream declared 'green' is a stream of the run's green context
 KINDS["ctx_create"] = host("sc_ctx_create", "context", driver_only=True)
 STREAM_FLAGS = ("green",)  # stream attributes without a value
 STREAM_SYNTAX = "blocking|nonblocking [priority=P] [device=D] [count=N] [green]"
 NEEDS = {"green": "SC_NEEDS_GREEN"}  # capabilities a device may lack: sc_rule.needs (one skip reason)
-# ipcpool: the first word of a buffer copied into the op's slot, which main reads: 'B reads its fill' (what the
+# the first word of a buffer copied into the op's slot, which main reads: 'B reads its fill' (what the
 # last fill of the buffer before it wrote), also from another process (IPC memory, a shared pool's allocation)
 KINDS["read"] = Kind("sc_read", ("buffer",))
 PROCESS_KINDS += ("read",)
 UNARY_RELATIONS["reads its fill"] = "SC_READS_FILL"
-# blocking: a process of a case started with an environment variable set (threads column: 't1@p1
+# a process of a case started with an environment variable set (threads column: 't1@p1
 # CUDA_LAUNCH_BLOCKING=1'); variable -> the values it may take.  The runtime sets it in the process's
-# environment before the process initialises CUDA (runtime/procs.c).
+# environment before the process initialises CUDA (runtime/sys/procs.c).
 PROCESS_ENV = {"CUDA_LAUNCH_BLOCKING": ("0", "1")}
-# blocking: the one expectation that relates an op to itself: 'G blocks until G', the launch of a gate
+# the one expectation that relates an op to itself: 'G blocks until G', the launch of a gate
 # returns only after the gate ran (CUDA_LAUNCH_BLOCKING=1)
 SELF_BLOCKING = ("gate",)
-# blocking: mode 'mps': the rule's cases run only under MPS (tap/<rule>.mps.t; its plain program skips)
+# mode 'mps': the rule's cases run only under MPS (tap/<rule>.mps.t; its plain program skips)
 MODES["mps"] = ("legacy",)
-# poolreuse: CU_MEMPOOL_ATTR_USED_MEM_CURRENT of a pool (allocated: at least one allocation's 4 MiB), and the
+# CU_MEMPOOL_ATTR_USED_MEM_CURRENT of a pool (allocated: at least one allocation's 4 MiB), and the
 # address a buffer's stream-ordered allocation got (compared with 'equals': the memory an allocation reused)
 KINDS.update(
     pool_used=getter("sc_pool_used", "pool", "zero", "allocated"),
     address=getter("sc_address", "buffer"),
 )
 GETTERS += ["pool_used", "address"]
-# poolreuse: a pool whose maximum size (CUmemPoolProps.maxSize) is one allocation's 4 MiB
+# a pool whose maximum size (CUmemPoolProps.maxSize) is one allocation's 4 MiB
 OBJECT_FLAGS["pool"]["max_one"] = "SC_POOL_MAX_ONE"
-# allocmisc: a memset node of a graph built by hand whose destination is a stream-ordered allocation (a buffer
+# a memset node of a graph built by hand whose destination is a stream-ordered allocation (a buffer
 # alloc_async / alloc_from made before it); it answers cuGraphAddMemsetNode's code (the Programming Guide: such a
 # node "does not work with memory allocated via the stream ordered allocator")
 NODE_KINDS += ("node_memset_alloc",)
 KINDS["node_memset_alloc"] = host("sc_node_memset_alloc", "graph", "buffer")
-# allocmisc: a peer copy (cuMemcpyPeerAsync) of a stream-ordered allocation on another device into the op's own
+# a peer copy (cuMemcpyPeerAsync) of a stream-ordered allocation on another device into the op's own
 # destination on its stream's device; 'keeps its data': it holds what the buffer's last fill before it wrote
 KINDS["memcpy_peer_from"] = Kind("sc_memcpy_peer_from", ("buffer",), data="transfer", devices=2)
 # The kinds that begin a stream capture: work issued to a capturing stream runs only when a graph of it is
