@@ -1,7 +1,7 @@
 #!/bin/sh
 # embed.sh FATBIN OUT.c [NAME] - turns the fatbin into a C array NAME and its
 # size NAME_size that a program links: by default sc_fatbin, the runtime's
-# kernels (runtime/fatbin.h); workloads/ embeds its own under another name.
+# kernels (runtime/backend/fatbin.h); workloads/ embeds its own under another name.
 set -eu
 in=$1 out=$2 name=${3:-sc_fatbin}
 {

@@ -5,13 +5,13 @@
  * calls wl_start() first: that parses `--scale N` (1..1000, default 1, also
  * STREAMCTS_SCALE; a flag wins) and `--help`, exits 2 naming a bad flag or
  * value with its range, prints `TAP version 13` and the header, loads
- * libcuda.so.1 at run time (runtime/cu_loader.h), and makes device 0's
+ * libcuda.so.1 at run time (runtime/backend/cu_loader.h), and makes device 0's
  * primary context current; without a driver or device it prints
  * `1..0 # SKIP ...` and exits 0, and a library without the entry points
  * every program needs is `not ok 1 - driver entry points`.  It then loads the
  * workload kernels (workloads/kernels.cu).  Points are written with
  * wl_point(); a CUDA call that fails inside a point is named by WL_TRY.
- * A watchdog (runtime/watchdog.h) turns a point that outlives its limit into
+ * A watchdog (runtime/suite/watchdog.h) turns a point that outlives its limit into
  * `not ok` for it and every later point.
  */
 #ifndef WL_H

@@ -145,7 +145,7 @@ def check_graphs(prog, types):
 
 
 def check_nodes(prog, types):
-    """nodes: a graph declared 'nodes' is built by node ops and edges, made executable by instantiate (after
+    """A graph declared 'nodes' is built by node ops and edges, made executable by instantiate (after
     its last node and edge), launched by graph_replay; an edge joins two earlier nodes of one graph; a child
     graph is another 'nodes' graph, cloned when it is added: a node added to it later runs in no launch of
     the parent (expect.py's runs_in; only 'never runs' may ask about a node no launch runs)."""
@@ -189,7 +189,7 @@ def check_nodes(prog, types):
 
 
 def check_green(prog, runtime):
-    """green: a green stream is one nonblocking stream of device 0, in a driver-API program."""
+    """A green stream is one nonblocking stream of device 0, in a driver-API program."""
     errs = []
     for s, st in prog.streams.items():
         if st.green and (st.kind != "nonblocking" or st.device or st.count > 1):
@@ -202,7 +202,7 @@ def check_green(prog, runtime):
 
 
 def check_ctx_creates(prog):
-    """green: a ctx_create makes its context once, before any other op names it."""
+    """A ctx_create makes its context once, before any other op names it."""
     errs, created, named = [], {}, {}
     for name, op in zip(prog.names(), prog.ops):
         for c in (arg for t, arg in typed_args(name, op) if t == "context"):

@@ -82,14 +82,14 @@ def c_arg(type_, arg):
         return c_stream(arg)
     if type_ == "device":
         return arg
-    if type_ == "node":  # nodes: the op that added the node
+    if type_ == "node":  # the op that added the node
         return "op_" + arg
     return "SC_DEFAULT_POOL" if (type_, arg) == ("pool", DEFAULT_POOL) else PREFIXES[type_] + arg
 
 
 def c_create_stream(name, stream):
     n, kind = c_string(name), STREAM_KINDS[stream.kind]
-    if stream.green:  # green: one nonblocking stream of device 0 (checked)
+    if stream.green:  # one nonblocking stream of device 0 (checked)
         return f"sc_stream_create_green(p, {n}, {PRIORITIES.get(stream.priority, 'SC_PRIO_NONE')})"
     if (stream.device, stream.count) != (0, 1):
         prio = PRIORITIES.get(stream.priority, "SC_PRIO_NONE")

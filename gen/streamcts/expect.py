@@ -62,7 +62,7 @@ def is_gate(prog, op):
 
 
 def runs_in(prog, i):
-    """nodes: the graphs whose launches run node op i: its own graph, a graph that a node_child after it
+    """The graphs whose launches run node op i: its own graph, a graph that a node_child after it
     cloned that graph into (the clone holds only the nodes added before it), and a graph an exec_update gave
     the parameters of one of those."""
     since, todo = {}, [(prog.ops[i].args[0], i)]
@@ -80,7 +80,7 @@ def runs_in(prog, i):
 
 
 def node_held(prog, i, modes):
-    """nodes: a node runs held when a gate node runs in the same launch, or the launch itself is held."""
+    """A node runs held when a gate node runs in the same launch, or the launch itself is held."""
     graphs = runs_in(prog, i)
     return any(
         (op.kind == "node_gate" and graphs & runs_in(prog, j))
@@ -90,7 +90,7 @@ def node_held(prog, i, modes):
 
 
 def unlaunched_nodes(prog, exp):
-    """nodes: the marking nodes an expectation names that no graph_replay of the program runs (a node added
+    """The marking nodes an expectation names that no graph_replay of the program runs (a node added
     to a graph after a child graph node cloned it, say): only 'never runs' may ask about one."""
     launched = {op.args[0] for op in prog.ops if op.kind == "graph_replay"}
     return [
@@ -156,7 +156,7 @@ def check_primary(prog, s):
 
 
 def check_synchronizes(prog, exp, skind, okind):
-    """um: 'Q synchronizes X': Q a query, X stream work that writes managed memory (its data read on the host
+    """'Q synchronizes X': Q a query, X stream work that writes managed memory (its data read on the host
     right as Q answers success), both in main's process."""
     errs = []
     if KINDS[skind].role != "query":
@@ -172,7 +172,7 @@ def check_synchronizes(prog, exp, skind, okind):
         )
     return errs
 def check_fill_read(prog, s):
-    """'B reads its fill' (ipcpool): B is a read, and a fill of its buffer comes before it (runtime: sc_op_writer)."""
+    """'B reads its fill': B is a read, and a fill of its buffer comes before it (runtime: sc_op_writer)."""
     op = prog.ops[s]
     if op.kind != "read":
         return [f"subject of 'reads its fill' must be a read; '{op.name}' is {op.kind}"]
@@ -238,7 +238,7 @@ def check_expect(prog, exp, modes):
         return check_primary(prog, s)
     if exp.relation == "reads its fill":
         return check_fill_read(prog, s)
-    if exp.relation == "keeps its data" and skind == "memcpy_peer_from":  # allocmisc: it copies a fill
+    if exp.relation == "keeps its data" and skind == "memcpy_peer_from":  # it copies a fill
         op = prog.ops[s]
         if not any(o.kind == "fill" and o.args[0] == op.args[0] for o in prog.ops[:s]):
             return [f"'{op.name} keeps its data' needs a fill of {op.args[0]} before {op.name} (what it copies)"]

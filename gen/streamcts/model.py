@@ -47,7 +47,7 @@ class Stream:
     priority: str | None = None  # a key of PRIORITIES, None for cuStreamCreate
     device: int = 0              # the GPU it belongs to
     count: int = 1               # an array of count streams when 2 or more
-    green: bool = False          # green: a stream of the run's green context (cuGreenCtxStreamCreate)
+    green: bool = False          # a stream of the run's green context (cuGreenCtxStreamCreate)
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class Program:
     threads: list  # declared threads besides main
     ops: list      # Op, in issue order
     procs: dict = field(default_factory=dict)  # thread -> the other process it runs in (t1@p1)
-    envs: dict = field(default_factory=dict)   # blocking: process -> ((VAR, VALUE), ...) it is started with
+    envs: dict = field(default_factory=dict)   # process -> ((VAR, VALUE), ...) it is started with
 
     def process(self, thread):
         """The process a thread runs in: main unless declared thread@process."""
@@ -125,7 +125,7 @@ class Case:
     kinds: frozenset  # op kinds the case and its control use
     devices: int      # GPUs the case and its control need
     processes: int = 1  # processes the case or its control runs in, main included
-    needs: frozenset = frozenset()  # green: keys of NEEDS the case or its control needs
+    needs: frozenset = frozenset()  # keys of NEEDS the case or its control needs
     changes: tuple = ()  # what each control edit changed, in order ("W dropped"): the control's comment
 
 
@@ -156,7 +156,7 @@ class Rule:
     @property
     def apis(self):
         """The APIs the rule runs through: keys of APIS."""
-        if self.uses("driver_only") or self.needs:  # green: the runtime API of CUDA 13.0 has no green contexts
+        if self.uses("driver_only") or self.needs:  # the runtime API of CUDA 13.0 has no green contexts
             return ("driver",)
         return ("runtime",) if self.uses("runtime_only") else ("driver", "runtime")
 
@@ -174,12 +174,12 @@ class Rule:
 
     @property
     def needs(self):
-        """green: the capabilities (keys of NEEDS) a case or control needs, sorted."""
+        """The capabilities (keys of NEEDS) a case or control needs, sorted."""
         return sorted(set().union(*(case.needs for case in self.cases)))
 
     @property
     def mps_only(self):
-        """blocking: mode 'mps': the cases run only as clients of an MPS server (tap/<rule>.mps.t)."""
+        """Mode 'mps': the cases run only as clients of an MPS server (tap/<rule>.mps.t)."""
         return self.cells.get("mode") == "mps"
 
 

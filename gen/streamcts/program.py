@@ -67,7 +67,7 @@ def parse_stream(text):
     attributes = {}
     for word in words[1:]:
         name, eq, value = word.partition("=")
-        if not eq and name in STREAM_FLAGS and name not in attributes:  # green: an attribute without a value
+        if not eq and name in STREAM_FLAGS and name not in attributes:  # an attribute without a value
             attributes[name] = True
             continue
         if not eq and name in STREAM_FLAGS or eq and name in attributes:
@@ -160,7 +160,7 @@ def parse_threads(text):
             if had.get(var, value) != value:
                 raise Bad(f"process '{procs[t]}' sets {var} twice: {had[var]} and {value}")
             if had and var not in had:
-                raise Bad(f"process '{procs[t]}' takes one setting (runtime/prog.h): {next(iter(had))} and {var}")
+                raise Bad(f"process '{procs[t]}' takes one setting (runtime/program/prog.h): {next(iter(had))} and {var}")
             had[var] = value
             envs[procs[t]] = tuple(had.items())
     if len(set(procs.values())) + 1 > MAX_PROCS:
@@ -172,7 +172,7 @@ def check_arg(type_, arg, text):
     """An ARG of an op, checked for the form its type takes."""
     if type_ == "device" and integer(arg, 0, MAX_DEVICES - 1) is None:
         raise Bad(f"malformed device '{arg}' in '{text}' (want an integer from 0 to {MAX_DEVICES - 1})")
-    if type_ == "node" and re.fullmatch(NAME, arg):  # nodes: an op name
+    if type_ == "node" and re.fullmatch(NAME, arg):  # an op name
         return arg
     if type_ == "node":
         raise Bad(f"malformed op name '{arg}' in '{text}' (want {NAME})")

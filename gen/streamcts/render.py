@@ -35,7 +35,7 @@ def make_env():
         c_string=c_string,
         c_comment=c_comment,
         c_api=APIS.__getitem__,
-        c_need=NEEDS.__getitem__,  # green: sc_rule.needs
+        c_need=NEEDS.__getitem__,  # sc_rule.needs
         ninja=ninja_path,
         wrap=lambda s, width=74: textwrap.wrap(s, width, break_long_words=False, break_on_hyphens=False),
     )
@@ -64,12 +64,12 @@ def render(rules, out_disp):
             "taps": [(f"tap/{r.path}{suffix}.t", solib) for suffix, solib, _ in (LIBS[m] for m in r.modes)],
             # the shared runtime's directory from the program's, for its rpath
             "libdir": posixpath.relpath("tap/lib", posixpath.dirname(f"tap/{r.path}")),
-            # a program of several processes again, under MPS (runtime/mps.h): its first compile mode
+            # a program of several processes again, under MPS (runtime/suite/mps.h): its first compile mode
             "mps": f"tap/{r.path}.mps.t" if r.processes > 1 else None,
         }
         for r in rules
     ]
-    # one host process per compile mode links every program of that mode (runtime/host.h)
+    # one host process per compile mode links every program of that mode (runtime/suite/host.h)
     hosts = [
         {
             "path": "build/host-" + (suffix.lstrip(".") or mode),

@@ -129,7 +129,7 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 INTEGER = re.compile(r"0|[1-9][0-9]*")
 BUILTIN_REF = re.compile(rf"({'|'.join(BUILTIN_STREAMS)})(?:@({INTEGER.pattern}))?")  # legacy, legacy@1, ...
 
-# Limits of the runtime's program recorder (runtime/prog.h); names longer
+# Limits of the runtime's program recorder (runtime/program/prog.h); names longer
 # than SC_NAME_LEN - 1 would be silently truncated there.
 MAX_NAME, MAX_OPS, MAX_STREAMS, MAX_THREADS = 31, 64, 32, 7
 MAX_OBJECTS = {"event": 32, "pool": 4, "graph": 4, "buffer": 8, "ipc_memory": 8, "word": 8, "context": 2}

@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include "case.h"
-#include "support.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,6 +168,15 @@ int start_peers(struct run *r, uint32_t case_id, char *why, size_t n)
 /* A capability the device or the API lacks (IPC is documented as restricted): the point is skipped. */
 static int missing(int rc) { return rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED ? -2 : -1; }
 
+/* The one reason a point skips where the device or the driver cannot share a memory pool with another
+ * process: every place below that finds it says this. */
+static const char *no_ipc_pool(void)
+{
+    return "no IPC memory pools: the device or driver cannot share a memory pool with another process "
+           "(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES lacks CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, "
+           "or the pool's export or import was refused)";
+}
+
 /*
  * main allocates memory m from a pool it creates exportable (SC_POOL_IPC), zeroes it and waits for
  * that (the allocation is complete before any process uses it, as cuMemPoolImportPointer asks), publishes
@@ -183,7 +191,7 @@ static int export_pool_memory(struct run *r, int m, char *why, size_t n)
     int rc, fd = -1;
     if ((rc = b->pool_create(&r->ipc_pool[m], SC_POOL_IPC))) {
         if (rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED) {
-            snprintf(why, n, "%s", sc_support_no_ipc_pool());
+            snprintf(why, n, "%s", no_ipc_pool());
             return -2;
         }
         snprintf(why, n, "creating the exportable pool of memory %s failed: %s", p->buffers[m], b->error_name(rc));
@@ -199,7 +207,7 @@ static int export_pool_memory(struct run *r, int m, char *why, size_t n)
         if (fd >= 0)
             close(fd);
         if (rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED) {
-            snprintf(why, n, "%s", sc_support_no_ipc_pool());
+            snprintf(why, n, "%s", no_ipc_pool());
             return -2;
         }
         snprintf(why, n, "exporting memory %s (cuMemPoolExportToShareableHandle, cuMemPoolExportPointer): %s",
@@ -234,7 +242,7 @@ static int import_pool_memory(struct run *r, int m, char *why, size_t n)
     close(fd);
     r->buf_opened[m] = r->buf_ptr[m] != NULL;
     if (rc == SC_UNSUPPORTED || rc == SC_NOT_SUPPORTED) {
-        snprintf(why, n, "%s", sc_support_no_ipc_pool());
+        snprintf(why, n, "%s", no_ipc_pool());
         return -2;
     }
     if (rc) {

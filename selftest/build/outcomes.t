@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# One outcome table, runtime/outcomes.def, and its readers agree: the runtime
+# One outcome table, runtime/result/outcomes.def, and its readers agree: the runtime
 # prints each point as its outcome's row says, tools/tap-summary and certify
 # (certify::Outcomes, certify::Results) classify every point line as the table
 # does, their verdicts fail exactly on the outcomes whose row fails, and
@@ -31,7 +31,7 @@ sub check {
 
 # -- the table, read as certify reads it (strictly: a bad row dies) ------------
 my @rows = eval { certify::Outcomes::rows() };
-check(@rows > 0, "certify reads the outcome table runtime/outcomes.def", $@);
+check(@rows > 0, "certify reads the outcome table runtime/result/outcomes.def", $@);
 my %row = map { $_->{name} => $_ } @rows;
 
 # -- the schema's outcomes are the table's -------------------------------------
@@ -121,18 +121,18 @@ for my $r (@rows) {
 }
 
 # -- a table that cannot be read stops both readers ---------------------------
-mkdir "$tmp/repo"; mkdir "$tmp/repo/$_" for qw(tools runtime);
+mkdir "$tmp/repo"; mkdir "$tmp/repo/$_" for qw(tools runtime runtime/result);
 system('cp', 'tools/tap-summary', "$tmp/repo/tools/") == 0 or die "cp: $?\n";
-open my $bad, '>', "$tmp/repo/runtime/outcomes.def" or die "$!\n";
+open my $bad, '>', "$tmp/repo/runtime/result/outcomes.def" or die "$!\n";
 print $bad "SC_POINT_OUTCOME(PASS, \"pass\", \"ok\", \"\", \"\", \"\")\n";  # a column short
 close $bad;
 my $err = `$tmp/repo/tools/tap-summary $tmp/log 2>&1`;
 my $rc = $? >> 8;
 check($rc == 2 && $err =~ /outcomes\.def: not a row of the outcome table/, "tap-summary stops (exit 2) at a row it cannot read",
     "exit $rc: $err");
-$err = `$^X -I$FindBin::Bin/../../tools/lib -Mcertify::Outcomes -e '\$certify::Outcomes::TABLE = shift; certify::Outcomes::rows()' $tmp/repo/runtime/outcomes.def 2>&1`;
+$err = `$^X -I$FindBin::Bin/../../tools/lib -Mcertify::Outcomes -e '\$certify::Outcomes::TABLE = shift; certify::Outcomes::rows()' $tmp/repo/runtime/result/outcomes.def 2>&1`;
 check($? != 0 && $err =~ /outcomes\.def:1: not a row of the outcome table/, "certify stops at a row it cannot read", $err);
-unlink "$tmp/repo/runtime/outcomes.def";
+unlink "$tmp/repo/runtime/result/outcomes.def";
 $err = `$tmp/repo/tools/tap-summary $tmp/log 2>&1`;
 $rc = $? >> 8;
 check($rc == 2 && $err =~ /cannot read the outcome table/, "tap-summary stops (exit 2) without the table", "exit $rc: $err");

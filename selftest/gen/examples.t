@@ -18,7 +18,7 @@ gen() {
         { printf '%s\n' "$out" | head -20 | sed 's/^/# /'; return 1; }
     src=$1/generated/$(printf '%s' "$2" | tr . /).c
     [ -f "$src" ] || { echo "# no $src"; return 1; }
-    out=$(gcc -std=c11 -Wall -Wextra -Werror -Iruntime -c "$src" -o "$1/program.o" 2>&1) ||
+    out=$(gcc -std=c11 -Wall -Wextra -Werror -Iruntime/program -c "$src" -o "$1/program.o" 2>&1) ||
         { printf '%s\n' "$out" | head -20 | sed 's/^/# /'; return 1; }
 }
 

@@ -44,7 +44,7 @@ from streamcts.write import INPUTS, MARKER  # noqa: E402
 BAD = os.path.join(HERE, "bad")
 GOLDEN = os.path.join(HERE, "golden")
 EXPECTED = os.path.join(GOLDEN, "expected")
-CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I" + os.path.join(ROOT, "runtime")]
+CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I" + os.path.join(ROOT, "runtime", "program")]
 NINJA_STUB = """rule cc_program
   command = true
 rule link
@@ -558,7 +558,7 @@ class Units(TempDirCase):
         self.assertEqual(rules[0].cases[0].control["ops"], ['sc_op op_X = sc_stream_sync(p, "X", SC_LEGACY_STREAM);'])
 
     def test_a_call_judged_by_its_return_may_be_unobservable(self):
-        """pginv: the subject of "returns before" or "blocks until" is judged by when its call returned, so an op
+        """The subject of "returns before" or "blocks until" is judged by when its call returned, so an op
         whose completion cannot be observed (free_async) may be it; as the object or an "after" subject it is
         refused (bad/unobservable_kinds)."""
         rows, errors = self.read(
@@ -594,20 +594,20 @@ class Units(TempDirCase):
                             + ["in t"] * (k == "thread_exit"))  # the last op of its thread, not main
         ordered = sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))
         nodes = ("edge", "instantiate", "instantiate_upload", "exec_update", "exec_destroy") + NODE_KINDS  # N
-        nodes += ("instantiate_checked", "instantiate_auto_free")  # graphinst: rows of their own (N once each)
+        nodes += ("instantiate_checked", "instantiate_auto_free")  # rows of their own (N once each)
         ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes]
         rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
         # each row writes its words first: a wait on a word that no op before it writes is refused
         # (bad/word_never_written)
         rows = [["write_value W32 on s", "write_value64 W64 on s"] + row for row in rows]
         rows.append([op(k, kind) for k, kind in ordered if kind.runtime_only])
-        # nodes: named node ops of N (a child: D), an edge between two, then N made executable, updated, destroyed
+        # named node ops of N (a child: D), an edge between two, then N made executable, updated, destroyed
         rows.append([f"n_{k}: {k} N" + (" E" if "event" in KINDS[k].args else " D" if k == "node_child"
-                                        else " M" if "buffer" in KINDS[k].args else "")  # allocmisc: node_memset_alloc
+                                        else " M" if "buffer" in KINDS[k].args else "")  # node_memset_alloc
                      for k in NODE_KINDS]
                     + ["edge n_node_gate n_node_kernel", "instantiate N", "exec_update N D", "exec_destroy N",
                        "instantiate_upload D s"])
-        rows += [["instantiate_checked N"], ["instantiate_auto_free N"]]  # graphinst
+        rows += [["instantiate_checked N"], ["instantiate_auto_free N"]]
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):

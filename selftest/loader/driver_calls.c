@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     text = b->error_name(1);
     check(text && !strcmp(text, "FAKE_ERROR_1"), "other codes are still named by cuGetErrorName", text);
 
-    /* the primary context probe (ctxalloc): this program again, in a process of its own (sc_self_spawn),
+    /* the primary context probe: this program again, in a process of its own (sc_self_spawn),
      * answers through a pipe; the stand-in's calls succeed and say nothing of the context's state */
     int reset = -1;
     rc = b->primary_release(SC_PRIMARY_RELEASE_ALL, &reset);

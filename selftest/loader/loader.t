@@ -1,12 +1,12 @@
 #!/bin/bash
-# The driver loader (runtime/cu_loader.c) against stand-ins for libcuda.so.1
+# The driver loader (runtime/backend/cu_loader.c) against stand-ins for libcuda.so.1
 # (fake-libcuda.sh, built by ninja under build/selftest/loader/), which are what
 # the suite certifies: only a missing library or cuInit answering no device
 # (or the stub library) may skip; a library without an entry point every
 # program needs fails every program, naming the entry points by their ABI
 # names; one without an optional entry point runs, and a call to it fails,
 # naming it (driver_calls.c); one without green contexts skips the rules that
-# need them (a capability, runtime/support.c).  The header says which library
+# need them (a capability, runtime/suite/support.c).  The header says which library
 # answered the entry points (cu_loader.h, sc_driver_provenance): the stand-in
 # alone, or with a preloaded layer (layer.c, built here) that hooks dlsym and
 # cuGetProcAddress as HAMi-core does, or a plain one that is never reached.
@@ -19,7 +19,7 @@ echo "TAP version 13"
 
 legacy=tap/stream/sync/waits_for_stream_work.t
 ptds=tap/stream/sync/waits_for_stream_work.ptds.t
-green=tap/ctx/green/primary_sync_waits_for_green_work.t  # green: a rule that needs green contexts
+green=tap/ctx/green/primary_sync_waits_for_green_work.t  # a rule that needs green contexts
 
 # stand-in, cuInit's answer, program, exit status, what the output must hold
 while read -r lib init prog want text; do

@@ -107,7 +107,7 @@ for prog in ctx.blocking_sync.ctx_sync_sleeps ctx.blocking_sync.stream_sync_slee
     else nok "break ctx_blocking_spins: $prog did not report the violation (exit $rc, $main cases)" "$out"; fi
 done
 
-# the gate (runtime/support.c, sc_support_wait_gates): a stream wait unless a driver knob makes it the
+# the gate (runtime/suite/support.c, sc_support_wait_gates): a stream wait unless a driver knob makes it the
 # worse gate, or whichever STREAMCTS_WAIT_GATES names; the header says which, and a broken promise is
 # reported with either (under CUDA_LAUNCH_BLOCKING=1 the mock's launches wait, as the driver's do, so
 # the hold never happens and the points are undecidable, not passed)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The first look (runtime/calibrate.h) against the CUDA stand-in (mock_backend.c):
+# The first look (runtime/suite/calibrate.h) against the CUDA stand-in (mock_backend.c):
 # a short hold before the full window catches every broken promise it can and
 # passes no case its control did not back; it is timed again as a program goes on.
 cd "$(dirname "$0")/../.." || exit 1
@@ -10,7 +10,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 echo "TAP version 13"
 
-# the first look (runtime/calibrate.h): a 5 ms hold before the 50 ms window still catches each
+# the first look (runtime/suite/calibrate.h): a 5 ms hold before the 50 ms window still catches each
 # broken promise, deciding cases within the 5 ms (the calibrated floor is 1 ms; the mock's host
 # threads on a loaded CI machine need longer to let a broken promise through)
 while read -r brk prog msg; do

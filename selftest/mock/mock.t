@@ -120,7 +120,7 @@ if [ $rc -eq 1 ] && grep -q '^# first look 1 ms (set)' <<<"$out" && grep -q '^no
     ok "a process that dies in a point's first look fails that point, not hidden by a run with the full window"
 else nok "a process that died in a first look was not reported (exit $rc)" "$out"; fi
 
-# MPS (runtime/mps.c) with a stand-in control program: the program named *.mps.t starts
+# MPS (runtime/suite/mps.c) with a stand-in control program: the program named *.mps.t starts
 # the daemon, runs its cases as a client, stops the daemon, and reclaims one a killed run left
 fake=$(mktemp -d); mkdir -p /tmp/streamcts-mps-left-by-a-killed-run
 printf '#!/bin/sh\necho "$*" >>"%s/calls"; [ "$1" = -d ] && exit "${FAKE_MPS_START:-0}"; cat >/dev/null; exit 0\n' "$fake" >"$fake/nvidia-cuda-mps-control"

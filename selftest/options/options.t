@@ -1,5 +1,5 @@
 #!/bin/bash
-# A rule program's flags and STREAMCTS_* variables (runtime/options.c): a bad
+# A rule program's flags and STREAMCTS_* variables (runtime/suite/options.c): a bad
 # value, an unknown flag or a flag without its value is named on stderr with
 # its range, and the program exits 2 at once, before it touches a device (so
 # also on a machine without a GPU, and on the mock, which would run the case);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The host process (runtime/host.h) against the mock backend: a program that
+# The host process (runtime/suite/host.h) against the mock backend: a program that
 # hands its run to a warm worker prints what it would print itself, with the
 # same exit status; a host of another driver environment refuses and the
 # program runs itself; a worker that ends mid-run fails that program, not the

@@ -209,7 +209,7 @@ static void premise(void)
         { SC_DIFFERS, "differs", 1 },
         { SC_RUNS_PER_LAUNCH, "runs once per launch", 0 },
         { SC_SEES_PRIMARY, "sees its primary", 0 },
-        { SC_NEVER_RUNS, "never runs", 0 }, /* graphinst: counted after everything completed */
+        { SC_NEVER_RUNS, "never runs", 0 }, /* counted after everything completed */
     };
     struct sc_verdict v;
     char name[120];

@@ -3,7 +3,7 @@
 # an unknown option is named in one line on stderr, exit 2.  Neither builds or
 # runs anything: ninja and prove are stand-ins here that note being called.
 # The runners word an unknown option and a bad -j alike (tools/lib/args.sh),
-# as the rule programs word theirs (runtime/options.c), with one -j range.
+# as the rule programs word theirs (runtime/suite/options.c), with one -j range.
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin"

@@ -1,6 +1,6 @@
 # args.sh - sourced by the runners (tools/run-suite, settings-matrix, bench,
 # soak, tap-summary; through prove-args.sh too): one wording for a bad
-# argument, the one the rule programs use for theirs (runtime/options.c), and
+# argument, the one the rule programs use for theirs (runtime/suite/options.c), and
 # the one range of -j.  Not a tool of its own.
 #
 # arg_bad TOOL MESSAGE

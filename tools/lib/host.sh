@@ -1,5 +1,5 @@
 # host.sh - sourced by tools/run-suite and tools/settings-matrix (from the
-# repository root): host processes (runtime/host.h) that run the rule
+# repository root): host processes (runtime/suite/host.h) that run the rule
 # programs' runs on warm CUDA contexts, one per compile mode.  Not a tool of
 # its own.
 #

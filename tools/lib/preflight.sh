@@ -2,8 +2,8 @@
 # and run by tools/certify (from the repository root): the one check before a
 # run.  Whether a rule program can run here at all (a CUDA driver, a device)
 # and whether every STREAMCTS_* value is valid are asked once, of build/probe
-# (tools/lib/probe.c: the programs' own checks, runtime/options.c and
-# runtime/support.c), before the suite's programs are built or started, so
+# (tools/lib/probe.c: the programs' own checks, runtime/suite/options.c and
+# runtime/suite/support.c), before the suite's programs are built or started, so
 # that the answer comes in seconds rather than from each program.  The
 # programs still check for themselves when they are run directly.  Not a tool
 # of its own.

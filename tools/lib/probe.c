@@ -5,9 +5,9 @@
  * start the suite's programs, so that a machine without a CUDA driver or
  * device, or a bad STREAMCTS_* value, gets its answer in seconds, once,
  * instead of from every program.  It asks what every program asks before its
- * plan, through the same code: its settings (runtime/options.c, from the
+ * plan, through the same code: its settings (runtime/suite/options.c, from the
  * environment: no flags) and whether the rule can run here
- * (runtime/support.c), for a rule that needs one GPU and nothing more.  A
+ * (runtime/suite/support.c), for a rule that needs one GPU and nothing more.  A
  * rule that needs more (two GPUs, MPS, green contexts) still skips in its
  * own program.  It links the legacy runtime, not the programs.
  *

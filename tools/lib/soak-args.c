@@ -4,7 +4,7 @@
  * runtime it links are built.  Exit status: 0 good (or --help, printed), 2 a
  * bad flag or value, named on stderr with its range.
  */
-#include "../../workloads/soak/options.h" /* the soak's, not runtime/options.h */
+#include "../../workloads/soak/options.h" /* the soak's, not runtime/suite/options.h */
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 # certify::EntryPoints - which shared objects answered the driver entry points,
-# from the programs' headers (runtime/cu_loader.h, sc_driver_provenance):
+# from the programs' headers (runtime/backend/cu_loader.h, sc_driver_provenance):
 #   # entry points by dlsym: R of N: C PATH (version V, build-id H), ...
 #   # entry points by cuGetProcAddress: R of N: C PATH (...), ...
 #   # entry points by dlsym that PATH answered: cuX, cuY       (one line or more per library but the first)

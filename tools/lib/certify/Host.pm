@@ -1,5 +1,5 @@
 # certify::Host - the host processes a live run's programs hand their runs to
-# (runtime/host.h), as tools/run-suite starts them: build/host-legacy and
+# (runtime/suite/host.h), as tools/run-suite starts them: build/host-legacy and
 # build/host-ptds, each with N workers whose CUDA context stays warm from one
 # program to the next.
 #

@@ -1,4 +1,4 @@
-# certify::Outcomes - the outcome table, runtime/outcomes.def (its comment
+# certify::Outcomes - the outcome table, runtime/result/outcomes.def (its comment
 # says what each column means and how a point line is classified), read at
 # run time from the repository this file is in.
 #
@@ -18,7 +18,7 @@ use File::Basename ();
 use File::Spec;
 
 our $TABLE = File::Spec->catfile(File::Basename::dirname(File::Spec->rel2abs(__FILE__)),
-    File::Spec->updir, File::Spec->updir, File::Spec->updir, 'runtime', 'outcomes.def');
+    File::Spec->updir, File::Spec->updir, File::Spec->updir, 'runtime', 'result', 'outcomes.def');
 my @rows;
 
 sub rows {

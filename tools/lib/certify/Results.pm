@@ -19,7 +19,7 @@ use JSON::PP ();
 use certify::Catalog;
 use certify::Outcomes;
 
-# outcome of a TAP point, from the outcome table (runtime/outcomes.def)
+# outcome of a TAP point, from the outcome table (runtime/result/outcomes.def)
 sub outcome {
     my ($pt) = @_;
     return certify::Outcomes::classify($pt->{ok}, $pt->{directive}, $pt->{reason});

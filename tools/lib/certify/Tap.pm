@@ -21,7 +21,7 @@ package certify::Tap;
 use strict;
 use warnings;
 
-# "..." as runtime/tap.c's sc_yaml_quote writes it
+# "..." as runtime/result/tap.c's sc_yaml_quote writes it
 sub unquote {
     my ($s) = @_;
     return $s unless $s =~ /^"(.*)"$/s;

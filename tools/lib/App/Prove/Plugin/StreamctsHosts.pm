@@ -1,6 +1,6 @@
 # App::Prove::Plugin::StreamctsHosts - `prove -r tap/` in the repository root
 # runs the suite as tools/run-suite does: the rule programs hand their runs to
-# warm host processes (runtime/host.h), in run-suite's order, at its default
+# warm host processes (runtime/suite/host.h), in run-suite's order, at its default
 # -j.  The repository's .proverc loads it (-Mlib=tools/lib -PStreamctsHosts);
 # docs/prove.md says what it does and when it keeps out of the way.
 #

@@ -160,7 +160,7 @@ sc_op sc_free_async(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
 }
 sc_op sc_fill(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_FILL, n, m, SC_DEFAULT_POOL, s); }
 sc_op sc_read(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_READ, n, m, SC_DEFAULT_POOL, s); }
-sc_op sc_memcpy_peer_from(sc_prog *p, const char *n, sc_buffer m, sc_stream s) /* allocmisc */
+sc_op sc_memcpy_peer_from(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
 {
     return buffer_op(p, SC_OP_MEMCPY_PEER_FROM, n, m, SC_DEFAULT_POOL, s);
 }
@@ -184,8 +184,8 @@ static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
 sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_RESERVED, n, pool); }
 sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
 sc_op sc_pool_trim_keep(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM_KEEP, n, pool); }
-sc_op sc_pool_used(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_USED, n, pool); } /* poolreuse */
-sc_op sc_address(sc_prog *p, const char *n, sc_buffer m) /* poolreuse: a host call, on no stream */
+sc_op sc_pool_used(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_USED, n, pool); }
+sc_op sc_address(sc_prog *p, const char *n, sc_buffer m) /* a host call, on no stream */
 {
     return buffer_op(p, SC_OP_ADDRESS, n, m, SC_DEFAULT_POOL, SC_NULL_STREAM);
 }
@@ -245,7 +245,7 @@ sc_op sc_graph_replay(sc_prog *p, const char *n, sc_graph g, sc_stream s)
     return index_of(p, op);
 }
 
-/* nodes: graphs built by hand */
+/* graphs built by hand */
 static struct sc_op_def *graph_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_graph g)
 {
     struct sc_op_def *op = add(p, k, n, SC_NULL_STREAM);
@@ -318,14 +318,14 @@ sc_op sc_exec_update(sc_prog *p, const char *n, sc_graph g, sc_graph from)
     return index_of(p, op);
 }
 sc_op sc_exec_destroy(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_EXEC_DESTROY, n, g)); }
-/* graphinst */
+/* graph memory nodes and instantiation with flags */
 sc_op sc_node_alloc(sc_prog *p, const char *n, sc_graph g)
 {
     struct sc_op_def *op = graph_op(p, SC_OP_NODE_ALLOC, n, g);
     op->cond = SC_NODE_ALLOC;
     return index_of(p, op);
 }
-/* allocmisc: a memset node on a stream-ordered allocation */
+/* a memset node on a stream-ordered allocation */
 sc_op sc_node_memset_alloc(sc_prog *p, const char *n, sc_graph g, sc_buffer m)
 {
     struct sc_op_def *op = graph_op(p, SC_OP_NODE_MEMSET_ALLOC, n, g);
@@ -384,7 +384,7 @@ sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a
     return index_of(p, op);
 }
 sc_op sc_thread_exit(sc_prog *p, const char *n) { return simple(p, SC_OP_THREAD_EXIT, n, SC_NULL_STREAM); }
-/* ctxalloc */
+/* contexts: one destroyed, one created during the case; the primary context synchronized, released */
 sc_op sc_ctx_destroy(sc_prog *p, const char *n, sc_context c)
 {
     struct sc_op_def *op = add(p, SC_OP_CTX_DESTROY, n, SC_NULL_STREAM);
@@ -392,7 +392,6 @@ sc_op sc_ctx_destroy(sc_prog *p, const char *n, sc_context c)
     op->context = c;
     return index_of(p, op);
 }
-/* green */
 sc_op sc_ctx_create(sc_prog *p, const char *n, sc_context c)
 {
     struct sc_op_def *op = add(p, SC_OP_CTX_CREATE, n, SC_NULL_STREAM);

@@ -1,4 +1,4 @@
-/* outcome.c - the rows of runtime/outcomes.def (see outcome.h). */
+/* outcome.c - the rows of runtime/result/outcomes.def (see outcome.h). */
 #include "outcome.h"
 
 static const struct sc_point_outcome_row rows[SC_POINT_OUTCOMES] = {

@@ -10,7 +10,7 @@
 #include "point.h"
 
 void sc_report_header(const sc_rule *rule, const struct sc_options *o);
-/* The outcome of a point (runtime/outcomes.def): its verdict v, its rule's level, and whether it is the
+/* The outcome of a point (runtime/result/outcomes.def): its verdict v, its rule's level, and whether it is the
  * case's negative control, which must show the violation. */
 enum sc_point_outcome sc_report_outcome(const sc_rule *rule, int control, const struct sc_verdict *v);
 /* The point of case c in API b (its control if control) from its last result and tally: its TAP line's

@@ -25,7 +25,7 @@ typedef int sc_pool;   /* a memory pool (SC_DEFAULT_POOL: the device's current p
 typedef int sc_buffer; /* a stream-ordered allocation, named by the program          */
 typedef int sc_graph;  /* an executable graph, instantiated before the case starts    */
 typedef int sc_word;   /* a host-mapped word for stream memory operations            */
-typedef int sc_context; /* a context cuCtxCreate made on device 0 (ctxmem), destroyed after the case */
+typedef int sc_context; /* a context cuCtxCreate made on device 0, destroyed after the case */
 
 /* The built-in streams of device 0; they are never created or destroyed. */
 #define SC_LEGACY_STREAM     (-1) /* CU_STREAM_LEGACY / cudaStreamLegacy          */
@@ -62,26 +62,26 @@ enum sc_priority {
 #define SC_POOL_NO_INTERNAL_DEPS 0x4u /* CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES=0 */
 #define SC_POOL_KEEP_MEMORY      0x8u /* CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = UINT64_MAX      */
 
-/* ctxalloc: a pool that can be exported (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR); skips where the device has none */
+/* a pool that can be exported (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR); skips where the device has none */
 #define SC_POOL_IPC              0x10u
-/* poolreuse: CUmemPoolProps.maxSize 4 MiB (one allocation; CUDA 12.2 drivers and later, else the point skips):
+/* CUmemPoolProps.maxSize 4 MiB (one allocation; CUDA 12.2 drivers and later, else the point skips):
  * a pool that cannot map more memory while its one allocation is live or its free pending */
 #define SC_POOL_MAX_ONE          0x20u
 
-/* ctxalloc: flags of a created context (cuCtxCreate). */
+/* flags of a created context (cuCtxCreate). */
 #define SC_CTX_BLOCKING_SYNC 0x4u /* CU_CTX_SCHED_BLOCKING_SYNC: a synchronizing thread blocks (sleeps) */
-/* ctxalloc: the minBytesToKeep of pool_trim_keep: one allocation's size (SC_COPY_BYTES, 4 MiB) */
+/* the minBytesToKeep of pool_trim_keep: one allocation's size (SC_COPY_BYTES, 4 MiB) */
 #define SC_TRIM_KEEP_BYTES (4u << 20)
 
 enum sc_graph_kind {
     SC_GRAPH_KERNEL = 1, /* one kernel node that marks the launching op's slot       */
     SC_GRAPH_GATE,       /* one gate kernel node: a launch of it is held like a gate */
     SC_GRAPH_CAPTURED,   /* what a stream capture recorded, kept by sc_capture_keep   */
-    SC_GRAPH_NODES,      /* nodes: a graph built by hand (sc_node*, sc_edge), made executable by
+    SC_GRAPH_NODES,      /* a graph built by hand (sc_node*, sc_edge), made executable by
                           * sc_instantiate and launched by sc_graph_replay */
 };
 
-/* nodes: what a node of a graph built by hand does (sc_node). */
+/* what a node of a graph built by hand does (sc_node). */
 enum sc_node_kind {
     SC_NODE_GATE = 1, /* a gate kernel node (cuGraphAddKernelNode of sc_gate): held until the release */
     SC_NODE_KERNEL,   /* a marking kernel node (sc_mark)                                       */
@@ -90,7 +90,7 @@ enum sc_node_kind {
     SC_NODE_MEMCPY,   /* a device-to-device memcpy node of 4 MiB (cuGraphAddMemcpyNode)        */
     SC_NODE_RECORD,   /* an event record node (cuGraphAddEventRecordNode)                      */
     SC_NODE_WAIT,     /* an event wait node (cuGraphAddEventWaitNode)                          */
-    /* graphinst: graph memory nodes */
+    /* graph memory nodes */
     SC_NODE_ALLOC,    /* a memory allocation node of 4 MiB (cuGraphAddMemAllocNode), never freed in the graph */
 };
 
@@ -128,7 +128,7 @@ enum sc_word_preset {
     SC_WORD_DEFAULT = 0,
     SC_WORD_GEQ_BEHIND_WRAP, SC_WORD_GEQ_AHEAD_WRAP, SC_WORD_GEQ_BEHIND_SIGN, SC_WORD_GEQ_AHEAD_SIGN,
     SC_WORD_EQ_ABOVE, SC_WORD_AND_DISJOINT, SC_WORD_AND_COMMON, SC_WORD_NOR_COVERED, SC_WORD_NOR_OPEN,
-    /* um: a word in managed memory (cuMemAllocManaged), which the stream memory operations must refuse; it
+    /* a word in managed memory (cuMemAllocManaged), which the stream memory operations must refuse; it
      * starts at its awaited value, so that a wait a broken driver accepts does not hold its stream */
     SC_WORD_MANAGED,
 };
@@ -176,7 +176,7 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  *   SC_NEVER_RUNS      the subject (a kernel, gate or host node that no launch
  *                      of the program may run: added to a graph after a child
  *                      graph node cloned it) never ran by the end.
- *   SC_READS_FILL      (ipcpool) the subject (read) found, in the first word of
+ *   SC_READS_FILL      the subject (read) found, in the first word of
  *                      its buffer, what the last fill of that buffer before it
  *                      in program order wrote (judged after the drain, from what
  *                      the subject copied into its slot).
@@ -201,11 +201,11 @@ enum sc_relation {
     SC_DIFFERS,        /* ... a different value                                   */
     SC_RUNS_PER_LAUNCH, /* the subject ran once per launch of the program's captured graph */
     SC_SEES_PRIMARY,    /* a programmatic dependent launch read its primary's result */
-    SC_RUNS_ONCE,       /* capmisc: the subject (a stream callback) ran exactly once, by the end */
-    SC_NEVER_RUNS,      /* graphinst: the subject (a node no launch may run) never ran, by the end */
-    SC_SYNCHRONIZES,    /* um: query subject, asked until it answers success, then acts as a synchronize for
+    SC_RUNS_ONCE,       /* the subject (a stream callback) ran exactly once, by the end */
+    SC_NEVER_RUNS,      /* the subject (a node no launch may run) never ran, by the end */
+    SC_SYNCHRONIZES,    /* query subject, asked until it answers success, then acts as a synchronize for
                          * the object's managed memory: the host reads what the object wrote right then */
-    SC_READS_FILL,      /* ipcpool: the subject (read) found what its buffer's last fill before it wrote */
+    SC_READS_FILL,      /* the subject (read) found what its buffer's last fill before it wrote */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */
@@ -224,13 +224,13 @@ enum sc_code {
     SC_CODE_ASSERT,                /* CUDA_ERROR_ASSERT / cudaErrorAssert: a device-side assert */
     SC_CODE_LAUNCH_FAILED,         /* CUDA_ERROR_LAUNCH_FAILED / cudaErrorLaunchFailure */
     SC_CODE_AN_ERROR,              /* any error: the documentation says the call fails, not with what */
-    SC_CODE_EXEC_UPDATE_FAILURE,   /* nodes: CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE / cudaErrorGraphExecUpdateFailure */
-    /* capmisc: the stream-capture errors of a capture's end and of a captured event */
+    SC_CODE_EXEC_UPDATE_FAILURE,   /* CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE / cudaErrorGraphExecUpdateFailure */
+    /* the stream-capture errors of a capture's end and of a captured event */
     SC_CODE_CAPTURE_UNMATCHED,     /* ..._STREAM_CAPTURE_UNMATCHED: the capture was not initiated in this stream */
     SC_CODE_CAPTURE_UNJOINED,      /* ..._STREAM_CAPTURE_UNJOINED: a fork not joined to the origin stream */
     SC_CODE_CAPTURED_EVENT,        /* CUDA_ERROR_CAPTURED_EVENT / cudaErrorCapturedEvent */
     SC_CODE_NOT_PERMITTED,         /* CUDA_ERROR_NOT_PERMITTED / cudaErrorNotPermitted */
-    /* ctxalloc: contexts */
+    /* contexts */
     SC_CODE_CONTEXT_IS_DESTROYED,  /* CUDA_ERROR_CONTEXT_IS_DESTROYED / cudaErrorContextIsDestroyed (709) */
 };
 
@@ -248,14 +248,14 @@ enum sc_value {
     /* events (issue 14) */
     SC_VALUE_SPANS_HOLD,    /* elapsed: non-negative and at least as long as the program's gates were held */
     SC_VALUE_SLEEPS,        /* event_sync: the waiting thread used under a quarter of the wait in CPU time */
-    /* ctxalloc: the stream-ordered allocator */
+    /* the stream-ordered allocator */
     SC_VALUE_MIN_KEPT,      /* pool_reserved: at least SC_TRIM_KEEP_BYTES (pool_trim_keep's minBytesToKeep) */
     SC_VALUE_RESET,         /* primary_release: the primary context is inactive after (cuDevicePrimaryCtxGetState) */
     SC_VALUE_READWRITE,     /* pool_access: the device may read and write the pool's allocations (none: SC_VALUE_NONE) */
-    /* graphinst: instantiate_checked, the result_out of cuGraphInstantiateWithParams */
+    /* instantiate_checked, the result_out of cuGraphInstantiateWithParams */
     SC_VALUE_INSTANTIATED,      /* CUDA_GRAPH_INSTANTIATE_SUCCESS                                  */
     SC_VALUE_INVALID_STRUCTURE, /* CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE ("such as cycles")     */
-    /* poolreuse */
+    /* pool_used */
     SC_VALUE_ALLOCATED,         /* pool_used: at least one allocation's size (SC_COPY_BYTES, 4 MiB)  */
     /* capture_deps: the nodes the next node captured in the stream will depend on */
     SC_VALUE_NO_DEPENDENCIES,   /* none                                                             */
@@ -291,7 +291,7 @@ sc_buffer sc_buffer_create(sc_prog *p, const char *name);
 /* 4 MiB of device memory that main allocates and exports (cuIpcGetMemHandle);
  * the other processes open it (cuIpcOpenMemHandle).  `fill` writes it. */
 sc_buffer sc_ipc_memory_create(sc_prog *p, const char *name);
-/* ipcpool: the same, allocated instead from a pool main creates exportable (SC_POOL_IPC) with
+/* the same, allocated instead from a pool main creates exportable (SC_POOL_IPC) with
  * cuMemAllocFromPoolAsync and shares through the pool (flags SC_IPC_FROM_POOL): its file descriptor
  * (cuMemPoolExportToShareableHandle) passed to the other processes over a unix socket, which import
  * the pool (cuMemPoolImportFromShareableHandle) and the allocation (cuMemPoolExportPointer,
@@ -302,9 +302,9 @@ sc_graph  sc_graph_create(sc_prog *p, const char *name, enum sc_graph_kind kind)
 sc_word   sc_word_create(sc_prog *p, const char *name, int bits);               /* 32 or 64      */
 sc_word   sc_word_create_preset(sc_prog *p, const char *name, int bits, enum sc_word_preset preset);
 sc_context sc_context_create(sc_prog *p, const char *name);  /* cuCtxCreate on device 0, made before the case */
-/* ctxalloc: the same, created with flags (SC_CTX_*) */
+/* the same, created with flags (SC_CTX_*) */
 sc_context sc_context_create_flags(sc_prog *p, const char *name, unsigned flags);
-/* green: a stream of a green context (cuGreenCtxStreamCreate, CU_STREAM_NON_BLOCKING, at priority prio) of
+/* a stream of a green context (cuGreenCtxStreamCreate, CU_STREAM_NON_BLOCKING, at priority prio) of
  * device 0.  The runtime makes one green context per run before the case (cuDeviceGetDevResource of the SMs,
  * cuDevSmResourceSplitByCount, cuDevResourceGenerateDesc, cuGreenCtxCreate) and destroys it after the
  * streams (cuGreenCtxDestroy); the rule needs SC_NEEDS_GREEN (driver API only). */
@@ -327,7 +327,7 @@ sc_op sc_callback(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_record(sc_prog *p, const char *name, sc_event e, sc_stream s);
 sc_op sc_wait(sc_prog *p, const char *name, sc_event e, sc_stream s);
 sc_op sc_wait_invalid_flags(sc_prog *p, const char *name, sc_event e, sc_stream s);
-/* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL) and cuStreamWaitEvent(CU_EVENT_WAIT_EXTERNAL):
+/* cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL) and cuStreamWaitEvent(CU_EVENT_WAIT_EXTERNAL):
  * in a stream capture, an external event record / wait node of the graph (invalid outside a capture). */
 sc_op sc_record_external(sc_prog *p, const char *name, sc_event e, sc_stream s);
 sc_op sc_wait_external(sc_prog *p, const char *name, sc_event e, sc_stream s);
@@ -342,7 +342,7 @@ sc_op sc_batch_wait_write(sc_prog *p, const char *name, sc_word wait, sc_word wr
 sc_op sc_alloc_async(sc_prog *p, const char *name, sc_buffer m, sc_pool pool, sc_stream s);
 sc_op sc_free_async(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
 sc_op sc_fill(sc_prog *p, const char *name, sc_buffer m, sc_stream s); /* memset of the allocation */
-/* ipcpool: cuMemcpyDtoHAsync of the allocation's first word into the op's own slot (its arg), where every
+/* cuMemcpyDtoHAsync of the allocation's first word into the op's own slot (its arg), where every
  * process sees it: what the device had written there when the stream reached the copy. */
 sc_op sc_read(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
 sc_op sc_pool_reserved(sc_prog *p, const char *name, sc_pool pool);     /* getter                   */
@@ -359,17 +359,17 @@ sc_op sc_capture_keep(sc_prog *p, const char *name, sc_stream s, sc_graph g);
 /* cuGraphLaunch of a graph sc_capture_keep made; observed by an event recorded after it. */
 sc_op sc_graph_replay(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 
-/* nodes: graphs built by hand (a graph declared SC_GRAPH_NODES, cuGraphCreate'd before the case).
+/* graphs built by hand (a graph declared SC_GRAPH_NODES, cuGraphCreate'd before the case).
  * A node is added with no dependencies; sc_edge adds one (cuGraphAddDependencies).  A gate, kernel or
  * host node writes its own slot each time a launch runs it (sc_graph_replay of g). */
 sc_op sc_node(sc_prog *p, const char *name, sc_graph g, enum sc_node_kind kind);      /* GATE, KERNEL, HOST */
 sc_op sc_node_data(sc_prog *p, const char *name, sc_graph g, enum sc_node_kind kind); /* MEMSET, MEMCPY */
 sc_op sc_node_event(sc_prog *p, const char *name, sc_graph g, sc_event e, enum sc_node_kind kind); /* RECORD, WAIT */
 sc_op sc_node_child(sc_prog *p, const char *name, sc_graph g, sc_graph child); /* cuGraphAddChildGraphNode */
-/* allocmisc: a memset node of g whose destination is buffer m, a stream-ordered allocation (alloc_async,
+/* a memset node of g whose destination is buffer m, a stream-ordered allocation (alloc_async,
  * alloc_from) made before it; the op answers cuGraphAddMemsetNode's code. */
 sc_op sc_node_memset_alloc(sc_prog *p, const char *name, sc_graph g, sc_buffer m);
-/* allocmisc: cuMemcpyPeerAsync of buffer m (a stream-ordered allocation, on its alloc_async's device) into the
+/* cuMemcpyPeerAsync of buffer m (a stream-ordered allocation, on its alloc_async's device) into the
  * op's destination on s's device; its destination holds what m's last fill before it wrote. */
 sc_op sc_memcpy_peer_from(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
 sc_op sc_edge(sc_prog *p, const char *name, sc_op from, sc_op to);       /* two nodes of one graph */
@@ -378,13 +378,13 @@ sc_op sc_instantiate(sc_prog *p, const char *name, sc_graph g);          /* cuGr
 sc_op sc_instantiate_upload(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 sc_op sc_exec_update(sc_prog *p, const char *name, sc_graph g, sc_graph from); /* cuGraphExecUpdate */
 sc_op sc_exec_destroy(sc_prog *p, const char *name, sc_graph g);         /* cuGraphExecDestroy      */
-/* graphinst: a memory allocation node (cuGraphAddMemAllocNode) of 4 MiB that the graph never frees; the
+/* a memory allocation node (cuGraphAddMemAllocNode) of 4 MiB that the graph never frees; the
  * runtime frees what a launch left allocated at the end of the case */
 sc_op sc_node_alloc(sc_prog *p, const char *name, sc_graph g);
-/* graphinst: cuGraphInstantiateWithParams (flags 0), whose result_out is its value (a getter) and whose
+/* cuGraphInstantiateWithParams (flags 0), whose result_out is its value (a getter) and whose
  * code is its answer (a refusal is not the case's failure) */
 sc_op sc_instantiate_checked(sc_prog *p, const char *name, sc_graph g);
-/* graphinst: cuGraphInstantiateWithParams with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
+/* cuGraphInstantiateWithParams with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
 sc_op sc_instantiate_auto_free(sc_prog *p, const char *name, sc_graph g);
 
 /* A kernel that writes to an invalid address: the context's sticky error. */
@@ -414,39 +414,39 @@ sc_op sc_ctx_op(sc_prog *p, const char *name, enum sc_ctx_action a);   /* driver
  * its later ops on the built-in streams go to that context's, its ctx_sync synchronizes that context. */
 sc_op sc_ctx_enter(sc_prog *p, const char *name, sc_context c, enum sc_ctx_action a);
 sc_op sc_thread_exit(sc_prog *p, const char *name);                    /* the issuing thread ends */
-/* ctxalloc: cuCtxDestroy of a created context (driver API only); the runtime does not destroy it again. */
+/* cuCtxDestroy of a created context (driver API only); the runtime does not destroy it again. */
 sc_op sc_ctx_destroy(sc_prog *p, const char *name, sc_context c);
-/* ctxalloc: cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize with it current, then the release
+/* cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize with it current, then the release
  * (runtime API only: the driver API's view of the context the runtime API's work went to). */
 sc_op sc_primary_ctx_sync(sc_prog *p, const char *name);
-/* ctxalloc: releases of device 0's primary context in a fresh process the op starts (driver API only):
+/* releases of device 0's primary context in a fresh process the op starts (driver API only):
  * SC_PRIMARY_RELEASE_EXTRA: one release, no retain (its answer the release's code); SC_PRIMARY_RELEASE_ALL:
  * a retain and a release (its value whether the context was reset: inactive after); SC_PRIMARY_BALANCED:
  * two retains and a release (one reference left). */
 enum sc_primary_action { SC_PRIMARY_RELEASE_EXTRA = 1, SC_PRIMARY_RELEASE_ALL, SC_PRIMARY_BALANCED };
 sc_op sc_primary_release(sc_prog *p, const char *name, enum sc_primary_action a);
-/* ctxalloc: cuMemPoolExportToShareableHandle of an ipc pool, cuMemPoolImportFromShareableHandle of the handle
+/* cuMemPoolExportToShareableHandle of an ipc pool, cuMemPoolImportFromShareableHandle of the handle
  * (in this process: the point skips where the driver refuses that), and cuMemAllocFromPoolAsync of 4 MiB from
  * the imported pool on s, whose code the op answers (an allocation made anyway is freed) */
 sc_op sc_alloc_imported(sc_prog *p, const char *name, sc_pool pool, sc_stream s);
-/* ctxalloc: cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) */
+/* cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) */
 sc_op sc_pool_trim_keep(sc_prog *p, const char *name, sc_pool pool);
 /* cuMemPoolSetAccess of pool for device D with SC_ACCESS_* (its answer is what it is for), and
  * cuMemPoolGetAccess of pool from device D (gives readwrite or none).  A pool belongs to device 0. */
 enum sc_access { SC_ACCESS_NONE, SC_ACCESS_READWRITE };
 sc_op sc_pool_set_access(sc_prog *p, const char *name, sc_pool pool, int device, enum sc_access access);
 sc_op sc_pool_access(sc_prog *p, const char *name, sc_pool pool, int device);
-/* green: cuCtxCreate of context c in the issuing thread, during the case (driver API only): c is current there
+/* cuCtxCreate of context c in the issuing thread, during the case (driver API only): c is current there
  * after it, supplanting the thread's context, which a later ctx_pop makes current again; the runtime does not
  * make c before the case, and destroys it after. */
 sc_op sc_ctx_create(sc_prog *p, const char *name, sc_context c);
-/* pginv: cuMemPoolExportToShareableHandle(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) of pool (SC_DEFAULT_POOL:
+/* cuMemPoolExportToShareableHandle(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) of pool (SC_DEFAULT_POOL:
  * the device's current pool), the descriptor closed again; the op answers the export's code */
 sc_op sc_pool_export(sc_prog *p, const char *name, sc_pool pool);
-/* pginv: the marking kernel launched on s with 2048 threads per block, more than any device allows: a launch
+/* the marking kernel launched on s with 2048 threads per block, more than any device allows: a launch
  * refused before it runs, whose code the op answers */
 sc_op sc_kernel_invalid(sc_prog *p, const char *name, sc_stream s);
-/* poolreuse: CU_MEMPOOL_ATTR_USED_MEM_CURRENT of pool (SC_DEFAULT_POOL: the device's current pool), a getter
+/* CU_MEMPOOL_ATTR_USED_MEM_CURRENT of pool (SC_DEFAULT_POOL: the device's current pool), a getter
  * (gives zero, or allocated: at least one allocation's 4 MiB); and the address buffer m's allocation got,
  * a getter read from the runtime's record of the allocation (no CUDA call), compared with 'equals' */
 sc_op sc_pool_used(sc_prog *p, const char *name, sc_pool pool);
@@ -490,14 +490,14 @@ sc_op sc_peek_last_error(sc_prog *p, const char *name);
  * before the kernel before it in its stream completed; SC_PDL_SYNC: it writes only after
  * cudaGridDependencySynchronize returned. */
 sc_op sc_kernel_pdl(sc_prog *p, const char *name, enum sc_pdl_sync sync, sc_stream s);
-/* capmisc: a marked kernel launched (cuLaunchKernelEx) with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT recording e
+/* a marked kernel launched (cuLaunchKernelEx) with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT recording e
  * (no trigger at block start; the kernel triggers nothing itself, so its blocks trigger as they end; compute
  * capability 9.0 and up, else the point skips).  e must be declared disable_timing. */
 sc_op sc_kernel_progevent(sc_prog *p, const char *name, sc_event e, sc_stream s);
-/* capmisc: the gate launched with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT recording e: the gate triggers its
+/* the gate launched with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT recording e: the gate triggers its
  * dependents (griddepcontrol.launch_dependents) at its start, so the event may trigger while it is held. */
 sc_op sc_gate_progevent(sc_prog *p, const char *name, sc_event e, sc_stream s);
-/* capmisc: a stream callback that calls cuStreamQuery on its own stream and answers what that call answered
+/* a stream callback that calls cuStreamQuery on its own stream and answers what that call answered
  * (driver API only). */
 sc_op sc_callback_api(sc_prog *p, const char *name, sc_stream s);
 
@@ -511,7 +511,7 @@ void sc_in_thread(sc_prog *p, sc_op op, const char *thread);
  * runtime starts for the case, with its own context and default streams);
  * declared before any op uses the thread. */
 void sc_thread_process(sc_prog *p, const char *thread, const char *process);
-/* blocking: that process is started with the environment variable var set to value (CUDA_LAUNCH_BLOCKING:
+/* that process is started with the environment variable var set to value (CUDA_LAUNCH_BLOCKING:
  * read when the process initialises CUDA, so only a process of its own can have it); after sc_thread_process. */
 void sc_process_env(sc_prog *p, const char *process, const char *var, const char *value);
 
@@ -548,11 +548,11 @@ typedef struct sc_rule {
                             * generated C file, with this value written as @DIGEST@ */
     const sc_case *cases;
     int ncases;
-    unsigned needs;        /* green: SC_NEEDS_*, capabilities the device may lack (one skip reason) */
-    int mps;               /* blocking: 1: the cases run only as clients of an MPS server
+    unsigned needs;        /* SC_NEEDS_*, capabilities the device may lack (one skip reason) */
+    int mps;               /* 1: the cases run only as clients of an MPS server
                             * (tap/<rule>.mps.t); elsewhere the program skips    */
 } sc_rule;
-/* green: what sc_rule.needs may name; runtime/support.c skips the rule where the device lacks it */
+/* what sc_rule.needs may name; runtime/suite/support.c skips the rule where the device lacks it */
 #define SC_NEEDS_GREEN 0x1u /* green contexts (cuGreenCtxCreate, CUDA 12.4) */
 
 /* Runs the rule's cases and prints TAP; returns the process exit status. */
@@ -560,7 +560,7 @@ int sc_main(const sc_rule *rule, int argc, char **argv);
 
 /*
  * SC_MAIN(rule) ends a rule program: its main, and its entry in the section
- * sc_rules.  main is weak, so that one host process (runtime/host.c) can link
+ * sc_rules.  main is weak, so that one host process (runtime/suite/host.c) can link
  * every rule program of a compile mode and run them one after another on one
  * CUDA context (docs/performance.md); alone, a program's main is its own.
  */

@@ -49,7 +49,7 @@ struct sc_callback {
     void *arg;
 };
 
-/* nodes: one node of a graph built by hand (kind: enum sc_node_kind; 0: a child graph node). */
+/* one node of a graph built by hand (kind: enum sc_node_kind; 0: a child graph node). */
 struct sc_node_params {
     int kind;
     void *flag, *slot;      /* gate and kernel nodes: sc_gate(flag, max_ns, slot, token), sc_mark(slot, token) */
@@ -133,7 +133,7 @@ typedef struct sc_backend {
     int (*graph_launch)(void *graph, void *s, void **args);
     int (*graph_destroy)(void *graph);
 
-    /* nodes: graphs built by hand.  graph_new makes an empty graph (cuGraphCreate) that graph_destroy
+    /* graphs built by hand.  graph_new makes an empty graph (cuGraphCreate) that graph_destroy
      * destroys; node_add adds one node without dependencies, edge_add one edge (from, to: nodes node_add
      * gave); graph_instantiate makes its executable graph, which graph_replay launches (upload: and uploads it
      * into stream s, cuGraphInstantiateWithParams); exec_update gives
@@ -183,57 +183,57 @@ typedef struct sc_backend {
     int (*code)(enum sc_code c); /* the API's number for a result code */
     const char *(*error_name)(int rc);
 
-    /* ctxmem: contexts made on device 0 (cuCtxCreate); the calling thread's current context is
+    /* contexts made on device 0 (cuCtxCreate); the calling thread's current context is
      * left as it was.  ctx_enter: SC_CTX_PUSH_TO or SC_CTX_SET_TO makes one current. */
     int (*ctx_create)(void **ctx);
     int (*ctx_destroy)(void *ctx);
     int (*ctx_enter)(void *ctx, int action);
-    /* ctxmem: one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64) */
+    /* one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64) */
     int (*batch_wait_write)(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits);
-    /* ctxalloc: ctx_create with flags (SC_CTX_*); cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize
+    /* ctx_create with flags (SC_CTX_*); cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize
      * with it current, and its release (the runtime API's backend; the driver API's answers SC_UNSUPPORTED);
      * cuMemPoolTrimTo(pool, keep) */
     int (*ctx_create_flags)(void **ctx, unsigned flags);
     int (*primary_ctx_sync)(void);
     int (*pool_trim_to)(void *pool, uint64_t keep);
-    /* ctxalloc: enum sc_primary_action on device 0's primary context, in a fresh process; *reset:
+    /* enum sc_primary_action on device 0's primary context, in a fresh process; *reset:
      * cuDevicePrimaryCtxGetState said inactive after the release */
     int (*primary_release)(int action, int *reset);
-    /* ctxalloc: an allocation from pool (made with SC_POOL_IPC) exported and imported again in this process;
+    /* an allocation from pool (made with SC_POOL_IPC) exported and imported again in this process;
      * SC_UNSUPPORTED where the export or the import is refused */
     int (*alloc_imported)(void *pool, size_t n, void *s);
-    /* poolaccess: cuMemPoolSetAccess of pool for device dev (access: enum sc_access; SC_UNSUPPORTED when dev
+    /* cuMemPoolSetAccess of pool for device dev (access: enum sc_access; SC_UNSUPPORTED when dev
      * cannot access the pool's device as a peer), and cuMemPoolGetAccess (*readwrite: 1 read-write, 0 none) */
     int (*pool_set_access)(void *pool, int dev, int access);
     int (*pool_get_access)(void *pool, int dev, int *readwrite);
-    /* pginv: pool exported to a POSIX file descriptor (closed again); the export's code */
+    /* pool exported to a POSIX file descriptor (closed again); the export's code */
     int (*pool_export)(void *pool);
-    /* pginv: launch_mark with 2048 threads per block, which every device refuses before the kernel runs */
+    /* launch_mark with 2048 threads per block, which every device refuses before the kernel runs */
     int (*launch_invalid)(void *s, void *slot_dev, uint32_t token);
 #define SC_MAX_CONTEXTS_MADE 8 /* contexts a backend holds at once (a program makes at most 2) */
-    /* capmisc: cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
+    /* cuEventRecordWithFlags(CU_EVENT_RECORD_EXTERNAL): in a capture, an external event record node */
     int (*event_record_external)(void *e, void *s);
-    /* capmisc: sc_mark (flag_dev NULL) or sc_gate (on flag_dev, for at most max_ns) launched with the
+    /* sc_mark (flag_dev NULL) or sc_gate (on flag_dev, for at most max_ns) launched with the
      * programmatic-event launch attribute recording e (no trigger at block start); SC_UNSUPPORTED below
      * compute capability 9.0 */
     int (*launch_progevent)(void *s, void *e, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
-    /* graphinst: cuGraphInstantiateWithParams of a graph built by hand with flags (SC_INSTANTIATE_*); *result:
+    /* cuGraphInstantiateWithParams of a graph built by hand with flags (SC_INSTANTIATE_*); *result:
      * the result_out it left (CUgraphInstantiateResult, whose numbers cudaGraphInstantiateResult shares) */
     int (*graph_instantiate_with)(void *graph, unsigned flags, int *result);
-    /* green: ctx_create_flags that leaves the new context current to the calling thread (cuCtxCreate pushes
+    /* ctx_create_flags that leaves the new context current to the calling thread (cuCtxCreate pushes
      * it; no pop): the ctx_create op */
     int (*ctx_create_current)(void **ctx, unsigned flags);
-    /* green: green contexts of device 0.  green_support: 0 where they can be made, else SC_UNSUPPORTED with
+    /* green contexts of device 0.  green_support: 0 where they can be made, else SC_UNSUPPORTED with
      * why (an entry point libcuda.so.1 lacks, CUDA_ERROR_NOT_SUPPORTED); asked once per rule, before the plan
-     * (runtime/support.c).  green_create makes one (an SM partition of device 0, its kernels run once in
+     * (runtime/suite/support.c).  green_create makes one (an SM partition of device 0, its kernels run once in
      * it), green_stream_create a stream of it (CU_STREAM_NON_BLOCKING; prio as stream_create), green_destroy
      * destroys it (its streams destroyed first).  The runtime API's backend answers SC_UNSUPPORTED. */
     int (*green_support)(char *why, size_t n);
     int (*green_create)(void **green);
     int (*green_stream_create)(void **s, void *green, int prio_set, int prio);
     int (*green_destroy)(void *green);
-    /* ipcpool: an allocation of a pool made with SC_POOL_IPC shared with another process.  ipc_pool_export:
+    /* an allocation of a pool made with SC_POOL_IPC shared with another process.  ipc_pool_export:
      * the pool's file descriptor (cuMemPoolExportToShareableHandle, POSIX fd; the caller closes it) and the
      * allocation's export data (cuMemPoolExportPointer, SC_IPC_HANDLE_BYTES); ipc_pool_import: the pool
      * imported from the descriptor (cuMemPoolImportFromShareableHandle; the caller still closes fd) and the
@@ -242,7 +242,7 @@ typedef struct sc_backend {
     int (*ipc_pool_export)(void *pool, void *ptr, int *fd, void *data);
     int (*ipc_pool_import)(void **pool, void **ptr, int fd, const void *data);
     int (*ipc_pool_close)(void *pool, void *ptr);
-    /* poolreuse: CU_MEMPOOL_ATTR_USED_MEM_CURRENT (cudaMemPoolAttrUsedMemCurrent) of pool (NULL: the device's
+    /* CU_MEMPOOL_ATTR_USED_MEM_CURRENT (cudaMemPoolAttrUsedMemCurrent) of pool (NULL: the device's
      * current pool): the bytes allocated from it and not available for reuse */
     int (*pool_used)(void *pool, uint64_t *bytes);
     /* before a hold window is judged over: waits (at most max_ns) until the device has run all it can run
@@ -265,11 +265,11 @@ typedef struct sc_backend {
     int (*memcpy_batch)(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev);
 } sc_backend;
 #define SC_BATCH_COPIES 4
-/* graphinst: flags of graph_instantiate_with, and the result_out values the rules name */
+/* flags of graph_instantiate_with, and the result_out values the rules name */
 #define SC_INSTANTIATE_AUTO_FREE 0x1u      /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (cudaGraphInstantiateFlagAutoFreeOnLaunch) */
 #define SC_INSTANTIATE_SUCCESS 0           /* CUDA_GRAPH_INSTANTIATE_SUCCESS, cudaGraphInstantiateSuccess                 */
 #define SC_INSTANTIATE_INVALID_STRUCTURE 2 /* CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE, cudaGraphInstantiateInvalidStructure */
-/* capmisc: the flag of stream_wait_event that makes it an external event wait node of a capture
+/* the flag of stream_wait_event that makes it an external event wait node of a capture
  * (CU_EVENT_WAIT_EXTERNAL and cudaEventWaitExternal are both 0x1; each backend checks) */
 #define SC_WAIT_EXTERNAL 0x1u
 

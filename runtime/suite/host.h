@@ -3,7 +3,7 @@
  *
  * A process's CUDA start-up (cuInit and a context) costs 0.3 s alone and
  * over a second under a parallel run (docs/performance.md), more than most
- * rules' points.  A host (runtime/host.c, build/host-legacy and
+ * rules' points.  A host (runtime/suite/host.c, build/host-legacy and
  * build/host-ptds) links every rule program of a compile mode and keeps
  * worker processes whose context stays warm from one rule to the next;
  * tools/run-suite starts one per compile mode and sets STREAMCTS_HOST to its

@@ -74,7 +74,7 @@ sc_stream sc_stream_create(sc_prog *p, const char *name, enum sc_stream_kind kin
     return sc_stream_create_ex(p, name, kind, SC_PRIO_NONE, 0, 1);
 }
 
-/* green: cuGreenCtxStreamCreate takes only CU_STREAM_NON_BLOCKING */
+/* cuGreenCtxStreamCreate takes only CU_STREAM_NON_BLOCKING */
 sc_stream sc_stream_create_green(sc_prog *p, const char *name, enum sc_priority prio)
 {
     sc_stream s = sc_stream_create_ex(p, name, SC_NONBLOCKING, prio, 0, 1);
@@ -165,7 +165,7 @@ sc_context sc_context_create(sc_prog *p, const char *name)
     return p->ncontexts++;
 }
 
-/* ctxalloc */
+/* a context created with flags */
 sc_context sc_context_create_flags(sc_prog *p, const char *name, unsigned flags)
 {
     sc_context c = sc_context_create(p, name);
@@ -267,7 +267,7 @@ static void expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object
 
 void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
 {
-    /* um: a query, and an op whose destination is managed memory the host reads */
+    /* a query, and an op whose destination is managed memory the host reads */
     if (rel == SC_SYNCHRONIZES && subject >= 0 && subject < p->nops && object >= 0 && object < p->nops) {
         const struct sc_op_def *x = &p->ops[object];
         unsigned copy = x->copy & SC_COPY_KIND_MASK;
@@ -289,7 +289,7 @@ void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
     if (rel == SC_READS_FILL && (!sc_op_facts(p->ops[subject].kind)->reads_buffer || sc_op_writer(p, subject) < 0))
         sc_prog_misuse(p, "sc_expect_unary: 'reads its fill' needs a read after a fill of its buffer");
     if (rel == SC_KEEPS_DATA && sc_op_facts(p->ops[subject].kind)->from_buffer && sc_op_writer(p, subject) < 0)
-        sc_prog_misuse(p, "sc_expect_unary: 'keeps its data' of a memcpy_peer_from needs a fill of its buffer before it"); /* allocmisc */
+        sc_prog_misuse(p, "sc_expect_unary: 'keeps its data' of a memcpy_peer_from needs a fill of its buffer before it");
     expect(p, subject, rel, -1);
 }
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code)
@@ -357,8 +357,8 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_RUNS_PER_LAUNCH: return "runs once per launch";
     case SC_SEES_PRIMARY: return "sees its primary";
     case SC_RUNS_ONCE: return "runs once";
-    case SC_NEVER_RUNS: return "never runs"; /* graphinst */
-    case SC_SYNCHRONIZES: return "synchronizes"; /* um */
+    case SC_NEVER_RUNS: return "never runs";
+    case SC_SYNCHRONIZES: return "synchronizes";
     case SC_READS_FILL: return "reads its fill";
     }
     return "?";
@@ -408,9 +408,9 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_MIN_KEPT: return "min_kept";
     case SC_VALUE_RESET: return "reset";
     case SC_VALUE_READWRITE: return "readwrite";
-    case SC_VALUE_INSTANTIATED: return "instantiated"; /* graphinst */
+    case SC_VALUE_INSTANTIATED: return "instantiated";
     case SC_VALUE_INVALID_STRUCTURE: return "invalid_structure";
-    case SC_VALUE_ALLOCATED: return "allocated"; /* poolreuse */
+    case SC_VALUE_ALLOCATED: return "allocated";
     case SC_VALUE_NO_DEPENDENCIES: return "no_dependencies";
     case SC_VALUE_ONE_DEPENDENCY: return "one_dependency";
     case SC_VALUE_TWO_DEPENDENCIES: return "two_dependencies";

@@ -1,10 +1,10 @@
 /*
- * backend_driver.c - the runtime's primitive actions through the driver API.
+ * driver.c - the runtime's primitive actions through the driver API.
  *
  * Compiled once per compile mode (see cu_loader.h), so in per-thread mode every
  * stream-taking call below resolves to its _ptsz/_ptds entry point.
  */
-#define _GNU_SOURCE /* pipe2: the primary context probe (ctxalloc) */
+#define _GNU_SOURCE /* pipe2: the primary context probe */
 #include "backend.h"
 #include "cu_loader.h"
 #include "fatbin.h"
@@ -35,7 +35,7 @@ static struct gpu {
 } gpus[SC_MAX_DEVICES];
 static _Thread_local int cur; /* the device whose context this thread made current */
 
-/* ctxmem: contexts made with cuCtxCreate on device 0, each with the suite's kernels loaded in it. */
+/* contexts made with cuCtxCreate on device 0, each with the suite's kernels loaded in it. */
 static struct made {
     CUcontext ctx;
     CUfunction gate, mark, fault, pdl, gate_open, gate_close;
@@ -284,7 +284,7 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     void *args[] = { &slot, &token };
     return SC_CALL(cuLaunchKernel, kernels()->mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
-/* pginv: 2048 threads per block, over every device's 1024: refused before it runs (were it run, it would only
+/* 2048 threads per block, over every device's 1024: refused before it runs (were it run, it would only
  * mark its slot) */
 static int launch_invalid(void *s, void *slot, uint32_t token)
 {
@@ -318,7 +318,7 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
     return SC_CALL(cuLaunchKernelEx, &cfg, kernels()->pdl, args, NULL);
 }
 
-/* capmisc: sc_mark through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT */
+/* sc_mark through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT */
 static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
@@ -540,7 +540,7 @@ static int write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, i
     return SC_CALL(cuStreamWriteValue32, (CUstream)s, DPTR(addr), (cuuint32_t)value, flags);
 }
 
-/* ctxmem: a GEQ wait and a write in one batch, enqueued "in the order they appear in the array" */
+/* a GEQ wait and a write in one batch, enqueued "in the order they appear in the array" */
 static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits)
 {
@@ -587,14 +587,14 @@ static int pool_create(void **pool, unsigned flags)
     props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
     props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     props.location.id = gpus[cur].dev;
-    if (flags & SC_POOL_IPC) { /* ctxalloc: exportable, where the device has the handle type */
+    if (flags & SC_POOL_IPC) { /* exportable, where the device has the handle type */
         int types = 0;
         if (SC_CALL(cuDeviceGetAttribute, &types, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, gpus[cur].dev) ||
             !(types & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
             return SC_UNSUPPORTED;
         props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     }
-    if (flags & SC_POOL_MAX_ONE) { /* poolreuse: maxSize, a field since CUDA 12.2 (reserved bytes before) */
+    if (flags & SC_POOL_MAX_ONE) { /* maxSize, a field since CUDA 12.2 (reserved bytes before) */
         int version = 0;
         if (SC_CALL(cuDriverGetVersion, &version) || version < 12020)
             return SC_UNSUPPORTED;
@@ -620,7 +620,7 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     return rc;
 }
 static int pool_trim(void *pool) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, 0); }
-static int pool_used(void *pool, uint64_t *bytes) /* poolreuse */
+static int pool_used(void *pool, uint64_t *bytes)
 {
     cuuint64_t v = 0;
     int rc = SC_CALL(cuMemPoolGetAttribute, (CUmemoryPool)pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &v);
@@ -639,7 +639,7 @@ static int alloc_async(void **ptr, size_t n, void *pool, void *s)
 static int free_async(void *ptr, void *s) { return SC_CALL(cuMemFreeAsync, DPTR(ptr), (CUstream)s); }
 
 /*
- * ctxalloc: "Imported memory pools do not support creating new allocations" (cuMemPoolImportFromShareableHandle).
+ * "Imported memory pools do not support creating new allocations" (cuMemPoolImportFromShareableHandle).
  * The pool is exported to a file descriptor and imported again in this process; an export or import the driver
  * refuses skips the point (SC_UNSUPPORTED), an entry point the library lacks fails it.  The allocation's code is
  * the answer; one made anyway is freed before the imported pool is destroyed.
@@ -668,7 +668,7 @@ static int alloc_imported(void *pool, size_t n, void *s)
 }
 
 /*
- * poolaccess: a pool (of device 0) made accessible to device dev, or not.  "To enable access from other
+ * a pool (of device 0) made accessible to device dev, or not.  "To enable access from other
  * devices, the accessing device must be peer capable with the memory pool's device" (Programming Guide,
  * Stream-Ordered Memory Allocator): a device that is not skips the point (SC_UNSUPPORTED).
  */
@@ -705,7 +705,7 @@ static int pool_get_access(void *pool, int dev, int *readwrite)
 }
 
 /*
- * ipcpool: a pool's allocation shared with another process.  An export or import the driver refuses skips
+ * a pool's allocation shared with another process.  An export or import the driver refuses skips
  * the point (SC_UNSUPPORTED: IPC is documented as restricted), an entry point the library lacks fails it.
  */
 static int ipc_pool_export(void *pool, void *ptr, int *fd, void *data)
@@ -742,7 +742,7 @@ static int ipc_pool_close(void *pool, void *ptr)
 }
 _Static_assert(sizeof(CUmemPoolPtrExportData) == SC_IPC_HANDLE_BYTES, "pool export data is 64 bytes");
 
-/* pginv: the export alone, its code the answer (the default pool, or one made without the handle type, must be
+/* the export alone, its code the answer (the default pool, or one made without the handle type, must be
  * refused); a descriptor made is closed again */
 static int pool_export(void *pool)
 {
@@ -761,8 +761,8 @@ struct graph {
     CUgraphExec exec;
     CUgraphNode node;
     CUfunction fn;
-    CUdeviceptr alloc; /* graphinst: the address of its memory allocation node (one at most), or 0 */
-    int launched;      /* graphinst: a launch of it succeeded: its allocation may be left unfreed */
+    CUdeviceptr alloc; /* the address of its memory allocation node (one at most), or 0 */
+    int launched;      /* a launch of it succeeded: its allocation may be left unfreed */
 };
 
 static void node_params(CUDA_KERNEL_NODE_PARAMS *kp, CUfunction fn, void **args)
@@ -810,12 +810,12 @@ static int graph_launch(void *g, void *s, void **args)
 static int graph_destroy(void *g)
 {
     struct graph *gr = g;
-    if (gr->alloc && gr->launched) { /* graphinst: what its last launch allocated ("passing the allocation to
+    if (gr->alloc && gr->launched) { /* what its last launch allocated ("passing the allocation to
                                       * cuMemFreeAsync"); an error (nothing left allocated) is no concern here */
         if (SC_CALL(cuMemFreeAsync, gr->alloc, CU_STREAM_LEGACY) == 0)
             SC_CALL(cuStreamSynchronize, CU_STREAM_LEGACY);
     }
-    if (gr->exec) /* nodes: none before the instantiate, none after exec_destroy */
+    if (gr->exec) /* none before the instantiate, none after exec_destroy */
         SC_CALL(cuGraphExecDestroy, gr->exec);
     if (gr->g)
         SC_CALL(cuGraphDestroy, gr->g);
@@ -823,7 +823,7 @@ static int graph_destroy(void *g)
     return 0;
 }
 
-/* -- nodes: graphs built by hand ------------------------------------------- */
+/* -- graphs built by hand -------------------------------------------------- */
 
 static int graph_new(void **out)
 {
@@ -880,7 +880,7 @@ static int node_add(void *g, const struct sc_node_params *np, void **node)
         m.Height = m.Depth = 1;
         return SC_CALL(cuGraphAddMemcpyNode, out, graph, NULL, 0, &m, kernels()->ctx);
     }
-    case SC_NODE_ALLOC: { /* graphinst: device memory of the current device, freed by no node of the graph */
+    case SC_NODE_ALLOC: { /* device memory of the current device, freed by no node of the graph */
         CUDA_MEM_ALLOC_NODE_PARAMS ap;
         int rc;
         memset(&ap, 0, sizeof ap);
@@ -917,7 +917,7 @@ static int graph_instantiate(void *g, int upload, void *s)
     ip.hUploadStream = (CUstream)s;
     return SC_CALL(cuGraphInstantiateWithParams, &gr->exec, gr->g, &ip);
 }
-/* graphinst: result_out is kept whatever the call answers (CUDA_GRAPH_INSTANTIATE_ERROR where it set none) */
+/* result_out is kept whatever the call answers (CUDA_GRAPH_INSTANTIATE_ERROR where it set none) */
 static int graph_instantiate_with(void *g, unsigned flags, int *result)
 {
     struct graph *gr = g;
@@ -987,7 +987,7 @@ static int graph_replay(void *g, void *s)
 {
     int rc = SC_CALL(cuGraphLaunch, ((struct graph *)g)->exec, (CUstream)s);
     if (rc == 0)
-        ((struct graph *)g)->launched = 1; /* graphinst: an allocation of it may now be left unfreed */
+        ((struct graph *)g)->launched = 1; /* an allocation of it may now be left unfreed */
     return rc;
 }
 static int capture_status(void *s, int *status)
@@ -1040,13 +1040,13 @@ static int ctx_action(int action)
 }
 
 /*
- * ctxmem: a context of device 0 made with cuCtxCreate, which makes it current;
+ * a context of device 0 made with cuCtxCreate, which makes it current;
  * the suite's kernels are loaded into it and run once (as in open_device),
  * and the calling thread's previous context is made current again
  * (cuCtxPopCurrent).
  */
 static int ctx_destroy(void *ctx);
-/* keep (green): the new context stays current to the calling thread, pushed over its previous one */
+/* keep: the new context stays current to the calling thread, pushed over its previous one */
 static int make_context(void **ctx, unsigned flags, int keep)
 {
     CUctxCreateParams params;
@@ -1094,12 +1094,12 @@ static int make_context(void **ctx, unsigned flags, int keep)
 
 static int ctx_create_flags(void **ctx, unsigned flags) { return make_context(ctx, flags, 0); }
 static int ctx_create(void **ctx) { return make_context(ctx, 0, 0); }
-/* green: "If a context is already current to the thread, it is supplanted by the newly created context and
+/* "If a context is already current to the thread, it is supplanted by the newly created context and
  * may be restored by a subsequent call to cuCtxPopCurrent()" (cuCtxCreate): the ctx_create op's call */
 static int ctx_create_current(void **ctx, unsigned flags) { return make_context(ctx, flags, 1); }
 
 /*
- * green: green contexts of device 0.  One partition of the device's SMs (cuDevSmResourceSplitByCount into
+ * green contexts of device 0.  One partition of the device's SMs (cuDevSmResourceSplitByCount into
  * one group of the smallest size the device allows), its descriptor, and the green context made of it
  * (CU_GREEN_CTX_DEFAULT_STREAM, which cuGreenCtxCreate requires).  The suite's kernels, loaded into the
  * primary context, run in its streams: a green context converted by cuCtxFromGreenCtx "is a normal primary
@@ -1157,7 +1157,7 @@ static int green_create(void **green)
     return 0;
 }
 
-/* green: can green contexts be made here?  Asked once per process: the entry points (CUDA 12.4), then one
+/* can green contexts be made here?  Asked once per process: the entry points (CUDA 12.4), then one
  * made and destroyed.  CUDA_ERROR_NOT_SUPPORTED is the device's answer, a skip; any other failure is left
  * to the cases, which fail with it. */
 static int green_support(char *why, size_t n)
@@ -1210,11 +1210,11 @@ static int ctx_enter(void *ctx, int action)
     return action == SC_CTX_SET_TO ? SC_CALL(cuCtxSetCurrent, (CUcontext)ctx) : CUDA_ERROR_INVALID_VALUE;
 }
 
-/* ctxalloc: the primary context as the runtime API shares it: a runtime-API rule's op only */
+/* the primary context as the runtime API shares it: a runtime-API rule's op only */
 static int primary_ctx_sync(void) { return SC_UNSUPPORTED; }
 
 /*
- * ctxalloc: releases of device 0's primary context, in a process of their own.  This process holds the
+ * releases of device 0's primary context, in a process of their own.  This process holds the
  * primary context (open_device retained it, and any library may have), and a release no retain matched
  * exists only where nothing retained it, while the last release resets the context under everything the
  * process made in it (the runtime's own host-mapped slots among them).  So the op starts this same program

@@ -18,10 +18,10 @@
  *    NULL; a call to it answers SC_LACKS_BASE - its index (backend.h), which
  *    the driver backend's error_name turns into "libcuda.so.1 lacks cuXxx",
  *    so the case that needed it fails, naming it.
- *  - green: the green-context entry points (cuGreenCtxCreate, ...) came with
+ *  - The green-context entry points (cuGreenCtxCreate, ...) came with
  *    CUDA 12.4, and a legal older driver has none: like a device attribute, a
  *    capability.  A rule that needs them skips, naming the one missing
- *    (sc_rule.needs, runtime/support.c); other rules never call them.
+ *    (sc_rule.needs, runtime/suite/support.c); other rules never call them.
  * Call sites read `SC_CALL(cuMemcpyHtoDAsync, ...)`, never drv.fn directly.
  */
 #ifndef SC_CU_LOADER_H

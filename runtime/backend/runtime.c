@@ -1,12 +1,12 @@
 /*
- * backend_runtime.c - the runtime's primitive actions through the CUDA runtime
+ * runtime.c - the runtime's primitive actions through the CUDA runtime
  * API (static cudart).  Kernels are loaded with cudaLibraryLoadData and launched
  * with cudaLaunchKernel, so the programs stay plain C.  Compiled once per
  * compile mode: in per-thread mode cuda_runtime_api.h maps the stream-taking
  * calls to their _ptsz/_ptds entry points.
  */
 #include "backend.h"
-#include "cu_loader.h" /* ctxalloc: primary_ctx_sync calls the driver API */
+#include "cu_loader.h" /* primary_ctx_sync calls the driver API */
 #include "fatbin.h"
 #include "slot.h"
 #include <cuda_runtime_api.h>
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h> /* ctxalloc: close */
+#include <unistd.h> /* close: the file descriptors of exported pools */
 
 static cudaKernel_t k_gate, k_mark, k_fault, k_pdl, k_gate_open, k_gate_close;
 
@@ -22,7 +22,7 @@ static int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_
 static int launch_mark(void *s, void *slot, uint32_t token);
 static int wait_gate(void *s, void *flag, void *slot, uint32_t token);
 
-/* Runs each kernel once, so lazy loading never happens inside a case (see backend_driver.c). */
+/* Runs each kernel once, so lazy loading never happens inside a case (see driver.c). */
 static cudaError_t warm_up(void)
 {
     char *mem;
@@ -154,7 +154,7 @@ static int launch_mark(void *s, void *slot, uint32_t token)
     void *args[] = { &slot, &token };
     return cudaLaunchKernel((const void *)k_mark, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, args, 0, (cudaStream_t)s);
 }
-/* pginv: 2048 threads per block (see backend_driver.c) */
+/* 2048 threads per block (see driver.c) */
 static int launch_invalid(void *s, void *slot, uint32_t token)
 {
     void *args[] = { &slot, &token };
@@ -162,7 +162,7 @@ static int launch_invalid(void *s, void *slot, uint32_t token)
 }
 
 /*
- * The gate as a stream wait between two kernels (see backend_driver.c).  The runtime API has no stream
+ * The gate as a stream wait between two kernels (see driver.c).  The runtime API has no stream
  * memory operations: the wait is the driver's cuStreamWaitValue32 on the runtime's stream, whose handles
  * the driver shares (cudaStreamLegacy is CU_STREAM_LEGACY, cudaStreamPerThread CU_STREAM_PER_THREAD); the
  * null stream of a per-thread build is the per-thread stream.  The first kernel binds the runtime's
@@ -201,7 +201,7 @@ static int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void 
     return cudaLaunchKernelExC(&cfg, (const void *)k_pdl, args);
 }
 
-/* capmisc: sc_mark through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticEvent */
+/* sc_mark through cudaLaunchKernelExC with cudaLaunchAttributeProgrammaticEvent */
 static int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
@@ -386,14 +386,14 @@ static int pool_create(void **pool, unsigned flags)
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = 0;
-    if (flags & SC_POOL_IPC) { /* ctxalloc: exportable, where the device has the handle type */
+    if (flags & SC_POOL_IPC) { /* exportable, where the device has the handle type */
         int types = 0;
         if (cudaDeviceGetAttribute(&types, cudaDevAttrMemoryPoolSupportedHandleTypes, 0) ||
             !(types & cudaMemHandleTypePosixFileDescriptor))
             return SC_UNSUPPORTED;
         props.handleTypes = cudaMemHandleTypePosixFileDescriptor;
     }
-    if (flags & SC_POOL_MAX_ONE) { /* poolreuse: maxSize, a field since CUDA 12.2 (reserved bytes before) */
+    if (flags & SC_POOL_MAX_ONE) { /* maxSize, a field since CUDA 12.2 (reserved bytes before) */
         int version = 0;
         if (cudaDriverGetVersion(&version) || version < 12020)
             return SC_UNSUPPORTED;
@@ -416,7 +416,7 @@ static int pool_reserved(void *pool, uint64_t *bytes)
     return cudaMemPoolGetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrReservedMemCurrent, bytes);
 }
 static int pool_trim(void *pool) { return cudaMemPoolTrimTo((cudaMemPool_t)pool, 0); }
-static int pool_used(void *pool, uint64_t *bytes) /* poolreuse */
+static int pool_used(void *pool, uint64_t *bytes)
 {
     return cudaMemPoolGetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrUsedMemCurrent, bytes);
 }
@@ -439,8 +439,8 @@ struct graph {
     cudaGraphExec_t exec;
     cudaGraphNode_t node;
     cudaKernel_t kernel;
-    void *alloc;  /* graphinst: the address of its memory allocation node (one at most), or NULL */
-    int launched; /* graphinst: a launch of it succeeded: its allocation may be left unfreed */
+    void *alloc;  /* the address of its memory allocation node (one at most), or NULL */
+    int launched; /* a launch of it succeeded: its allocation may be left unfreed */
 };
 
 static int graph_create(void **out, int gate)
@@ -489,13 +489,13 @@ static int graph_launch(void *g, void *s, void **args)
 static int graph_destroy(void *g)
 {
     struct graph *gr = g;
-    if (gr->alloc && gr->launched) { /* graphinst: what its last launch allocated ("passing the allocation to
+    if (gr->alloc && gr->launched) { /* what its last launch allocated ("passing the allocation to
                                       * cudaFreeAsync"); an error (nothing left allocated) is no concern here */
         if (cudaFreeAsync(gr->alloc, cudaStreamLegacy) == cudaSuccess)
             cudaStreamSynchronize(cudaStreamLegacy);
         cudaGetLastError(); /* not this thread's error state to keep */
     }
-    if (gr->exec) /* nodes: none before the instantiate, none after exec_destroy */
+    if (gr->exec) /* none before the instantiate, none after exec_destroy */
         cudaGraphExecDestroy(gr->exec);
     if (gr->g)
         cudaGraphDestroy(gr->g);
@@ -503,7 +503,7 @@ static int graph_destroy(void *g)
     return 0;
 }
 
-/* -- nodes: graphs built by hand ------------------------------------------- */
+/* -- graphs built by hand -------------------------------------------------- */
 
 static int graph_new(void **out)
 {
@@ -554,7 +554,7 @@ static int node_add(void *g, const struct sc_node_params *np, void **node)
     }
     case SC_NODE_MEMCPY:
         return cudaGraphAddMemcpyNode1D(out, graph, NULL, 0, np->dst, np->src, np->bytes, cudaMemcpyDeviceToDevice);
-    case SC_NODE_ALLOC: { /* graphinst: device memory of the current device, freed by no node of the graph */
+    case SC_NODE_ALLOC: { /* device memory of the current device, freed by no node of the graph */
         struct cudaMemAllocNodeParams ap;
         int dev = 0, rc;
         cudaGetDevice(&dev);
@@ -592,7 +592,7 @@ static int graph_instantiate(void *g, int upload, void *s)
     ip.uploadStream = (cudaStream_t)s;
     return cudaGraphInstantiateWithParams(&gr->exec, gr->g, &ip);
 }
-/* graphinst: result_out is kept whatever the call answers (cudaGraphInstantiateError where it set none) */
+/* result_out is kept whatever the call answers (cudaGraphInstantiateError where it set none) */
 static int graph_instantiate_with(void *g, unsigned flags, int *result)
 {
     struct graph *gr = g;
@@ -662,7 +662,7 @@ static int graph_replay(void *g, void *s)
 {
     int rc = cudaGraphLaunch(((struct graph *)g)->exec, (cudaStream_t)s);
     if (rc == 0)
-        ((struct graph *)g)->launched = 1; /* graphinst: an allocation of it may now be left unfreed */
+        ((struct graph *)g)->launched = 1; /* an allocation of it may now be left unfreed */
     return rc;
 }
 static int capture_status(void *s, int *status)
@@ -709,7 +709,7 @@ static int ctx_action(int action)
     return SC_UNSUPPORTED;
 }
 
-/* ctxmem: nor does it create contexts (rules that do run through the driver API only). */
+/* nor does it create contexts (rules that do run through the driver API only). */
 static int ctx_create(void **ctx)
 {
     (void)ctx;
@@ -726,21 +726,21 @@ static int ctx_enter(void *ctx, int action)
     return SC_UNSUPPORTED;
 }
 
-/* ctxalloc: nor does it create contexts with flags */
+/* nor does it create contexts with flags */
 static int ctx_create_flags(void **ctx, unsigned flags)
 {
     (void)ctx, (void)flags;
     return SC_UNSUPPORTED;
 }
 
-/* green: nor does it make a context current by creating it */
+/* nor does it make a context current by creating it */
 static int ctx_create_current(void **ctx, unsigned flags)
 {
     (void)ctx, (void)flags;
     return SC_UNSUPPORTED;
 }
 
-/* green: the runtime API of CUDA 13.0 has no green contexts (cuda_runtime_api.h declares none): rules with a
+/* the runtime API of CUDA 13.0 has no green contexts (cuda_runtime_api.h declares none): rules with a
  * green stream run through the driver API only */
 static int green_support(char *why, size_t n)
 {
@@ -764,7 +764,7 @@ static int green_destroy(void *green)
 }
 
 /*
- * ctxalloc: "The primary context is unique per device and shared with the CUDA runtime API" (Driver API,
+ * "The primary context is unique per device and shared with the CUDA runtime API" (Driver API,
  * Primary Context Management).  The one op of a runtime-API rule that calls the driver API: it retains
  * device 0's primary context (cuDevicePrimaryCtxRetain), synchronizes it with the driver API
  * (cuCtxSynchronize with it pushed current) and releases it again, so that the reference counts are as
@@ -789,7 +789,7 @@ static int primary_ctx_sync(void)
     return rc;
 }
 
-/* ctxalloc: an allocation from a pool exported and imported again in this process (see backend_driver.c) */
+/* an allocation from a pool exported and imported again in this process (see driver.c) */
 static int alloc_imported(void *pool, size_t n, void *s)
 {
     int fd = -1, rc;
@@ -809,7 +809,7 @@ static int alloc_imported(void *pool, size_t n, void *s)
     return rc;
 }
 
-/* poolaccess: a pool (of device 0) made accessible to device dev, or not (see backend_driver.c) */
+/* a pool (of device 0) made accessible to device dev, or not (see driver.c) */
 static int pool_set_access(void *pool, int dev, int access)
 {
     int peer = 1;
@@ -834,7 +834,7 @@ static int pool_get_access(void *pool, int dev, int *readwrite)
     *readwrite = flags == cudaMemAccessFlagsProtReadWrite;
     return rc;
 }
-/* ipcpool: a pool's allocation shared with another process (see backend_driver.c) */
+/* a pool's allocation shared with another process (see driver.c) */
 static int ipc_pool_export(void *pool, void *ptr, int *fd, void *data)
 {
     struct cudaMemPoolPtrExportData d;
@@ -862,7 +862,7 @@ static int ipc_pool_close(void *pool, void *ptr)
     return rc ? rc : rc2;
 }
 _Static_assert(sizeof(struct cudaMemPoolPtrExportData) == SC_IPC_HANDLE_BYTES, "pool export data is 64 bytes");
-/* pginv: the export alone, its code the answer (see backend_driver.c) */
+/* the export alone, its code the answer (see driver.c) */
 static int pool_export(void *pool)
 {
     int fd = -1;
@@ -872,14 +872,14 @@ static int pool_export(void *pool)
     return rc;
 }
 
-/* ctxalloc: releases of the primary context are the driver API's */
+/* releases of the primary context are the driver API's */
 static int primary_release(int action, int *reset)
 {
     (void)action, *reset = 0;
     return SC_UNSUPPORTED;
 }
 
-/* ctxmem: stream memory operations are the driver API's only */
+/* stream memory operations are the driver API's only */
 static int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                             int bits)
 {

@@ -18,7 +18,7 @@
 #define SC_MAX_CONTEXTS 2
 #define SC_MAX_MEMBERS 4096 /* streams in all, counting every member of an array */
 #define SC_NAME_LEN 32
-#define SC_ENV_LEN 64 /* blocking: a process's setting, "VAR=VALUE" */
+#define SC_ENV_LEN 64 /* a process's setting, "VAR=VALUE" */
 #define SC_MAX_PROCS 8 /* processes of one program, main included */
 
 struct sc_op_def {
@@ -38,8 +38,8 @@ struct sc_op_def {
     int thread;         /* index into sc_prog.threads; 0 is "main" */
     sc_context context; /* ctx_enter, ctx_destroy, ctx_create */
     sc_word word2;      /* batch_wait_write: the word it writes (word: the one it waits on) */
-    sc_graph graph2;    /* nodes: node_child's child, exec_update's source graph */
-    sc_op from, to;     /* nodes: the nodes an edge joins */
+    sc_graph graph2;    /* node_child's child, exec_update's source graph */
+    sc_op from, to;     /* the nodes an edge joins */
 };
 
 struct sc_prog {
@@ -49,7 +49,7 @@ struct sc_prog {
         enum sc_priority prio;
         int device;     /* the GPU it belongs to                      */
         int count;      /* members: 1, or the size of an array        */
-        int green;      /* green: a stream of the run's green context  */
+        int green;      /* a stream of the run's green context         */
     } streams[SC_MAX_STREAMS];
     int nmembers;       /* streams in all                               */
     int nstreams;
@@ -80,12 +80,12 @@ struct sc_prog {
     int nwords;
     char contexts[SC_MAX_CONTEXTS][SC_NAME_LEN];
     int ncontexts;
-    unsigned context_flags[SC_MAX_CONTEXTS]; /* ctxalloc: SC_CTX_* of each */
+    unsigned context_flags[SC_MAX_CONTEXTS]; /* SC_CTX_* of each */
     char threads[SC_MAX_THREADS][SC_NAME_LEN];
     int thread_proc[SC_MAX_THREADS]; /* the process each thread runs in (0: main)  */
     int nthreads;
     char procs[SC_MAX_PROCS][SC_NAME_LEN]; /* procs[0] is "main", this program's own process */
-    char proc_env[SC_MAX_PROCS][SC_ENV_LEN]; /* blocking: "VAR=VALUE" a process is started with, or "" */
+    char proc_env[SC_MAX_PROCS][SC_ENV_LEN]; /* "VAR=VALUE" a process is started with, or "" */
     int nprocs;
     struct sc_op_def ops[SC_MAX_OPS];
     int nops;
@@ -125,7 +125,7 @@ int sc_op_process(const struct sc_prog *p, int i);
  * else -1. */
 int sc_op_primary(const struct sc_prog *p, int i);
 
-/* ipcpool: the op whose data a read (op i) should find: the last fill of its buffer before it; else -1. */
+/* the op whose data a read (op i) should find: the last fill of its buffer before it; else -1. */
 int sc_op_writer(const struct sc_prog *p, int i);
 
 /* Does the relation have an object? */

@@ -112,7 +112,7 @@ enum sc_support sc_support_check(const sc_rule *rule, const struct sc_options *o
     char why[512] = "";
     memset(a, 0, sizeof *a);
     /* the GPU count first: a rule that needs more GPUs than there are skips without paying for a context */
-    if (rule->mps && !sc_mps_dir()) { /* blocking: what it checks is what an MPS server does */
+    if (rule->mps && !sc_mps_dir()) { /* what it checks is what an MPS server does */
         char path[256];
         snprintf(path, sizeof path, "%s", rule->id);
         for (char *c = path; *c; c++)
@@ -145,7 +145,7 @@ enum sc_support sc_support_check(const sc_rule *rule, const struct sc_options *o
         snprintf(a->why, sizeof a->why, "needs %d GPUs; the driver cannot count them", rule->devices);
         return SC_SUPPORT_SKIP;
     }
-    /* green: a capability the device or its driver may lack is one skip reason, asked before the plan */
+    /* a capability the device or its driver may lack is one skip reason, asked before the plan */
     if ((rule->needs & SC_NEEDS_GREEN) && sc_driver_backend.green_support(why, sizeof why) != 0) {
         snprintf(a->why, sizeof a->why, "no green contexts: %s", why);
         return SC_SUPPORT_SKIP;
@@ -164,11 +164,4 @@ int sc_support_api(const sc_rule *rule, int a)
 {
     unsigned bit = a == 0 ? SC_API_DRIVER : SC_API_RUNTIME;
     return !rule->apis || (rule->apis & bit);
-}
-
-const char *sc_support_no_ipc_pool(void)
-{
-    return "no IPC memory pools: the device or driver cannot share a memory pool with another process "
-           "(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES lacks CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, "
-           "or the pool's export or import was refused)";
 }

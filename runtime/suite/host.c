@@ -373,7 +373,7 @@ static int usage(FILE *f, int status)
 {
     fprintf(f, "usage: %s --serve DIR --lease FIFO [--workers N]\n"
                "       %s --list\n"
-               "Runs rule programs' runs handed over through STREAMCTS_HOST=DIR (runtime/host.h) in N worker\n"
+               "Runs rule programs' runs handed over through STREAMCTS_HOST=DIR (runtime/suite/host.h) in N worker\n"
                "processes (1..%d, default 4) whose CUDA context stays warm between runs, until every writer of\n"
                "FIFO closed it.  --list prints the rules it holds.\n",
             me, me, SC_HOST_MAX_WORKERS);

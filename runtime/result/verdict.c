@@ -214,13 +214,13 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
         break;
     case SC_RUNS_PER_LAUNCH:
     case SC_RUNS_ONCE:
-    case SC_NEVER_RUNS: /* graphinst */
+    case SC_NEVER_RUNS:
         sc_verdict_error(v, "how often %s ran could not be checked", subject);
         break;
     case SC_SEES_PRIMARY:
         sc_verdict_error(v, "what %s read of its primary could not be checked", subject);
         break;
-    case SC_SYNCHRONIZES: /* um */
+    case SC_SYNCHRONIZES:
         sc_verdict_error(v, "%s never answered success", subject);
         break;
     case SC_READS_FILL:
@@ -258,8 +258,8 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
     case SC_RUNS_PER_LAUNCH: /* counted after everything completed: the release changes no count */
     case SC_SEES_PRIMARY:    /* an early release lets the primary write sooner: it cannot hide a result */
     case SC_RUNS_ONCE:
-    case SC_NEVER_RUNS: /* graphinst: counted after everything completed, as runs once per launch */
-    case SC_SYNCHRONIZES: /* um: success answered while the data was not on the host: seen directly */
+    case SC_NEVER_RUNS: /* counted after everything completed, as runs once per launch */
+    case SC_SYNCHRONIZES: /* success answered while the data was not on the host: seen directly */
     case SC_READS_FILL: /* an early release lets the fill land sooner: it cannot hide what the read found */
         return;
     case SC_ANSWERS:

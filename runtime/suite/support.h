@@ -56,8 +56,4 @@ int sc_support_wait_gates(const struct sc_options *o, const char **why);
  * programs and the processes it starts (STREAMCTS_WAIT_GATES=0), and sc_support_wait_gates says why. */
 void sc_support_check_gates(const struct sc_options *o);
 
-/* ipcpool: the one reason a point skips where the device or the driver cannot share a memory pool with
- * another process. */
-const char *sc_support_no_ipc_pool(void);
-
 #endif
