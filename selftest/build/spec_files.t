@@ -1,7 +1,8 @@
 #!/bin/sh
 # What plain `ninja` does with spec/ before it builds anything (the manifest
 # step, `ninja build.ninja`), in a copy of build.ninja, gen/, spec/, runtime/ops.def and
-# generated/: a spec error's file:line is the first thing it prints, not an
+# generated/ (and the mock's programs.ninja that build.ninja includes, with
+# what makes it): a spec error's file:line is the first thing it prints, not an
 # 11 KB FAILED line; deleted, renamed and new spec files each regenerate
 # generated/ with no gen/run by hand.
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -9,8 +10,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
 echo "1..6"
-cd "$root" && cp -R build.ninja gen spec generated "$tmp"/ && mkdir "$tmp/runtime" &&
-    cp runtime/ops.def "$tmp/runtime/" && cd "$tmp" || exit 1
+cd "$root" && cp -R build.ninja gen spec generated "$tmp"/ && mkdir -p "$tmp/runtime" "$tmp/selftest/mock" &&
+    cp runtime/ops.def "$tmp/runtime/" &&
+    cp selftest/mock/programs.list selftest/mock/programs.ninja selftest/mock/render-programs "$tmp/selftest/mock/" &&
+    cd "$tmp" || exit 1
 
 out=$(ninja build.ninja 2>&1); rc=$?
 if [ $rc -eq 0 ]; then echo "ok 1 - ninja build.ninja"

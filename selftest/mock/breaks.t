@@ -1,5 +1,5 @@
 #!/bin/bash
-# Broken promises of the CUDA stand-in (mock_backend.c, STREAMCTS_MOCK_BREAK):
+# Broken promises of the CUDA stand-in (selftest/mock/device/, STREAMCTS_MOCK_BREAK):
 # with one promise broken, the rules that check it fail (a DE-FACTO one as a
 # TODO), whichever gate holds the work; a control that cannot show its
 # violation is a warning.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Captured graphs kept and launched (capture_keep, graph_replay) against the
-# CUDA stand-in (mock_backend.c, which records a capture into a serial graph):
+# CUDA stand-in (selftest/mock/device/, which records a capture into a serial graph):
 # with every promise kept each case and control passes; with captured work run
 # at once (STREAMCTS_MOCK_BREAK=capture), a launch that waits for nothing
 # (replay), a second launch that runs nothing (replay_once), a capture error

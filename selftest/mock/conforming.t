@@ -1,5 +1,5 @@
 #!/bin/bash
-# Every program linked against the CUDA stand-in on host threads (mock_backend.c,
+# Every program linked against the CUDA stand-in on host threads (selftest/mock/device/,
 # build/selftest/mock): with every promise kept, each case passes and each
 # control shows its violation.
 cd "$(dirname "$0")/../.." || exit 1

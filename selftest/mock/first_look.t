@@ -1,5 +1,5 @@
 #!/bin/bash
-# The first look (runtime/suite/calibrate.h) against the CUDA stand-in (mock_backend.c):
+# The first look (runtime/suite/calibrate.h) against the CUDA stand-in (selftest/mock/device/):
 # a short hold before the full window catches every broken promise it can and
 # passes no case its control did not back; it is timed again as a program goes on.
 cd "$(dirname "$0")/../.." || exit 1

@@ -2,7 +2,7 @@
 # graphinst: what instantiation validates (a cycle: instantiate_checked's result_out), graph memory nodes
 # (node_alloc) under CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH (instantiate_auto_free) or without it,
 # and the clone a child graph node holds ('never runs' of a node added to the child graph after it),
-# against the CUDA stand-in (mock_backend.c): with every promise kept each case and control passes; with a
+# against the CUDA stand-in (selftest/mock/device/): with every promise kept each case and control passes; with a
 # cyclic graph instantiated (instantiate_cycle), the auto-free flag ignored (auto_free), a relaunch accepted
 # over an unfreed allocation (unfreed_relaunch), a second launch that runs nothing (replay_once) or a child
 # node that keeps a reference to its graph (child_reference) the rules that check it fail; a driver that

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Launch attributes that leave ordering alone (launch.domain, launch.priority: kernels and gates launched
 # with the remote memory synchronization domain or a priority), against the CUDA stand-in
-# (mock_backend.c): with every promise kept each case and control passes; with a remote-domain kernel run
+# (selftest/mock/device/): with every promise kept each case and control passes; with a remote-domain kernel run
 # outside its stream's order (remote_unordered) the domain rules fail; a driver whose every enqueue waits
 # (enqueue_waits) fails no MUST point.  The programs are linked here from the objects plain `ninja`
 # builds, against build/libsc-mock*.a (`ninja selftest`).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Legal drivers against the CUDA stand-in (mock_backend.c, STREAMCTS_MOCK_QUIRK):
+# Legal drivers against the CUDA stand-in (selftest/mock/device/, STREAMCTS_MOCK_QUIRK):
 # whatever they do that CUDA allows (an enqueue that waits, a launch that
 # answers its own fault, a call that blocks before any gate), no MUST point fails.
 cd "$(dirname "$0")/../.." || exit 1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The runtime against a CUDA stand-in on host threads (mock_backend.c): what
+# The runtime against a CUDA stand-in on host threads (selftest/mock/device/): what
 # it cannot run is skipped with the reason, never passed; a call that never
 # returns, a device without room for a context and a process that dies are
 # reported, not waited for; a case's other processes, MPS, and the contexts a

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Graphs built by hand (nodes: node_*, edge, instantiate, exec_update,
-# exec_destroy, graph_replay) against the CUDA stand-in (mock_backend.c, which
+# exec_destroy, graph_replay) against the CUDA stand-in (selftest/mock/device/, which
 # runs each node of a launch on a stream of its own, after the nodes its edges
 # come from): with every promise kept each case and control passes; with edges
 # ignored (STREAMCTS_MOCK_BREAK=edges: the nodes run one by one, last added

@@ -60,7 +60,7 @@ programs=$(sed -n 's/^# summary: \([0-9]*\) programs.*/\1/p' <<<"$summary")
 if [ -n "$decided" ] && [ "$decided" -ge 20 ] && [ "$decided" -ge $((programs * 9 / 10)) ]; then
     ok "nearly every program decided: $decided of $programs cases passed with their controls violated"
 else nok "too few programs decided: ${decided:-?} of ${programs:-?}" "$summary"; fi
-# The mock keeps the memory of every stream and event it creates (mock_backend.c), so its RSS grows.
+# The mock keeps the memory of every stream and event it creates (selftest/mock/device/), so its RSS grows.
 if grep -q '^not ok 5 - soak.host_memory' "$tmp/soak" && grep -q '^  growth: "' "$tmp/soak" &&
     grep -q '^ok 6 - soak.device_memory.* # SKIP the mock backend has no device memory' "$tmp/soak"; then
     ok "host RSS growth after the warm-up is reported (the mock keeps its streams); device memory: SKIP on the mock"

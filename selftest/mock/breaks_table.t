@@ -1,0 +1,59 @@
+#!/bin/bash
+# The mock's table of breaks and quirks (selftest/mock/device/breaks.def): the
+# code uses every row, a file of selftest/mock/ exercises every row, a name the
+# table lacks does not compile, and a value of STREAMCTS_MOCK_BREAK or
+# STREAMCTS_MOCK_QUIRK the table lacks is refused before anything is written.
+cd "$(dirname "$0")/../.." || exit 1
+dev=selftest/mock/device
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
+echo "TAP version 13"
+
+rows=$(sed -n 's/^\(BREAK\|QUIRK\)(\([a-z0-9_]*\),.*/\1 \2/p' "$dev/breaks.def")
+if [ "$(wc -l <<<"$rows")" -ge 70 ]; then ok "breaks.def has $(wc -l <<<"$rows") rows"
+else nok "breaks.def has only $(wc -l <<<"$rows") rows" "$rows"; fi
+
+# used: breaks(name) or quirks(name) in the mock's code; exercised: a file of selftest/mock/ sets the variable
+# to it, lists it in a table of cases (the first word of a line) or loops over it
+unused= unexercised=
+tests=$(ls selftest/mock/*.t | grep -v breaks_table.t)
+while read -r kind name; do
+    call=$([ "$kind" = BREAK ] && echo breaks || echo quirks)
+    grep -q "\\b$call($name)" "$dev"/*.c || unused="$unused $name"
+    grep -qE "(MOCK_(BREAK|QUIRK)=|^|for [a-z]+ in .*[ \"])$name([ \";]|\$)" \
+        $tests || unexercised="$unexercised $name"
+done <<<"$rows"
+if [ -z "$unused" ]; then ok "the mock's code uses every row of breaks.def"
+else nok "rows of breaks.def the mock's code never asks about:$unused"; fi
+if [ -z "$unexercised" ]; then ok "a file of selftest/mock/ exercises every row of breaks.def"
+else nok "rows of breaks.def no file of selftest/mock/ exercises:$unexercised"; fi
+
+# a name the table lacks is a compile error, not a break that is silently never on
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '#include "mock.h"\nint f(void) { return breaks(no_such_break); }\n' >"$tmp/bad.c"
+printf '#include "mock.h"\nint f(void) { return breaks(wait) + quirks(slow_sync); }\n' >"$tmp/good.c"
+cc="gcc -std=c11 -Wall -Werror -Iruntime -I$dev -I/usr/local/cuda/include -c"
+if $cc "$tmp/good.c" -o "$tmp/good.o" 2>"$tmp/err" && ! $cc "$tmp/bad.c" -o "$tmp/bad.o" 2>"$tmp/err" &&
+    grep -q "BREAK_no_such_break" "$tmp/err"; then
+    ok "breaks(name) compiles for a row of breaks.def and not for another name"
+else nok "breaks(no_such_break) compiled, or breaks(wait) did not" "$(cat "$tmp/err")"; fi
+
+# a value the table lacks: exit 2 naming the variable, the value and the names, nothing on stdout
+prog=build/selftest/mock/event.wait.orders_later_work.prog
+for var in STREAMCTS_MOCK_BREAK STREAMCTS_MOCK_QUIRK; do
+    first=$(sed -n "s/^$([ $var = STREAMCTS_MOCK_BREAK ] && echo BREAK || echo QUIRK)(\([a-z0-9_]*\),.*/\1/p" \
+        "$dev/breaks.def" | head -1)
+    out=$(env "$var=no_such_thing" "$prog" 2>"$tmp/err"); rc=$?
+    if [ $rc -eq 2 ] && [ -z "$out" ] &&
+        grep -q "$var: 'no_such_thing' is not one of $first, .*(selftest/mock/device/breaks.def)\$" "$tmp/err"; then
+        ok "$var=no_such_thing: exit 2 with the variable and the list of its names, nothing written"
+    else nok "$var=no_such_thing: exit $rc" "$out$(cat "$tmp/err")"; fi
+done
+# set but empty: nothing broken (first_look.t loops over "" and a quirk)
+out=$(STREAMCTS_MOCK_BREAK= STREAMCTS_MOCK_QUIRK= "$prog" --list 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ -n "$out" ]; then ok "empty STREAMCTS_MOCK_BREAK and STREAMCTS_MOCK_QUIRK break nothing"
+else nok "empty values were refused (exit $rc)" "$out"; fi
+
+echo "1..$n"

@@ -1,0 +1,230 @@
+/*
+ * memory.c - the mock's memory, which is host memory: allocations, managed
+ * memory, copies and memsets, and the stream memory operations.
+ */
+#define _GNU_SOURCE
+#include "mock.h"
+#include <stdlib.h>
+#include <string.h>
+
+int dev_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
+/* cuMemFree / cudaFree first waits for the work of every stream of the context, as NVIDIA's drivers
+ * do ("Managing memory allocations using cudaMalloc and cudaFree causes the GPU to synchronize across all
+ * executing CUDA streams", the Programming Guide; the break free_unsynced: it does not) */
+int dev_free(void *p)
+{
+    if (!breaks(free_unsynced))
+        sync_streams(cur_ctx, 0);
+    free(p);
+    return 0;
+}
+int host_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
+int host_free(void *p) { free(p); return 0; }
+int host_dev_ptr(void **d, void *h) { *d = h; return 0; }
+/* managed allocations are remembered, so that the stream memory operations can refuse them */
+static struct { const char *p; size_t n; } managed[512];
+static int nmanaged;
+static pthread_mutex_t managed_mu = PTHREAD_MUTEX_INITIALIZER;
+int managed_alloc(void **p, size_t n)
+{
+    if (!(*p = calloc(1, n)))
+        return 2;
+    pthread_mutex_lock(&managed_mu);
+    if (nmanaged < 512)
+        managed[nmanaged].p = *p, managed[nmanaged++].n = n;
+    pthread_mutex_unlock(&managed_mu);
+    return 0;
+}
+static int is_managed(const void *p)
+{
+    int found = 0;
+    pthread_mutex_lock(&managed_mu);
+    for (int i = 0; i < nmanaged && !found; i++)
+        found = (const char *)p >= managed[i].p && (const char *)p < managed[i].p + managed[i].n;
+    pthread_mutex_unlock(&managed_mu);
+    return found;
+}
+
+struct copy_args {
+    void *dst;
+    const void *src;
+    size_t n;
+    int value; /* memset: the byte; -1: a copy */
+};
+/* the break query_stale_managed keeps a memset's or copy's writes to managed memory from the host until
+ * a synchronize: the work completes (a query answers success), its bytes come later.  value -1: a copy,
+ * whose source was read when it ran (bytes) */
+struct stale { void *dst; size_t n; int value; void *bytes; struct stale *next; };
+static pthread_mutex_t stale_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct stale *stale_head, **stale_tail = &stale_head;
+void flush_managed(void)
+{
+    pthread_mutex_lock(&stale_mu);
+    while (stale_head) {
+        struct stale *s = stale_head;
+        if (s->value >= 0)
+            memset(s->dst, s->value, s->n);
+        else
+            memcpy(s->dst, s->bytes, s->n);
+        stale_head = s->next;
+        free(s->bytes);
+        free(s);
+    }
+    stale_tail = &stale_head;
+    pthread_mutex_unlock(&stale_mu);
+}
+void run_copy(void *a)
+{
+    struct copy_args *c = a;
+    if (breaks(query_stale_managed) && is_managed(c->dst)) {
+        struct stale *s = malloc(sizeof *s);
+        *s = (struct stale){ c->dst, c->n, c->value, c->value >= 0 ? NULL : malloc(c->n), NULL };
+        if (s->bytes)
+            memcpy(s->bytes, c->src, c->n);
+        pthread_mutex_lock(&stale_mu);
+        *stale_tail = s;
+        stale_tail = &s->next;
+        pthread_mutex_unlock(&stale_mu);
+    } else if (c->value >= 0)
+        memset(c->dst, c->value, c->n);
+    else
+        memcpy(c->dst, c->src, c->n);
+}
+static uint64_t copy_on(void *s, void *dst, const void *src, size_t n, int value)
+{
+    struct copy_args *c = malloc(sizeof *c);
+    *c = (struct copy_args){ dst, src, n, value };
+    return enqueue(s, ITEM_FN, run_copy, c, NULL, 0, 1);
+}
+void *copy_args_of(const struct sc_node_params *np)
+{
+    struct copy_args *c = malloc(sizeof *c);
+    *c = (struct copy_args){ np->dst, np->src, np->bytes, np->kind == SC_NODE_MEMSET ? np->value : -1 };
+    return c;
+}
+int memset_async(void *s, void *d, unsigned char v, size_t n)
+{
+    copy_on(s, d, NULL, n, v);
+    return 0;
+}
+int memset_sync(void *d, unsigned char v, size_t n)
+{
+    wait_done(resolve(NULL), copy_on(NULL, d, NULL, n, v));
+    return 0;
+}
+int memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kind)
+{
+    struct mstream *st = resolve(s);
+    if (kind == SC_H2D_PAGEABLE) /* NVIDIA: the stream drains before a pageable copy is staged */
+        wait_done(st, enq_of(st));
+    uint64_t pos = copy_on(s, dst, src, n, -1);
+    if (kind == SC_D2H_PAGEABLE) /* documented: returns once the copy completed */
+        wait_done(st, pos);
+    return 0;
+}
+/* a batch in stream order, its copies one after another, its token's copy last (the break batch_copy_unordered:
+ * at once, on a stream of its own) */
+int memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev)
+{
+    struct sc_slot *slot = slot_dev;
+    if (kind != SC_H2D_PINNED && kind != SC_D2H_PINNED && kind != SC_D2D)
+        return refuse(1);
+    void *on = breaks(batch_copy_unordered) ? (void *)new_stream(KIND_NONBLOCKING) : s;
+    for (int k = 0; k < SC_BATCH_COPIES; k++)
+        copy_on(on, (char *)dst + k * (n / SC_BATCH_COPIES), (const char *)src + k * (n / SC_BATCH_COPIES),
+                n / SC_BATCH_COPIES, -1);
+    copy_on(on, &slot->token, &slot->arg, sizeof slot->token, -1);
+    return 0;
+}
+int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
+{
+    uint64_t pos = copy_on(NULL, dst, src, n, -1);
+    if (kind != SC_D2D) /* device to device: no host-side synchronization */
+        wait_done(resolve(NULL), pos);
+    return 0;
+}
+/*
+ * Stream memory operations on host memory: a wait is an item that polls its
+ * word until the condition holds (for at most 20 s, the GPU gate's deadline
+ * in spirit), a write an item that stores the value.  The breaks wait_unsigned
+ * (every condition read as an unsigned, non-cyclic GEQ) and wait_signed (GEQ
+ * read as a signed, non-cyclic comparison) are the wrong comparisons the
+ * memop rules' word presets catch.
+ */
+struct memop_args {
+    void *addr;
+    uint64_t value;
+    int cond, bits;
+};
+static uint64_t word_read(const struct memop_args *m)
+{
+    return m->bits == 64 ? __atomic_load_n((uint64_t *)m->addr, __ATOMIC_SEQ_CST)
+                         : __atomic_load_n((uint32_t *)m->addr, __ATOMIC_SEQ_CST);
+}
+static int condition_holds(const struct memop_args *m)
+{
+    uint64_t w = word_read(m), v = m->value, mask = m->bits == 64 ? ~0ull : 0xffffffffu;
+    if (breaks(wait_unsigned))
+        return w >= v;
+    if (m->cond == SC_WAIT_GEQ && breaks(wait_signed))
+        return m->bits == 64 ? (int64_t)w >= (int64_t)v : (int32_t)w >= (int32_t)v;
+    switch (m->cond) {
+    case SC_WAIT_EQ: return w == v;
+    case SC_WAIT_AND: return (w & v) != 0;
+    case SC_WAIT_NOR: return (~(w | v) & mask) != 0;
+    default: return m->bits == 64 ? (int64_t)(w - v) >= 0 : (int32_t)(uint32_t)(w - v) >= 0;
+    }
+}
+static int condition_fails(const void *a) { return !condition_holds(a); }
+static void run_wait_value(void *a)
+{
+    struct memop_args *m = a;
+    waiting_for(condition_fails, m);
+    for (uint64_t until = sc_now_ns() + 20000000000u; !condition_holds(m) && sc_now_ns() < until;)
+        sc_pause_ns(50000);
+    waiting_over();
+    free(m);
+}
+static void run_write_value(void *a)
+{
+    struct memop_args *m = a;
+    if (m->bits == 64)
+        __atomic_store_n((uint64_t *)m->addr, m->value, __ATOMIC_SEQ_CST);
+    else
+        __atomic_store_n((uint32_t *)m->addr, (uint32_t)m->value, __ATOMIC_SEQ_CST);
+    free(m);
+}
+static int memop(void *s, void (*fn)(void *), void *addr, uint64_t value, int cond, int bits)
+{
+    struct memop_args *m = malloc(sizeof *m);
+    *m = (struct memop_args){ addr, value, cond, bits };
+    enqueue(s, ITEM_FN, fn, m, NULL, 0, 0); /* fn frees m */
+    return 0;
+}
+/* Not modelled: pools, graphs built by hand. */
+int wait_value(void *s, void *a, uint64_t v, int cond, int bits)
+{
+    if (is_managed(a) && !breaks(memop_managed)) /* documented: no pointer to managed memory */
+        return refuse(1); /* invalid value */
+    if (breaks(stream_wait_noop) && bits == 32)
+        return 0;
+    return memop(s, run_wait_value, a, v, cond, bits);
+}
+int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
+{
+    if (is_managed(a) && !breaks(memop_managed)) /* documented: no pointer to managed memory */
+        return refuse(1); /* invalid value */
+    if (flags & SC_WRITE_NO_BARRIER) /* as the v2 API NVIDIA's driver exports: the flag is refused */
+        return refuse(1); /* invalid value */
+    return memop(s, run_write_value, a, v, 0, bits);
+}
+int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
+                            int bits)
+{
+    if ((is_managed(wait_dev) || is_managed(write_dev)) && !breaks(memop_managed))
+        return refuse(1); /* invalid value */
+    if (breaks(batch_unordered)) /* the write first */
+        memop(s, run_write_value, write_dev, write_value, 0, bits);
+    memop(s, run_wait_value, wait_dev, wait_value, SC_WAIT_GEQ, bits);
+    return breaks(batch_unordered) ? 0 : memop(s, run_write_value, write_dev, write_value, 0, bits);
+}

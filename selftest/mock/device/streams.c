@@ -1,0 +1,344 @@
+/*
+ * streams.c - the mock's streams: a queue each, worked by a thread of its own.
+ *
+ * Work is enqueued as the stream synchronization behavior page describes (the
+ * legacy stream joins the blocking streams); a stream's worker says what it
+ * waits for while it waits, so that settle (sc_backend_settle) can tell a
+ * stream that waits from one a busy machine has not run yet.  Also the
+ * stream calls: create, flags, synchronize, query.
+ */
+#define _GNU_SOURCE
+#include "mock.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: whole enqueue is atomic */
+struct mstream *blocking_list, *all_list, *legacy;
+static __thread struct mstream *per_thread;
+
+uint64_t done_of(struct mstream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t d = s->done;
+    pthread_mutex_unlock(&s->mu);
+    return d;
+}
+
+uint64_t enq_of(struct mstream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t e = s->enq;
+    pthread_mutex_unlock(&s->mu);
+    return e;
+}
+
+/*
+ * settle (sc_backend_settle): a stream's worker says what it waits for while it waits, so that a stream
+ * that waits can be told from one whose work a busy machine has not run yet.  The test is made under the
+ * stream's lock and reads only atomics: the worker takes it back under that lock before its argument goes.
+ */
+static __thread struct mstream *running; /* the stream this thread is the worker of (NULL: a caller's thread) */
+void waiting_for(int (*blocked)(const void *), const void *arg)
+{
+    if (!running)
+        return;
+    pthread_mutex_lock(&running->mu);
+    running->blocked = blocked, running->blocked_arg = arg;
+    pthread_mutex_unlock(&running->mu);
+}
+void waiting_over(void) { waiting_for(NULL, NULL); }
+/* the caller's own code (a host function, a callback) may wait for anything: settled once it started.
+ * The functions host_func was given, to know them when a worker runs them. */
+static int in_callers_code(const void *arg) { return (void)arg, 1; }
+static void (*callers_fns[16])(void *);
+void callers_fn_add(void (*fn)(void *))
+{
+    for (int i = 0; i < 16; i++) {
+        void (*was)(void *) = NULL;
+        if (__atomic_load_n(&callers_fns[i], __ATOMIC_ACQUIRE) == fn ||
+            __atomic_compare_exchange_n(&callers_fns[i], &was, fn, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return;
+    }
+}
+static int callers_fn(void (*fn)(void *))
+{
+    for (int i = 0; i < 16; i++)
+        if (__atomic_load_n(&callers_fns[i], __ATOMIC_ACQUIRE) == fn)
+            return 1;
+    return 0;
+}
+
+struct done_wait {
+    struct mstream *on;
+    uint64_t target;
+};
+static int done_pending(const void *a)
+{
+    const struct done_wait *w = a;
+    return __atomic_load_n(&w->on->done, __ATOMIC_ACQUIRE) < w->target;
+}
+void wait_done(struct mstream *s, uint64_t target)
+{
+    struct done_wait w = { s, target };
+    if (s != running) /* its own stream's earlier items are done: the worker never waits for itself */
+        waiting_for(done_pending, &w);
+    pthread_mutex_lock(&s->mu);
+    while (s->done < target)
+        pthread_cond_wait(&s->cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+    if (s != running)
+        waiting_over();
+}
+static void *worker(void *arg)
+{
+    struct mstream *s = arg;
+    running = s;
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        while (!s->head)
+            pthread_cond_wait(&s->cv, &s->mu);
+        struct item *it = s->head;
+        pthread_mutex_unlock(&s->mu);
+        if (quirks(slow_device) || (quirks(slow_at_start) && sc_now_ns() - mock_started_ns < 1500000000ull))
+            sc_pause_ns(20000000u);
+        if (it->type == ITEM_WAIT)
+            wait_done(it->on, it->target);
+        else if (it->fn && (!context_error() || it->fn == run_callback)) { /* after a fault only callbacks run */
+            int serial = it->fn == run_gate ? -1 : device_serial_lock(); /* a gate holds it from its launch */
+            int callers = callers_fn(it->fn);
+            if (callers)
+                waiting_for(in_callers_code, NULL);
+            it->fn(it->arg);
+            if (callers)
+                waiting_over();
+            if (serial >= 0)
+                close(serial);
+        }
+        if (it->owned)
+            free(it->arg);
+        pthread_mutex_lock(&s->mu);
+        s->head = it->next;
+        s->done++;
+        free(it);
+        while (s->head && early_done(s->head)) { /* it completed with the work before it */
+            it = s->head;
+            s->head = it->next;
+            s->done++;
+            free(it->arg); /* what run_pdl_join does once it ran (it would take this lock) */
+            free(it);
+        }
+        if (!s->head)
+            s->tail = NULL;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+    }
+    return NULL;
+}
+
+struct mstream *new_stream(int kind)
+{
+    struct mstream *s = calloc(1, sizeof *s);
+    pthread_t tid;
+    s->kind = kind;
+    s->ctx = cur_ctx;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    pthread_create(&tid, NULL, worker, s);
+    pthread_detach(tid);
+    pthread_mutex_lock(&registry);
+    s->next_all = all_list;
+    all_list = s;
+    if (kind == KIND_BLOCKING || kind == KIND_PER_THREAD) {
+        s->next_blocking = blocking_list;
+        blocking_list = s;
+    }
+    pthread_mutex_unlock(&registry);
+    return s;
+}
+
+/* Appends an item; the caller holds the registry lock. Returns the item's position. */
+uint64_t push(struct mstream *s, int type, void (*fn)(void *), void *arg, struct mstream *on, uint64_t target,
+                     int owned)
+{
+    struct item *it = calloc(1, sizeof *it);
+    *it = (struct item){ type, fn, arg, on, target, owned, NULL };
+    pthread_mutex_lock(&s->mu);
+    if (s->tail)
+        s->tail->next = it;
+    else
+        s->head = it;
+    s->tail = it;
+    uint64_t pos = ++s->enq;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    return pos;
+}
+
+struct mstream *resolve(void *h)
+{
+    if (h == (void *)1)
+        return cur_ctx ? cur_ctx->legacy : legacy;
+    if (h == (void *)2 || h == NULL) {
+#ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM
+        if (h == NULL)
+            return cur_ctx ? cur_ctx->legacy : legacy;
+#endif
+        if (!per_thread)
+            per_thread = new_stream(KIND_PER_THREAD);
+        return per_thread;
+    }
+    return h;
+}
+
+/*
+ * Enqueues work as the stream synchronization behavior page describes: an
+ * action in the legacy stream first waits on all blocking streams, and then
+ * all blocking streams wait on the legacy stream; a blocking stream's work
+ * waits for the legacy stream's prior work.
+ */
+uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct mstream *on, uint64_t target,
+                        int owned)
+{
+    struct mstream *s = resolve(h);
+    uint64_t pos;
+    pthread_mutex_lock(&registry);
+    struct mgraph *cap = s->capture;
+    if (cap) { /* recorded, not run: a node of the capture */
+        struct item *it = calloc(1, sizeof *it);
+        *it = (struct item){ type, fn, arg, on, target, owned, NULL };
+        if (cap->tail)
+            cap->tail->next = it;
+        else
+            cap->head = it;
+        cap->tail = it;
+        if (type != ITEM_FN || fn != run_record) /* a record makes no node: it marks a point */
+            capture_node(cap, s); /* a node of its own: the next follows it */
+        pthread_mutex_unlock(&registry);
+        if (!breaks(capture) || type != ITEM_FN)
+            return 0;
+        owned = 0; /* broken: it runs now too; the node keeps the argument */
+    } else
+        pthread_mutex_unlock(&registry);
+    if (quirks(enqueue_waits)) { /* legal: the call blocks a while, for the stream to drain */
+        uint64_t until = sc_now_ns() + 50000000u, drained = enq_of(s);
+        while (done_of(s) < drained && sc_now_ns() < until)
+            sc_pause_ns(100000);
+    }
+    pthread_mutex_lock(&registry);
+    if (s == legacy && !breaks(legacy))
+        for (struct mstream *b = blocking_list; b; b = b->next_blocking)
+            push(legacy, ITEM_WAIT, NULL, NULL, b, b->enq, 0);
+    if (s != legacy && (s->kind == KIND_BLOCKING || s->kind == KIND_PER_THREAD) && !breaks(legacy))
+        push(s, ITEM_WAIT, NULL, NULL, legacy, legacy->enq, 0);
+    pos = push(s, type, fn, arg, on, target, owned);
+    pthread_mutex_unlock(&registry);
+    return pos;
+}
+void *builtin_stream(int which)
+{
+    return which == SC_LEGACY_STREAM ? (void *)1 : which == SC_PER_THREAD_STREAM ? (void *)2 : NULL;
+}
+int stream_create(void **s, int nonblocking, int prio_set, int prio)
+{
+    (void)prio_set, (void)prio; /* one priority: the range is [0, 0] */
+    *s = new_stream(nonblocking ? KIND_NONBLOCKING : KIND_BLOCKING);
+    return 0;
+}
+int priority_range(int *least, int *greatest)
+{
+    *least = *greatest = 0;
+    return context_error(); /* as every call in a faulted context */
+}
+int stream_get_flags(void *s, int *nonblocking)
+{
+    *nonblocking = resolve(s)->kind == KIND_NONBLOCKING;
+    return 0;
+}
+int stream_get_priority(void *s, int *prio)
+{
+    (void)s;
+    *prio = 0;
+    return 0;
+}
+int stream_create_invalid(void) { return refuse(1); /* invalid value */ }
+int stream_destroy(void *s)
+{
+    (void)s; /* its worker drains it; the memory is kept, as handles may linger in events */
+    return 0;
+}
+int stream_sync(void *s)
+{
+    struct mstream *st = resolve(s);
+    while (breaks(hang))
+        sc_pause_ns(1000000000u);
+    if (quirks(slow_sync))
+        sc_pause_ns(8000000u);
+    if (breaks(sync))
+        return context_error();
+    if (st->ctx && (!(st->ctx->flags & SC_CTX_BLOCKING_SYNC) || breaks(ctx_blocking_spins))) {
+        uint64_t target = enq_of(st); /* spins, unless its context blocks (as ctx_sync) */
+        while (__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) < target)
+            ;
+    } else
+        wait_done(st, enq_of(st));
+    release_at_sync();
+    flush_managed();
+    return context_error();
+}
+int stream_query(void *s)
+{
+    if (in_callback && !breaks(callback_api)) /* documented: no CUDA call from a stream callback */
+        return refuse(MOCK_NOT_PERMITTED);
+    if (cur_ctx && cur_ctx->destroyed && !breaks(ctx_destroyed_usable))
+        return MOCK_CONTEXT_IS_DESTROYED;
+    struct mstream *st = resolve(s);
+    uint64_t enq = enq_of(st);
+    int err = context_error();
+    return err ? err : done_of(st) >= enq ? 0 : not_ready();
+}
+/* Waits for every stream of context c (NULL: the primary, with its green contexts' streams, "If the current
+ * context is the primary context, green contexts that have been created will also be synchronized", unless
+ * the break green_unsynced); spins: polls, as CUDA's spin-wait does. */
+void sync_streams(struct mctx *c, int spins)
+{
+    struct mstream *all[256];
+    uint64_t target[256];
+    int n = 0;
+    pthread_mutex_lock(&registry);
+    for (struct mstream *s = all_list; s && n < 256; s = s->next_all)
+        if (s->ctx == c || (!c && s->ctx && s->ctx->green && !breaks(green_unsynced))) {
+            all[n] = s;
+            target[n++] = enq_of(s);
+        }
+    pthread_mutex_unlock(&registry);
+    for (int i = 0; i < n; i++)
+        if (spins)
+            while (__atomic_load_n(&all[i]->done, __ATOMIC_ACQUIRE) < target[i])
+                ;
+        else
+            wait_done(all[i], target[i]);
+}
+int stream_id(void *s, uint64_t *id) { *id = (uint64_t)(uintptr_t)resolve(s); return 0; }
+/* Every stream either idle or waiting for what has not happened (a gate, a value, another stream), or the
+ * time is up: a stream whose next work can run runs it first, however long a busy machine takes to
+ * schedule its worker.  The hold window's end is then a handshake with the workers, not a sleep. */
+int settle(uint64_t max_ns)
+{
+    uint64_t end = sc_now_ns() + max_ns;
+    for (;;) {
+        int runnable = 0;
+        pthread_mutex_lock(&registry);
+        for (struct mstream *s = all_list; s && !runnable; s = s->next_all) {
+            pthread_mutex_lock(&s->mu);
+            runnable = s->head && !(s->blocked && s->blocked(s->blocked_arg));
+            pthread_mutex_unlock(&s->mu);
+        }
+        pthread_mutex_unlock(&registry);
+        if (!runnable)
+            return 1;
+        if (sc_now_ns() >= end)
+            return 0;
+        sc_pause_ns(100000);
+    }
+}
