@@ -34,7 +34,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '#include "mock.h"\nint f(void) { return breaks(no_such_break); }\n' >"$tmp/bad.c"
 printf '#include "mock.h"\nint f(void) { return breaks(wait) + quirks(slow_sync); }\n' >"$tmp/good.c"
-cc="gcc -std=c11 -Wall -Werror -Iruntime -I$dev -I/usr/local/cuda/include -c"
+# the runtime's include folders, as build.ninja gives them to every compile
+inc=$(sed -n 's/^rt_include = //p' build.ninja)
+cc="gcc -std=c11 -Wall -Werror $inc -I$dev -I/usr/local/cuda/include -c"
 if $cc "$tmp/good.c" -o "$tmp/good.o" 2>"$tmp/err" && ! $cc "$tmp/bad.c" -o "$tmp/bad.o" 2>"$tmp/err" &&
     grep -q "BREAK_no_such_break" "$tmp/err"; then
     ok "breaks(name) compiles for a row of breaks.def and not for another name"
