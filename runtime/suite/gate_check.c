@@ -20,6 +20,10 @@ static int check(const sc_backend *b, uint64_t deadline_ns, char *why, size_t n)
         snprintf(why, n, "making its stream and memory failed: %s (%d)", b->error_name(rc), rc);
         goto out;
     }
+    if (!mem || !mem_dev) { /* a stand-in that answered success and gave no memory */
+        snprintf(why, n, "cuMemHostAlloc answered success without memory");
+        goto out;
+    }
     memset(mem, 0, 4 * sizeof(struct sc_slot));
     uint32_t *flag = mem;
     volatile struct sc_slot *mark = (struct sc_slot *)mem + 2;

@@ -49,7 +49,9 @@ int sc_support_init_api(const struct sc_options *o, const sc_backend *b, char *w
     return 0;
 }
 
-/* why the stream-wait gate is not used though nothing asked for spinning kernels: it failed its check */
+/* why the stream-wait gate is not used though nothing asked for spinning kernels: it failed its check (in this
+ * process, or in the one that started it: the variable, which is no setting of the user's) */
+#define SC_GATE_FAILED_ENV "_STREAMCTS_GATE_FAILED"
 static char gate_failed[400];
 
 void sc_support_check_gates(const struct sc_options *o)
@@ -62,7 +64,7 @@ void sc_support_check_gates(const struct sc_options *o)
         return;
     snprintf(gate_failed, sizeof gate_failed, "spinning kernels (the stream-wait gate %s: %s)",
              held ? "could not be checked" : "did not hold", how);
-    setenv("STREAMCTS_WAIT_GATES", "0", 1); /* the processes this one starts hold their gates so too */
+    setenv(SC_GATE_FAILED_ENV, gate_failed, 1); /* the processes this one starts hold their gates so too */
 }
 
 int sc_support_wait_gates(const struct sc_options *o, const char **why)
@@ -70,6 +72,9 @@ int sc_support_wait_gates(const struct sc_options *o, const char **why)
     const char *ignored;
     if (!why)
         why = &ignored;
+    const char *inherited = getenv(SC_GATE_FAILED_ENV);
+    if (!gate_failed[0] && inherited && *inherited) /* a process the one that checked started */
+        snprintf(gate_failed, sizeof gate_failed, "%s", inherited);
     if (gate_failed[0] && o->wait_gates != 1) { /* this process's programs after the check, and its children */
         *why = gate_failed;
         return 0;

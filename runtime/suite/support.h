@@ -53,7 +53,7 @@ int sc_support_api(const sc_rule *rule, int a);
 int sc_support_wait_gates(const struct sc_options *o, const char **why);
 /* Where the gates would be stream waits and nothing set them, whether a stream wait holds (gate_check.h),
  * once per process, before the header: where it does not, the gates are spinning kernels, in this process's
- * programs and the processes it starts (STREAMCTS_WAIT_GATES=0), and sc_support_wait_gates says why. */
+ * programs and the processes it starts (_STREAMCTS_GATE_FAILED), and sc_support_wait_gates says why. */
 void sc_support_check_gates(const struct sc_options *o);
 
 #endif
