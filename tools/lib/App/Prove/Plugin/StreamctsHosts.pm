@@ -14,7 +14,11 @@
 #   - tools/lib/hosts-guard starts the hosts (tools/lib/host.sh) when a CUDA
 #     driver and device are here, and STREAMCTS_HOST names them for the
 #     programs; it stops them when prove ends, whatever ends it (its stdin is
-#     a pipe only this process holds: Perl's handles are close-on-exec).
+#     a pipe only this process holds: Perl's handles are close-on-exec);
+#   - without a CUDA driver or device no point can run: one line says why and
+#     prove exits 3 before anything runs, as tools/run-suite does (prove's own
+#     NOTESTS would exit 0: a run that tested nothing must not pass), unless
+#     STREAMCTS_ALLOW_SKIP=1 (then the programs skip alone).
 # It does nothing when STREAMCTS_HOST is set, even empty (the caller started
 # hosts, or wants none: tools/run-suite, tools/settings-matrix), when prove
 # runs anything else (tools/self-test), or outside the repository root.
@@ -142,7 +146,11 @@ sub start {
         return;
     }
     stop();
-    return if defined $line && $line =~ /^none /;  # no driver or device: the programs skip alone, as without prove
+    if (defined $line && $line =~ /^none (.*)$/) {  # no driver or device: a run that tests nothing never passes
+        return if ($ENV{STREAMCTS_ALLOW_SKIP} // '') eq '1';  # a CI machine without a GPU: the programs skip alone
+        print STDERR "$ME: INCOMPLETE: $1: no point can run here (exit 3, as tools/run-suite)\n";
+        exit 3;
+    }
     print STDERR "$ME: tools/lib/hosts-guard did not start the hosts within $START_S s\n" unless $ready;
     exit 1;  # else host_start said why on stderr
 }
