@@ -1,6 +1,7 @@
 #!/bin/bash
 # Launch attributes that leave ordering alone (launch.domain, launch.priority: kernels and gates launched
-# with the remote memory synchronization domain or a priority), against the CUDA stand-in
+# with the remote memory synchronization domain or a priority), and programmatic launches captured into a
+# graph (launch.pdl.graph_*: the break replay, a launch that waits for nothing), against the CUDA stand-in
 # (selftest/mock/device/): with every promise kept each case and control passes; with a remote-domain kernel run
 # outside its stream's order (remote_unordered) the domain rules fail; a driver whose every enqueue waits
 # (enqueue_waits) fails no MUST point.  The programs are linked here from the objects plain `ninja`
@@ -17,7 +18,8 @@ echo "TAP version 13"
 rules="launch.domain.remote_kernel_after_prior_work launch.domain.remote_gate_holds_later_work
 launch.domain.event_orders_remote_work launch.domain.stream_sync_waits_for_remote_kernel
 launch.domain.remote_not_held_by_other_stream launch.priority.attr_kernel_after_prior_work
-launch.priority.attr_gate_holds_later_work"
+launch.priority.attr_gate_holds_later_work launch.pdl.graph_dependency_sync_waits_for_primary
+launch.pdl.graph_later_work_waits_for_secondary"
 for rule in $rules; do
     for lib in mock mock-ptds; do
         obj=build/obj/$(tr . / <<<"$rule").o
@@ -48,5 +50,7 @@ remote_unordered launch.domain.remote_kernel_after_prior_work B completed while 
 remote_unordered launch.domain.remote_gate_holds_later_work B completed while A was still pending
 remote_unordered launch.domain.event_orders_remote_work B completed while A was still pending
 remote_unordered launch.domain.stream_sync_waits_for_remote_kernel X returned while A was still pending
+replay launch.pdl.graph_dependency_sync_waits_for_primary B completed while A was still pending
+replay launch.pdl.graph_later_work_waits_for_secondary A completed while its gate was still closed
 EOF_CASES
 echo "1..$n"
