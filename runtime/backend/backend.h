@@ -274,58 +274,63 @@ typedef struct sc_backend {
 #define SC_WAIT_EXTERNAL 0x1u
 
 /*
- * The table a backend defines from its static functions, which carry the
- * members' names, so that no backend can leave one out:
+ * The table a backend defines from its functions, which carry the members'
+ * names, so that no backend can leave one out (the mock's: init, thread_attach, ...):
  *     const sc_backend sc_driver_backend = SC_BACKEND("driver");
- * SC_BACKEND_INIT names another initialisation (the mock's runtime API).
+ * SC_BACKEND_INIT names another initialisation (the mock's runtime API), and
+ * SC_BACKEND_PREFIX functions named by a prefix and the member (drv_init,
+ * drv_thread_attach, ...: a backend of several files, driver.h and runtime.h):
+ *     const sc_backend sc_driver_backend = SC_BACKEND_PREFIX("driver", drv_);
  */
 #define SC_BACKEND(NAME) SC_BACKEND_INIT(NAME, init)
-#define SC_BACKEND_INIT(NAME, INIT) \
+#define SC_BACKEND_INIT(NAME, INIT) SC_BACKEND_OF(NAME, INIT, )
+#define SC_BACKEND_PREFIX(NAME, PREFIX) SC_BACKEND_OF(NAME, PREFIX##init, PREFIX)
+#define SC_BACKEND_OF(NAME, INIT, P) \
     { \
         .name = NAME, \
-        .init = INIT, .thread_attach = thread_attach, .device_count = device_count, .use_device = use_device, \
-        .builtin_stream = builtin_stream, .stream_create = stream_create, \
-        .stream_destroy = stream_destroy, .priority_range = priority_range, .stream_get_flags = stream_get_flags, \
-        .stream_get_priority = stream_get_priority, .stream_create_invalid = stream_create_invalid, \
-        .event_create = event_create, .event_destroy = event_destroy, .dev_alloc = dev_alloc, \
-        .dev_free = dev_free, .host_alloc = host_alloc, .host_free = host_free, .host_dev_ptr = host_dev_ptr, \
-        .managed_alloc = managed_alloc, .launch_gate = launch_gate, .launch_mark = launch_mark, \
-        .wait_gate = wait_gate, \
-        .launch_fault = launch_fault, .memset_async = memset_async, .memset_sync = memset_sync, \
-        .memcpy_async = memcpy_async, .memcpy_sync = memcpy_sync, .host_func = host_func, .callback = callback, \
-        .event_record = event_record, .stream_wait_event = stream_wait_event, .stream_sync = stream_sync, \
-        .stream_query = stream_query, .event_sync = event_sync, .event_query = event_query, \
-        .event_elapsed = event_elapsed, .ctx_sync = ctx_sync, .wait_value = wait_value, .write_value = write_value, \
-        .default_pool = default_pool, .pool_create = pool_create, .pool_destroy = pool_destroy, \
-        .pool_reserved = pool_reserved, .pool_trim = pool_trim, .alloc_async = alloc_async, \
-        .free_async = free_async, .graph_create = graph_create, .graph_launch = graph_launch, \
-        .graph_destroy = graph_destroy, .capture_begin = capture_begin, \
-        .capture_end = capture_end, .capture_status = capture_status, \
-        .thread_capture_relaxed = thread_capture_relaxed, .stream_id = stream_id, .ctx_action = ctx_action, \
-        .memcpy_peer = memcpy_peer, .device_sync = device_sync, .last_error = last_error, \
-        .host_register = host_register, \
-        .host_unregister = host_unregister, .ipc_event_handle = ipc_event_handle, .ipc_event_open = ipc_event_open, \
-        .ipc_mem_handle = ipc_mem_handle, .ipc_mem_open = ipc_mem_open, .ipc_mem_close = ipc_mem_close, \
-        .launch_pdl = launch_pdl, \
-        .code = code, .error_name = error_name, \
-        .ctx_create = ctx_create, .ctx_destroy = ctx_destroy, .ctx_enter = ctx_enter, \
-        .batch_wait_write = batch_wait_write, \
-        .capture_keep = capture_keep, .graph_replay = graph_replay, \
-        .graph_new = graph_new, .node_add = node_add, .edge_add = edge_add, \
-        .graph_instantiate = graph_instantiate, .exec_update = exec_update, .exec_destroy = exec_destroy, \
-        .event_record_external = event_record_external, .launch_progevent = launch_progevent, \
-        .ctx_create_flags = ctx_create_flags, .primary_ctx_sync = primary_ctx_sync, .pool_trim_to = pool_trim_to, \
-        .primary_release = primary_release, .alloc_imported = alloc_imported, \
-        .pool_set_access = pool_set_access, .pool_get_access = pool_get_access, \
-        .graph_instantiate_with = graph_instantiate_with, \
-        .ctx_create_current = ctx_create_current, .green_support = green_support, .green_create = green_create, \
-        .green_stream_create = green_stream_create, .green_destroy = green_destroy, \
-        .ipc_pool_export = ipc_pool_export, .ipc_pool_import = ipc_pool_import, .ipc_pool_close = ipc_pool_close, \
-        .pool_export = pool_export, \
-        .launch_invalid = launch_invalid, \
-        .pool_used = pool_used, .settle = settle, \
-        .capture_info = capture_info, .capture_sever = capture_sever, .launch_attr = launch_attr, \
-        .memcpy_batch = memcpy_batch, \
+        .init = INIT, .thread_attach = P##thread_attach, .device_count = P##device_count, .use_device = P##use_device, \
+        .builtin_stream = P##builtin_stream, .stream_create = P##stream_create, \
+        .stream_destroy = P##stream_destroy, .priority_range = P##priority_range, .stream_get_flags = P##stream_get_flags, \
+        .stream_get_priority = P##stream_get_priority, .stream_create_invalid = P##stream_create_invalid, \
+        .event_create = P##event_create, .event_destroy = P##event_destroy, .dev_alloc = P##dev_alloc, \
+        .dev_free = P##dev_free, .host_alloc = P##host_alloc, .host_free = P##host_free, .host_dev_ptr = P##host_dev_ptr, \
+        .managed_alloc = P##managed_alloc, .launch_gate = P##launch_gate, .launch_mark = P##launch_mark, \
+        .wait_gate = P##wait_gate, \
+        .launch_fault = P##launch_fault, .memset_async = P##memset_async, .memset_sync = P##memset_sync, \
+        .memcpy_async = P##memcpy_async, .memcpy_sync = P##memcpy_sync, .host_func = P##host_func, .callback = P##callback, \
+        .event_record = P##event_record, .stream_wait_event = P##stream_wait_event, .stream_sync = P##stream_sync, \
+        .stream_query = P##stream_query, .event_sync = P##event_sync, .event_query = P##event_query, \
+        .event_elapsed = P##event_elapsed, .ctx_sync = P##ctx_sync, .wait_value = P##wait_value, .write_value = P##write_value, \
+        .default_pool = P##default_pool, .pool_create = P##pool_create, .pool_destroy = P##pool_destroy, \
+        .pool_reserved = P##pool_reserved, .pool_trim = P##pool_trim, .alloc_async = P##alloc_async, \
+        .free_async = P##free_async, .graph_create = P##graph_create, .graph_launch = P##graph_launch, \
+        .graph_destroy = P##graph_destroy, .capture_begin = P##capture_begin, \
+        .capture_end = P##capture_end, .capture_status = P##capture_status, \
+        .thread_capture_relaxed = P##thread_capture_relaxed, .stream_id = P##stream_id, .ctx_action = P##ctx_action, \
+        .memcpy_peer = P##memcpy_peer, .device_sync = P##device_sync, .last_error = P##last_error, \
+        .host_register = P##host_register, \
+        .host_unregister = P##host_unregister, .ipc_event_handle = P##ipc_event_handle, .ipc_event_open = P##ipc_event_open, \
+        .ipc_mem_handle = P##ipc_mem_handle, .ipc_mem_open = P##ipc_mem_open, .ipc_mem_close = P##ipc_mem_close, \
+        .launch_pdl = P##launch_pdl, \
+        .code = P##code, .error_name = P##error_name, \
+        .ctx_create = P##ctx_create, .ctx_destroy = P##ctx_destroy, .ctx_enter = P##ctx_enter, \
+        .batch_wait_write = P##batch_wait_write, \
+        .capture_keep = P##capture_keep, .graph_replay = P##graph_replay, \
+        .graph_new = P##graph_new, .node_add = P##node_add, .edge_add = P##edge_add, \
+        .graph_instantiate = P##graph_instantiate, .exec_update = P##exec_update, .exec_destroy = P##exec_destroy, \
+        .event_record_external = P##event_record_external, .launch_progevent = P##launch_progevent, \
+        .ctx_create_flags = P##ctx_create_flags, .primary_ctx_sync = P##primary_ctx_sync, .pool_trim_to = P##pool_trim_to, \
+        .primary_release = P##primary_release, .alloc_imported = P##alloc_imported, \
+        .pool_set_access = P##pool_set_access, .pool_get_access = P##pool_get_access, \
+        .graph_instantiate_with = P##graph_instantiate_with, \
+        .ctx_create_current = P##ctx_create_current, .green_support = P##green_support, .green_create = P##green_create, \
+        .green_stream_create = P##green_stream_create, .green_destroy = P##green_destroy, \
+        .ipc_pool_export = P##ipc_pool_export, .ipc_pool_import = P##ipc_pool_import, .ipc_pool_close = P##ipc_pool_close, \
+        .pool_export = P##pool_export, \
+        .launch_invalid = P##launch_invalid, \
+        .pool_used = P##pool_used, .settle = P##settle, \
+        .capture_info = P##capture_info, .capture_sever = P##capture_sever, .launch_attr = P##launch_attr, \
+        .memcpy_batch = P##memcpy_batch, \
     }
 
 extern const sc_backend sc_driver_backend;

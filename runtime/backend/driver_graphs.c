@@ -1,0 +1,278 @@
+/*
+ * driver_graphs.c - graphs through the driver API: graphs of one kernel node,
+ * graphs built by hand and their executable graphs, and stream capture.
+ */
+#include "driver.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* -- graphs of one kernel node ------------------------------------------- */
+
+struct graph {
+    CUgraph g;
+    CUgraphExec exec;
+    CUgraphNode node;
+    CUfunction fn;
+    CUdeviceptr alloc; /* the address of its memory allocation node (one at most), or 0 */
+    int launched;      /* a launch of it succeeded: its allocation may be left unfreed */
+};
+
+static void node_params(CUDA_KERNEL_NODE_PARAMS *kp, CUfunction fn, void **args)
+{
+    memset(kp, 0, sizeof *kp);
+    kp->func = fn;
+    kp->gridDimX = kp->gridDimY = kp->gridDimZ = 1;
+    kp->blockDimX = kp->blockDimY = kp->blockDimZ = 1;
+    kp->kernelParams = args;
+}
+
+int drv_graph_create(void **out, int gate)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    CUDA_KERNEL_NODE_PARAMS kp;
+    void *ptr = NULL;
+    uint64_t max_ns = 0;
+    uint32_t token = 0;
+    void *gate_args[] = { &ptr, &max_ns, &ptr, &token }, *mark_args[] = { &ptr, &token };
+    int rc;
+    if (!gr)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    gr->fn = gate ? drv_gpus[drv_cur].gate : drv_gpus[drv_cur].mark;
+    node_params(&kp, gr->fn, gate ? gate_args : mark_args); /* the real arguments come with each launch */
+    if ((rc = SC_CALL(cuGraphCreate, &gr->g, 0)) || (rc = SC_CALL(cuGraphAddKernelNode, &gr->node, gr->g, NULL, 0, &kp)) ||
+        (rc = SC_CALL(cuGraphInstantiate, &gr->exec, gr->g, 0))) {
+        if (gr->g)
+            SC_CALL(cuGraphDestroy, gr->g);
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+int drv_graph_launch(void *g, void *s, void **args)
+{
+    struct graph *gr = g;
+    CUDA_KERNEL_NODE_PARAMS kp;
+    int rc;
+    node_params(&kp, gr->fn, args);
+    if ((rc = SC_CALL(cuGraphExecKernelNodeSetParams, gr->exec, gr->node, &kp)))
+        return rc;
+    return SC_CALL(cuGraphLaunch, gr->exec, (CUstream)s);
+}
+int drv_graph_destroy(void *g)
+{
+    struct graph *gr = g;
+    if (gr->alloc && gr->launched) { /* what its last launch allocated ("passing the allocation to
+                                      * cuMemFreeAsync"); an error (nothing left allocated) is no concern here */
+        if (SC_CALL(cuMemFreeAsync, gr->alloc, CU_STREAM_LEGACY) == 0)
+            SC_CALL(cuStreamSynchronize, CU_STREAM_LEGACY);
+    }
+    if (gr->exec) /* none before the instantiate, none after exec_destroy */
+        SC_CALL(cuGraphExecDestroy, gr->exec);
+    if (gr->g)
+        SC_CALL(cuGraphDestroy, gr->g);
+    free(gr);
+    return 0;
+}
+
+/* -- graphs built by hand -------------------------------------------------- */
+
+int drv_graph_new(void **out)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    int rc;
+    if (!gr)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    if ((rc = SC_CALL(cuGraphCreate, &gr->g, 0))) {
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+int drv_node_add(void *g, const struct sc_node_params *np, void **node)
+{
+    CUgraph graph = ((struct graph *)g)->g;
+    CUgraphNode *out = (CUgraphNode *)node;
+    CUDA_KERNEL_NODE_PARAMS kp;
+    void *flag = np->flag, *slot = np->slot;
+    uint64_t max_ns = np->max_ns;
+    uint32_t token = np->token;
+    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
+    switch (np->kind) {
+    case SC_NODE_GATE:
+    case SC_NODE_KERNEL: /* the kernel's arguments are copied by the call */
+        node_params(&kp, np->kind == SC_NODE_GATE ? drv_kernels()->gate : drv_kernels()->mark,
+                    np->kind == SC_NODE_GATE ? gate_args : mark_args);
+        return SC_CALL(cuGraphAddKernelNode, out, graph, NULL, 0, &kp);
+    case SC_NODE_HOST: {
+        CUDA_HOST_NODE_PARAMS hp = { np->fn, np->arg };
+        return SC_CALL(cuGraphAddHostNode, out, graph, NULL, 0, &hp);
+    }
+    case SC_NODE_MEMSET: {
+        CUDA_MEMSET_NODE_PARAMS mp;
+        memset(&mp, 0, sizeof mp);
+        mp.dst = DPTR(np->dst);
+        mp.value = np->value;
+        mp.elementSize = 1;
+        mp.width = np->bytes;
+        mp.height = 1;
+        mp.pitch = np->bytes;
+        return SC_CALL(cuGraphAddMemsetNode, out, graph, NULL, 0, &mp, drv_kernels()->ctx);
+    }
+    case SC_NODE_MEMCPY: {
+        CUDA_MEMCPY3D m;
+        memset(&m, 0, sizeof m);
+        m.srcMemoryType = m.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        m.srcDevice = DPTR(np->src);
+        m.dstDevice = DPTR(np->dst);
+        m.srcPitch = m.dstPitch = np->bytes; /* one row of one slice */
+        m.srcHeight = m.dstHeight = 1;
+        m.WidthInBytes = np->bytes;
+        m.Height = m.Depth = 1;
+        return SC_CALL(cuGraphAddMemcpyNode, out, graph, NULL, 0, &m, drv_kernels()->ctx);
+    }
+    case SC_NODE_ALLOC: { /* device memory of the current device, freed by no node of the graph */
+        CUDA_MEM_ALLOC_NODE_PARAMS ap;
+        int rc;
+        memset(&ap, 0, sizeof ap);
+        ap.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+        ap.poolProps.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+        ap.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        ap.poolProps.location.id = (int)drv_gpus[drv_cur].dev;
+        ap.bytesize = np->bytes;
+        rc = SC_CALL(cuGraphAddMemAllocNode, out, graph, NULL, 0, &ap);
+        if (rc == CUDA_ERROR_NOT_SUPPORTED)
+            return SC_UNSUPPORTED; /* no graph memory nodes (no memory pools) on this device */
+        if (rc == 0)
+            ((struct graph *)g)->alloc = ap.dptr;
+        return rc;
+    }
+    case SC_NODE_RECORD: return SC_CALL(cuGraphAddEventRecordNode, out, graph, NULL, 0, (CUevent)np->event);
+    case SC_NODE_WAIT: return SC_CALL(cuGraphAddEventWaitNode, out, graph, NULL, 0, (CUevent)np->event);
+    default: return SC_CALL(cuGraphAddChildGraphNode, out, graph, NULL, 0, ((struct graph *)np->child)->g);
+    }
+}
+int drv_edge_add(void *g, void *from, void *to)
+{
+    CUgraphNode a = from, b = to;
+    return SC_CALL(cuGraphAddDependencies, ((struct graph *)g)->g, &a, &b, NULL, 1);
+}
+int drv_graph_instantiate(void *g, int upload, void *s)
+{
+    struct graph *gr = g;
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+    if (!upload)
+        return SC_CALL(cuGraphInstantiate, &gr->exec, gr->g, 0);
+    memset(&ip, 0, sizeof ip);
+    ip.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
+    ip.hUploadStream = (CUstream)s;
+    return SC_CALL(cuGraphInstantiateWithParams, &gr->exec, gr->g, &ip);
+}
+/* result_out is kept whatever the call answers (CUDA_GRAPH_INSTANTIATE_ERROR where it set none) */
+int drv_graph_instantiate_with(void *g, unsigned flags, int *result)
+{
+    struct graph *gr = g;
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+    int rc;
+    memset(&ip, 0, sizeof ip);
+    ip.flags = flags & SC_INSTANTIATE_AUTO_FREE ? CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH : 0;
+    ip.result_out = CUDA_GRAPH_INSTANTIATE_ERROR;
+    rc = SC_CALL(cuGraphInstantiateWithParams, &gr->exec, gr->g, &ip);
+    if (rc)
+        gr->exec = NULL;
+    *result = (int)ip.result_out;
+    return rc;
+}
+int drv_exec_update(void *g, void *from)
+{
+    CUgraphExecUpdateResultInfo info;
+    memset(&info, 0, sizeof info);
+    return SC_CALL(cuGraphExecUpdate, ((struct graph *)g)->exec, ((struct graph *)from)->g, &info);
+}
+int drv_exec_destroy(void *g)
+{
+    struct graph *gr = g;
+    int rc = SC_CALL(cuGraphExecDestroy, gr->exec);
+    if (rc == 0)
+        gr->exec = NULL;
+    return rc;
+}
+
+/* -- stream capture --------------------------------------------------------- */
+
+int drv_capture_begin(void *s, int mode)
+{
+    CUstreamCaptureMode m = mode == SC_CAPTURE_THREAD_LOCAL ? CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+                            : mode == SC_CAPTURE_RELAXED    ? CU_STREAM_CAPTURE_MODE_RELAXED
+                                                            : CU_STREAM_CAPTURE_MODE_GLOBAL;
+    return SC_CALL(cuStreamBeginCapture, (CUstream)s, m);
+}
+int drv_capture_end(void *s)
+{
+    CUgraph g = NULL;
+    int rc = SC_CALL(cuStreamEndCapture, (CUstream)s, &g);
+    if (g)
+        SC_CALL(cuGraphDestroy, g);
+    return rc;
+}
+/* The captured graph, instantiated; graph_destroy destroys both (the node is unused). */
+int drv_capture_keep(void *s, void **out)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    int rc;
+    if (!gr)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    rc = SC_CALL(cuStreamEndCapture, (CUstream)s, &gr->g);
+    if (rc == 0)
+        rc = SC_CALL(cuGraphInstantiate, &gr->exec, gr->g, 0);
+    if (rc) {
+        if (gr->g)
+            SC_CALL(cuGraphDestroy, gr->g);
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+int drv_graph_replay(void *g, void *s)
+{
+    int rc = SC_CALL(cuGraphLaunch, ((struct graph *)g)->exec, (CUstream)s);
+    if (rc == 0)
+        ((struct graph *)g)->launched = 1; /* an allocation of it may now be left unfreed */
+    return rc;
+}
+int drv_capture_status(void *s, int *status)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    int rc = SC_CALL(cuStreamIsCapturing, (CUstream)s, &st);
+    *status = st == CU_STREAM_CAPTURE_STATUS_ACTIVE        ? SC_CAPTURE_ACTIVE
+              : st == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? SC_CAPTURE_INVALIDATED
+                                                           : SC_CAPTURE_NONE;
+    return rc;
+}
+
+int drv_capture_info(void *s, int *status, uint64_t *id, size_t *ndeps)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    cuuint64_t v = 0;
+    const CUgraphNode *deps = NULL;
+    const CUgraphEdgeData *edges = NULL;
+    size_t n = 0;
+    int rc = SC_CALL(cuStreamGetCaptureInfo, (CUstream)s, &st, &v, NULL, &deps, &edges, &n);
+    *status = st == CU_STREAM_CAPTURE_STATUS_ACTIVE        ? SC_CAPTURE_ACTIVE
+              : st == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? SC_CAPTURE_INVALIDATED
+                                                           : SC_CAPTURE_NONE;
+    *id = v, *ndeps = n;
+    return rc;
+}
+int drv_capture_sever(void *s)
+{
+    return SC_CALL(cuStreamUpdateCaptureDependencies, (CUstream)s, NULL, NULL, 0, CU_STREAM_SET_CAPTURE_DEPENDENCIES);
+}
+
+int drv_thread_capture_relaxed(void)
+{
+    CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;
+    return SC_CALL(cuThreadExchangeStreamCaptureMode, &m);
+}

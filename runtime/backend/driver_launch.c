@@ -1,0 +1,96 @@
+/*
+ * driver_launch.c - the suite's kernels launched through the driver API:
+ * gates, marks, faults, a gate held by a stream wait, and launches with
+ * attributes (programmatic dependent launch, programmatic events, memory
+ * synchronization domains, priority).
+ */
+#include "driver.h"
+
+int drv_launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    void *args[] = { &flag, &max_ns, &slot, &token };
+    return SC_CALL(cuLaunchKernel, drv_kernels()->gate, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+}
+int drv_launch_mark(void *s, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    return SC_CALL(cuLaunchKernel, drv_kernels()->mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+}
+/* 2048 threads per block, over every device's 1024: refused before it runs (were it run, it would only
+ * mark its slot) */
+int drv_launch_invalid(void *s, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    return SC_CALL(cuLaunchKernel, drv_kernels()->mark, 1, 1, 1, 2048, 1, 1, 0, (CUstream)s, args, NULL);
+}
+/* The gate as a stream wait on the flag between two kernels (see sc_gate_open); it has no device-side
+ * deadline: the host releases it, at the latest at the deadline. */
+int drv_wait_gate(void *s, void *flag, void *slot, uint32_t token)
+{
+    const struct made *k = drv_kernels();
+    void *open_args[] = { &slot }, *close_args[] = { &slot, &token };
+    int rc;
+    if ((rc = SC_CALL(cuLaunchKernel, k->gate_open, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, open_args, NULL)) ||
+        (rc = SC_CALL(cuStreamWaitValue32, (CUstream)s, (CUdeviceptr)(uintptr_t)flag, 1u, CU_STREAM_WAIT_VALUE_GEQ)))
+        return rc;
+    return SC_CALL(cuLaunchKernel, k->gate_close, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, close_args, NULL);
+}
+
+/* sc_pdl through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION */
+int drv_launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token)
+{
+    uint32_t wait = sync != 0;
+    void *args[] = { &slot, &token, &wait, &primary_token };
+    CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION };
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1, .blockDimY = 1,
+                           .blockDimZ = 1, .hStream = (CUstream)s, .attrs = &attr, .numAttrs = 1 };
+    if (drv_gpus[drv_cur].cc_major < 9)
+        return SC_UNSUPPORTED; /* programmatic dependent launch needs compute capability 9.0 */
+    return SC_CALL(cuLaunchKernelEx, &cfg, drv_kernels()->pdl, args, NULL);
+}
+
+/* sc_mark through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT */
+int drv_launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
+    CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT };
+    attr.value.programmaticEvent.event = (CUevent)e;
+    attr.value.programmaticEvent.flags = 0;
+    attr.value.programmaticEvent.triggerAtBlockStart = 0;
+    CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1, .blockDimY = 1,
+                           .blockDimZ = 1, .hStream = (CUstream)s, .attrs = &attr, .numAttrs = 1 };
+    if (drv_gpus[drv_cur].cc_major < 9)
+        return SC_UNSUPPORTED; /* a programmatic event needs compute capability 9.0 */
+    return SC_CALL(cuLaunchKernelEx, &cfg, flag ? drv_kernels()->gate : drv_kernels()->mark, flag ? gate_args : mark_args,
+                   NULL);
+}
+
+/* sc_mark or sc_gate through cuLaunchKernelEx with one launch attribute */
+int drv_launch_attr(void *s, int which, void *flag, uint64_t max_ns, void *slot, uint32_t token)
+{
+    void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
+    CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN };
+    int least = 0, greatest = 0, rc;
+    if (which == SC_LAUNCH_REMOTE_DOMAIN) {
+        if (drv_gpus[drv_cur].cc_major < 9)
+            return SC_UNSUPPORTED; /* memory synchronization domains came with compute capability 9.0 */
+        attr.value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
+    } else if (which == SC_LAUNCH_PRIORITY) {
+        if ((rc = SC_CALL(cuCtxGetStreamPriorityRange, &least, &greatest)))
+            return rc;
+        attr.id = CU_LAUNCH_ATTRIBUTE_PRIORITY, attr.value.priority = greatest;
+    } else
+        return SC_UNSUPPORTED;
+    CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1, .blockDimY = 1,
+                           .blockDimZ = 1, .hStream = (CUstream)s, .attrs = &attr, .numAttrs = 1 };
+    return SC_CALL(cuLaunchKernelEx, &cfg, flag ? drv_kernels()->gate : drv_kernels()->mark, flag ? gate_args : mark_args,
+                   NULL);
+}
+
+int drv_launch_fault(void *s, int how)
+{
+    uint32_t kind = (uint32_t)how;
+    void *args[] = { &kind };
+    return SC_CALL(cuLaunchKernel, drv_kernels()->fault, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+}

@@ -1,0 +1,207 @@
+/*
+ * driver_memory.c - memory through the driver API: allocations, memsets,
+ * copies (plain, 2D, 3D, batched, between devices) and stream memory
+ * operations.
+ */
+#include "driver.h"
+#include "slot.h"
+#include <string.h>
+
+int drv_dev_alloc(void **p, size_t n)
+{
+    CUdeviceptr d = 0;
+    int rc = SC_CALL(cuMemAlloc, &d, n);
+    *p = (void *)(uintptr_t)d;
+    return rc;
+}
+int drv_dev_free(void *p) { return SC_CALL(cuMemFree, (CUdeviceptr)(uintptr_t)p); }
+int drv_host_alloc(void **p, size_t n)
+{
+    return SC_CALL(cuMemHostAlloc, p, n, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+}
+int drv_host_free(void *p) { return SC_CALL(cuMemFreeHost, p); }
+int drv_managed_alloc(void **p, size_t n)
+{
+    CUdeviceptr d = 0;
+    int rc = SC_CALL(cuMemAllocManaged, &d, n, CU_MEM_ATTACH_GLOBAL);
+    *p = (void *)(uintptr_t)d;
+    return rc;
+}
+int drv_host_dev_ptr(void **d, void *h)
+{
+    CUdeviceptr dp = 0;
+    int rc = SC_CALL(cuMemHostGetDevicePointer, &dp, h, 0);
+    *d = (void *)(uintptr_t)dp;
+    return rc;
+}
+
+int drv_memset_async(void *s, void *d, unsigned char v, size_t n)
+{
+    return SC_CALL(cuMemsetD8Async, DPTR(d), v, n, (CUstream)s);
+}
+int drv_memset_sync(void *d, unsigned char v, size_t n) { return SC_CALL(cuMemsetD8, DPTR(d), v, n); }
+
+static int host_side(unsigned kind, int dst)
+{
+    switch (kind & SC_COPY_KIND_MASK) {
+    case SC_H2D_PINNED:
+    case SC_H2D_PAGEABLE: return !dst;
+    case SC_D2H_PINNED:
+    case SC_D2H_PAGEABLE: return dst;
+    default: return 0;
+    }
+}
+
+static void copy2d(CUDA_MEMCPY2D *m, void *dst, const void *src, size_t n, unsigned kind)
+{
+    memset(m, 0, sizeof *m);
+    m->srcMemoryType = host_side(kind, 0) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    m->srcHost = src;
+    m->srcDevice = DPTR(src);
+    m->srcPitch = SC_ROW_BYTES;
+    m->dstMemoryType = host_side(kind, 1) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    m->dstHost = dst;
+    m->dstDevice = DPTR(dst);
+    m->dstPitch = SC_ROW_BYTES;
+    m->WidthInBytes = SC_ROW_BYTES;
+    m->Height = n / SC_ROW_BYTES;
+}
+
+static void copy3d(CUDA_MEMCPY3D *m, void *dst, const void *src, size_t n, unsigned kind)
+{
+    memset(m, 0, sizeof *m);
+    m->srcMemoryType = host_side(kind, 0) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    m->srcHost = src;
+    m->srcDevice = DPTR(src);
+    m->srcPitch = SC_ROW_BYTES;
+    m->srcHeight = SC_3D_ROWS;
+    m->dstMemoryType = host_side(kind, 1) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    m->dstHost = dst;
+    m->dstDevice = DPTR(dst);
+    m->dstPitch = SC_ROW_BYTES;
+    m->dstHeight = SC_3D_ROWS;
+    m->WidthInBytes = SC_ROW_BYTES;
+    m->Height = SC_3D_ROWS;
+    m->Depth = n / (SC_ROW_BYTES * SC_3D_ROWS);
+}
+
+/*
+ * The plain copies use the entry point of their direction; copies between
+ * host memories and with managed memory use cuMemcpy(Async), which infers
+ * the direction from the pointers (unified addressing).
+ */
+int drv_memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kind)
+{
+    if (kind & SC_COPY_2D) {
+        CUDA_MEMCPY2D m;
+        copy2d(&m, dst, src, n, kind);
+        return SC_CALL(cuMemcpy2DAsync, &m, (CUstream)s);
+    }
+    if (kind & SC_COPY_3D) {
+        CUDA_MEMCPY3D m;
+        copy3d(&m, dst, src, n, kind);
+        return SC_CALL(cuMemcpy3DAsync, &m, (CUstream)s);
+    }
+    switch (kind) {
+    case SC_H2D_PINNED:
+    case SC_H2D_PAGEABLE: return SC_CALL(cuMemcpyHtoDAsync, DPTR(dst), src, n, (CUstream)s);
+    case SC_D2H_PINNED:
+    case SC_D2H_PAGEABLE: return SC_CALL(cuMemcpyDtoHAsync, dst, DPTR(src), n, (CUstream)s);
+    case SC_D2D: return SC_CALL(cuMemcpyDtoDAsync, DPTR(dst), DPTR(src), n, (CUstream)s);
+    default: return SC_CALL(cuMemcpyAsync, DPTR(dst), DPTR(src), n, (CUstream)s);
+    }
+}
+int drv_memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev)
+{
+    CUdeviceptr dsts[SC_BATCH_COPIES + 1], srcs[SC_BATCH_COPIES + 1];
+    size_t sizes[SC_BATCH_COPIES + 1], first = 0, part = n / SC_BATCH_COPIES;
+    CUmemcpyAttributes attr = { .srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM };
+    struct sc_slot *slot = slot_dev;
+    (void)kind; /* unified addressing: host pinned and device memory alike */
+    for (int k = 0; k < SC_BATCH_COPIES; k++)
+        dsts[k] = DPTR((char *)dst + k * part), srcs[k] = DPTR((const char *)src + k * part), sizes[k] = part;
+    dsts[SC_BATCH_COPIES] = DPTR(&slot->token), srcs[SC_BATCH_COPIES] = DPTR(&slot->arg);
+    sizes[SC_BATCH_COPIES] = sizeof slot->token;
+    return SC_CALL(cuMemcpyBatchAsync, dsts, srcs, sizes, SC_BATCH_COPIES + 1, &attr, &first, 1, (CUstream)s);
+}
+int drv_memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
+{
+    if (kind & SC_COPY_2D) {
+        CUDA_MEMCPY2D m;
+        copy2d(&m, dst, src, n, kind);
+        return SC_CALL(cuMemcpy2D, &m);
+    }
+    if (kind & SC_COPY_3D) {
+        CUDA_MEMCPY3D m;
+        copy3d(&m, dst, src, n, kind);
+        return SC_CALL(cuMemcpy3D, &m);
+    }
+    switch (kind) {
+    case SC_H2D_PINNED:
+    case SC_H2D_PAGEABLE: return SC_CALL(cuMemcpyHtoD, DPTR(dst), src, n);
+    case SC_D2H_PINNED:
+    case SC_D2H_PAGEABLE: return SC_CALL(cuMemcpyDtoH, dst, DPTR(src), n);
+    case SC_D2D: return SC_CALL(cuMemcpyDtoD, DPTR(dst), DPTR(src), n);
+    default: return SC_CALL(cuMemcpy, DPTR(dst), DPTR(src), n);
+    }
+}
+
+int drv_memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)
+{
+    return SC_CALL(cuMemcpyPeerAsync, DPTR(dst), drv_gpus[dst_dev].ctx, DPTR(src), drv_gpus[src_dev].ctx, n, (CUstream)s);
+}
+
+/* -- stream memory operations -------------------------------------------- */
+
+int drv_memop_supported(int attribute)
+{
+    int v = 0;
+    return SC_CALL(cuDeviceGetAttribute, &v, (CUdevice_attribute)attribute, drv_gpus[drv_cur].dev) == CUDA_SUCCESS && v;
+}
+
+int drv_wait_value(void *s, void *addr, uint64_t value, int cond, int bits)
+{
+    static const unsigned flags[] = {
+        [SC_WAIT_GEQ] = CU_STREAM_WAIT_VALUE_GEQ, [SC_WAIT_EQ] = CU_STREAM_WAIT_VALUE_EQ,
+        [SC_WAIT_AND] = CU_STREAM_WAIT_VALUE_AND, [SC_WAIT_NOR] = CU_STREAM_WAIT_VALUE_NOR,
+    };
+    if ((cond == SC_WAIT_NOR && !drv_memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR)) ||
+        (bits == 64 && !drv_memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS)))
+        return SC_UNSUPPORTED;
+    if (bits == 64)
+        return SC_CALL(cuStreamWaitValue64, (CUstream)s, DPTR(addr), value, flags[cond]);
+    return SC_CALL(cuStreamWaitValue32, (CUstream)s, DPTR(addr), (cuuint32_t)value, flags[cond]);
+}
+
+int drv_write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, int bits)
+{
+    unsigned flags = (sc_flags & SC_WRITE_NO_BARRIER) ? CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER : 0;
+    if (bits == 64 && !drv_memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS))
+        return SC_UNSUPPORTED;
+    if (bits == 64)
+        return SC_CALL(cuStreamWriteValue64, (CUstream)s, DPTR(addr), value, flags);
+    return SC_CALL(cuStreamWriteValue32, (CUstream)s, DPTR(addr), (cuuint32_t)value, flags);
+}
+
+/* a GEQ wait and a write in one batch, enqueued "in the order they appear in the array" */
+int drv_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
+                            int bits)
+{
+    CUstreamBatchMemOpParams ops[2];
+    if (bits == 64 && !drv_memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS))
+        return SC_UNSUPPORTED;
+    memset(ops, 0, sizeof ops);
+    ops[0].waitValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WAIT_VALUE_64 : CU_STREAM_MEM_OP_WAIT_VALUE_32;
+    ops[0].waitValue.address = DPTR(wait_dev);
+    ops[0].waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
+    ops[1].writeValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    ops[1].writeValue.address = DPTR(write_dev);
+    if (bits == 64) {
+        ops[0].waitValue.value64 = wait_value;
+        ops[1].writeValue.value64 = write_value;
+    } else {
+        ops[0].waitValue.value = (cuuint32_t)wait_value;
+        ops[1].writeValue.value = (cuuint32_t)write_value;
+    }
+    return SC_CALL(cuStreamBatchMemOp, (CUstream)s, 2, ops, 0);
+}

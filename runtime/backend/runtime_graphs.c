@@ -1,0 +1,278 @@
+/*
+ * runtime_graphs.c - graphs through the runtime API: graphs of one kernel
+ * node, graphs built by hand and their executable graphs, and stream capture.
+ */
+#include "runtime.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* -- graphs of one kernel node ---------------------------------------------
+ * Built by capturing one launch in a private stream; each launch sets the
+ * node's arguments (the kernel is named by its cudaKernel_t, as for
+ * cudaLaunchKernel: cudaGraphKernelNodeGetParams refuses library kernels). */
+
+struct graph {
+    cudaGraph_t g;
+    cudaGraphExec_t exec;
+    cudaGraphNode_t node;
+    cudaKernel_t kernel;
+    void *alloc;  /* the address of its memory allocation node (one at most), or NULL */
+    int launched; /* a launch of it succeeded: its allocation may be left unfreed */
+};
+
+int rt_graph_create(void **out, int gate)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    cudaStream_t s = NULL;
+    size_t n = 1;
+    int rc;
+    if (!gr)
+        return cudaErrorMemoryAllocation;
+    gr->kernel = gate ? rt_k_gate : rt_k_mark;
+    if ((rc = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)))
+        goto fail;
+    if ((rc = cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed)))
+        goto fail;
+    rc = gate ? rt_launch_gate(s, NULL, 0, NULL, 0) : rt_launch_mark(s, NULL, 0);
+    int end = cudaStreamEndCapture(s, &gr->g);
+    if (rc || (rc = end) || (rc = cudaGraphGetNodes(gr->g, &gr->node, &n)) ||
+        (rc = cudaGraphInstantiate(&gr->exec, gr->g, 0)))
+        goto fail;
+    cudaStreamDestroy(s);
+    *out = gr;
+    return 0;
+fail:
+    if (gr->g)
+        cudaGraphDestroy(gr->g);
+    if (s)
+        cudaStreamDestroy(s);
+    free(gr);
+    return rc;
+}
+int rt_graph_launch(void *g, void *s, void **args)
+{
+    struct graph *gr = g;
+    struct cudaKernelNodeParams kp;
+    int rc;
+    memset(&kp, 0, sizeof kp);
+    kp.func = (void *)gr->kernel;
+    kp.gridDim = (dim3){ 1, 1, 1 };
+    kp.blockDim = (dim3){ 1, 1, 1 };
+    kp.kernelParams = args;
+    if ((rc = cudaGraphExecKernelNodeSetParams(gr->exec, gr->node, &kp)))
+        return rc;
+    return cudaGraphLaunch(gr->exec, (cudaStream_t)s);
+}
+int rt_graph_destroy(void *g)
+{
+    struct graph *gr = g;
+    if (gr->alloc && gr->launched) { /* what its last launch allocated ("passing the allocation to
+                                      * cudaFreeAsync"); an error (nothing left allocated) is no concern here */
+        if (cudaFreeAsync(gr->alloc, cudaStreamLegacy) == cudaSuccess)
+            cudaStreamSynchronize(cudaStreamLegacy);
+        cudaGetLastError(); /* not this thread's error state to keep */
+    }
+    if (gr->exec) /* none before the instantiate, none after exec_destroy */
+        cudaGraphExecDestroy(gr->exec);
+    if (gr->g)
+        cudaGraphDestroy(gr->g);
+    free(gr);
+    return 0;
+}
+
+/* -- graphs built by hand -------------------------------------------------- */
+
+int rt_graph_new(void **out)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    int rc;
+    if (!gr)
+        return cudaErrorMemoryAllocation;
+    if ((rc = cudaGraphCreate(&gr->g, 0))) {
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+int rt_node_add(void *g, const struct sc_node_params *np, void **node)
+{
+    cudaGraph_t graph = ((struct graph *)g)->g;
+    cudaGraphNode_t *out = (cudaGraphNode_t *)node;
+    void *flag = np->flag, *slot = np->slot;
+    uint64_t max_ns = np->max_ns;
+    uint32_t token = np->token;
+    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
+    switch (np->kind) {
+    case SC_NODE_GATE:
+    case SC_NODE_KERNEL: { /* the kernel's arguments are copied by the call */
+        struct cudaKernelNodeParams kp;
+        memset(&kp, 0, sizeof kp);
+        kp.func = (void *)(np->kind == SC_NODE_GATE ? rt_k_gate : rt_k_mark);
+        kp.gridDim = (dim3){ 1, 1, 1 };
+        kp.blockDim = (dim3){ 1, 1, 1 };
+        kp.kernelParams = np->kind == SC_NODE_GATE ? gate_args : mark_args;
+        return cudaGraphAddKernelNode(out, graph, NULL, 0, &kp);
+    }
+    case SC_NODE_HOST: {
+        struct cudaHostNodeParams hp = { np->fn, np->arg };
+        return cudaGraphAddHostNode(out, graph, NULL, 0, &hp);
+    }
+    case SC_NODE_MEMSET: {
+        struct cudaMemsetParams mp;
+        memset(&mp, 0, sizeof mp);
+        mp.dst = np->dst;
+        mp.value = np->value;
+        mp.elementSize = 1;
+        mp.width = np->bytes;
+        mp.height = 1;
+        mp.pitch = np->bytes;
+        return cudaGraphAddMemsetNode(out, graph, NULL, 0, &mp);
+    }
+    case SC_NODE_MEMCPY:
+        return cudaGraphAddMemcpyNode1D(out, graph, NULL, 0, np->dst, np->src, np->bytes, cudaMemcpyDeviceToDevice);
+    case SC_NODE_ALLOC: { /* device memory of the current device, freed by no node of the graph */
+        struct cudaMemAllocNodeParams ap;
+        int dev = 0, rc;
+        cudaGetDevice(&dev);
+        memset(&ap, 0, sizeof ap);
+        ap.poolProps.allocType = cudaMemAllocationTypePinned;
+        ap.poolProps.handleTypes = cudaMemHandleTypeNone;
+        ap.poolProps.location.type = cudaMemLocationTypeDevice;
+        ap.poolProps.location.id = dev;
+        ap.bytesize = np->bytes;
+        rc = cudaGraphAddMemAllocNode(out, graph, NULL, 0, &ap);
+        if (rc == cudaErrorNotSupported)
+            return SC_UNSUPPORTED; /* no graph memory nodes (no memory pools) on this device */
+        if (rc == 0)
+            ((struct graph *)g)->alloc = ap.dptr;
+        return rc;
+    }
+    case SC_NODE_RECORD: return cudaGraphAddEventRecordNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
+    case SC_NODE_WAIT: return cudaGraphAddEventWaitNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
+    default: return cudaGraphAddChildGraphNode(out, graph, NULL, 0, ((struct graph *)np->child)->g);
+    }
+}
+int rt_edge_add(void *g, void *from, void *to)
+{
+    cudaGraphNode_t a = from, b = to;
+    return cudaGraphAddDependencies(((struct graph *)g)->g, &a, &b, NULL, 1);
+}
+int rt_graph_instantiate(void *g, int upload, void *s)
+{
+    struct graph *gr = g;
+    cudaGraphInstantiateParams ip;
+    if (!upload)
+        return cudaGraphInstantiate(&gr->exec, gr->g, 0);
+    memset(&ip, 0, sizeof ip);
+    ip.flags = cudaGraphInstantiateFlagUpload;
+    ip.uploadStream = (cudaStream_t)s;
+    return cudaGraphInstantiateWithParams(&gr->exec, gr->g, &ip);
+}
+/* result_out is kept whatever the call answers (cudaGraphInstantiateError where it set none) */
+int rt_graph_instantiate_with(void *g, unsigned flags, int *result)
+{
+    struct graph *gr = g;
+    cudaGraphInstantiateParams ip;
+    int rc;
+    memset(&ip, 0, sizeof ip);
+    ip.flags = flags & SC_INSTANTIATE_AUTO_FREE ? cudaGraphInstantiateFlagAutoFreeOnLaunch : 0;
+    ip.result_out = cudaGraphInstantiateError;
+    rc = cudaGraphInstantiateWithParams(&gr->exec, gr->g, &ip);
+    if (rc)
+        gr->exec = NULL;
+    *result = (int)ip.result_out;
+    return rc;
+}
+int rt_exec_update(void *g, void *from)
+{
+    cudaGraphExecUpdateResultInfo info;
+    memset(&info, 0, sizeof info);
+    return cudaGraphExecUpdate(((struct graph *)g)->exec, ((struct graph *)from)->g, &info);
+}
+int rt_exec_destroy(void *g)
+{
+    struct graph *gr = g;
+    int rc = cudaGraphExecDestroy(gr->exec);
+    if (rc == 0)
+        gr->exec = NULL;
+    return rc;
+}
+
+/* -- stream capture --------------------------------------------------------- */
+
+int rt_capture_begin(void *s, int mode)
+{
+    enum cudaStreamCaptureMode m = mode == SC_CAPTURE_THREAD_LOCAL ? cudaStreamCaptureModeThreadLocal
+                                   : mode == SC_CAPTURE_RELAXED    ? cudaStreamCaptureModeRelaxed
+                                                                   : cudaStreamCaptureModeGlobal;
+    return cudaStreamBeginCapture((cudaStream_t)s, m);
+}
+int rt_capture_end(void *s)
+{
+    cudaGraph_t g = NULL;
+    int rc = cudaStreamEndCapture((cudaStream_t)s, &g);
+    if (g)
+        cudaGraphDestroy(g);
+    return rc;
+}
+/* The captured graph, instantiated; graph_destroy destroys both (the node is unused). */
+int rt_capture_keep(void *s, void **out)
+{
+    struct graph *gr = calloc(1, sizeof *gr);
+    int rc;
+    if (!gr)
+        return cudaErrorMemoryAllocation;
+    rc = cudaStreamEndCapture((cudaStream_t)s, &gr->g);
+    if (rc == 0)
+        rc = cudaGraphInstantiate(&gr->exec, gr->g, 0);
+    if (rc) {
+        if (gr->g)
+            cudaGraphDestroy(gr->g);
+        free(gr);
+        return rc;
+    }
+    *out = gr;
+    return 0;
+}
+int rt_graph_replay(void *g, void *s)
+{
+    int rc = cudaGraphLaunch(((struct graph *)g)->exec, (cudaStream_t)s);
+    if (rc == 0)
+        ((struct graph *)g)->launched = 1; /* an allocation of it may now be left unfreed */
+    return rc;
+}
+int rt_capture_status(void *s, int *status)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    int rc = cudaStreamIsCapturing((cudaStream_t)s, &st);
+    *status = st == cudaStreamCaptureStatusActive        ? SC_CAPTURE_ACTIVE
+              : st == cudaStreamCaptureStatusInvalidated ? SC_CAPTURE_INVALIDATED
+                                                         : SC_CAPTURE_NONE;
+    return rc;
+}
+
+int rt_capture_info(void *s, int *status, uint64_t *id, size_t *ndeps)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    unsigned long long v = 0;
+    const cudaGraphNode_t *deps = NULL;
+    const cudaGraphEdgeData *edges = NULL;
+    size_t n = 0;
+    int rc = cudaStreamGetCaptureInfo((cudaStream_t)s, &st, &v, NULL, &deps, &edges, &n);
+    *status = st == cudaStreamCaptureStatusActive        ? SC_CAPTURE_ACTIVE
+              : st == cudaStreamCaptureStatusInvalidated ? SC_CAPTURE_INVALIDATED
+                                                         : SC_CAPTURE_NONE;
+    *id = v, *ndeps = n;
+    return rc;
+}
+int rt_capture_sever(void *s)
+{
+    return cudaStreamUpdateCaptureDependencies((cudaStream_t)s, NULL, NULL, 0, cudaStreamSetCaptureDependencies);
+}
+
+int rt_thread_capture_relaxed(void)
+{
+    enum cudaStreamCaptureMode m = cudaStreamCaptureModeRelaxed;
+    return cudaThreadExchangeStreamCaptureMode(&m);
+}

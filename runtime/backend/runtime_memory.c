@@ -1,0 +1,102 @@
+/*
+ * runtime_memory.c - memory through the runtime API: allocations, memsets,
+ * copies (plain, 2D, 3D, batched, between devices); it has no stream memory
+ * operations.
+ */
+#include "runtime.h"
+#include "slot.h"
+#include <string.h>
+
+int rt_dev_alloc(void **p, size_t n) { return cudaMalloc(p, n); }
+int rt_dev_free(void *p) { return cudaFree(p); }
+int rt_host_alloc(void **p, size_t n) { return cudaHostAlloc(p, n, cudaHostAllocMapped | cudaHostAllocPortable); }
+int rt_host_free(void *p) { return cudaFreeHost(p); }
+int rt_host_dev_ptr(void **d, void *h) { return cudaHostGetDevicePointer(d, h, 0); }
+int rt_managed_alloc(void **p, size_t n) { return cudaMallocManaged(p, n, cudaMemAttachGlobal); }
+
+int rt_memset_async(void *s, void *d, unsigned char v, size_t n) { return cudaMemsetAsync(d, v, n, (cudaStream_t)s); }
+int rt_memset_sync(void *d, unsigned char v, size_t n) { return cudaMemset(d, v, n); }
+
+/* The plain copies name their direction; the others let unified addressing infer it. */
+static enum cudaMemcpyKind copy_kind(unsigned kind)
+{
+    switch (kind & SC_COPY_KIND_MASK) {
+    case SC_H2D_PINNED:
+    case SC_H2D_PAGEABLE: return cudaMemcpyHostToDevice;
+    case SC_D2H_PINNED:
+    case SC_D2H_PAGEABLE: return cudaMemcpyDeviceToHost;
+    case SC_D2D: return cudaMemcpyDeviceToDevice;
+    default: return cudaMemcpyDefault;
+    }
+}
+
+static struct cudaMemcpy3DParms copy3d(void *dst, const void *src, size_t n, unsigned kind)
+{
+    struct cudaMemcpy3DParms m;
+    memset(&m, 0, sizeof m);
+    m.srcPtr = (struct cudaPitchedPtr){ (void *)(uintptr_t)src, SC_ROW_BYTES, SC_ROW_BYTES, SC_3D_ROWS };
+    m.dstPtr = (struct cudaPitchedPtr){ dst, SC_ROW_BYTES, SC_ROW_BYTES, SC_3D_ROWS };
+    m.extent = (struct cudaExtent){ SC_ROW_BYTES, SC_3D_ROWS, n / (SC_ROW_BYTES * SC_3D_ROWS) };
+    m.kind = copy_kind(kind);
+    return m;
+}
+
+int rt_memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev)
+{
+    void *dsts[SC_BATCH_COPIES + 1];
+    const void *srcs[SC_BATCH_COPIES + 1];
+    size_t sizes[SC_BATCH_COPIES + 1], first = 0, part = n / SC_BATCH_COPIES;
+    struct cudaMemcpyAttributes attr = { .srcAccessOrder = cudaMemcpySrcAccessOrderStream };
+    struct sc_slot *slot = slot_dev;
+    (void)kind; /* unified addressing: host pinned and device memory alike */
+    for (int k = 0; k < SC_BATCH_COPIES; k++)
+        dsts[k] = (char *)dst + k * part, srcs[k] = (const char *)src + k * part, sizes[k] = part;
+    dsts[SC_BATCH_COPIES] = &slot->token, srcs[SC_BATCH_COPIES] = &slot->arg, sizes[SC_BATCH_COPIES] = sizeof slot->token;
+    return cudaMemcpyBatchAsync(dsts, srcs, sizes, SC_BATCH_COPIES + 1, &attr, &first, 1, (cudaStream_t)s);
+}
+int rt_memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kind)
+{
+    if (kind & SC_COPY_2D)
+        return cudaMemcpy2DAsync(dst, SC_ROW_BYTES, src, SC_ROW_BYTES, SC_ROW_BYTES, n / SC_ROW_BYTES,
+                                 copy_kind(kind), (cudaStream_t)s);
+    if (kind & SC_COPY_3D) {
+        struct cudaMemcpy3DParms m = copy3d(dst, src, n, kind);
+        return cudaMemcpy3DAsync(&m, (cudaStream_t)s);
+    }
+    return cudaMemcpyAsync(dst, src, n, copy_kind(kind), (cudaStream_t)s);
+}
+int rt_memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
+{
+    if (kind & SC_COPY_2D)
+        return cudaMemcpy2D(dst, SC_ROW_BYTES, src, SC_ROW_BYTES, SC_ROW_BYTES, n / SC_ROW_BYTES, copy_kind(kind));
+    if (kind & SC_COPY_3D) {
+        struct cudaMemcpy3DParms m = copy3d(dst, src, n, kind);
+        return cudaMemcpy3D(&m);
+    }
+    return cudaMemcpy(dst, src, n, copy_kind(kind));
+}
+
+int rt_memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev, size_t n)
+{
+    return cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, n, (cudaStream_t)s);
+}
+
+/* The runtime API has no stream memory operations (cuStreamWaitValue32 & co). */
+int rt_wait_value(void *s, void *addr, uint64_t value, int cond, int bits)
+{
+    (void)s, (void)addr, (void)value, (void)cond, (void)bits;
+    return SC_UNSUPPORTED;
+}
+int rt_write_value(void *s, void *addr, uint64_t value, unsigned flags, int bits)
+{
+    (void)s, (void)addr, (void)value, (void)flags, (void)bits;
+    return SC_UNSUPPORTED;
+}
+
+/* stream memory operations are the driver API's only */
+int rt_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
+                            int bits)
+{
+    (void)s, (void)wait_dev, (void)wait_value, (void)write_dev, (void)write_value, (void)bits;
+    return SC_UNSUPPORTED;
+}
