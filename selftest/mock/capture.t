@@ -21,6 +21,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 echo "TAP version 13"
+. selftest/mock/rule-programs.sh
 
 # capture.callback.refused, the rules of a capture's end with a fork or on the wrong stream, of a captured
 # event, of external event nodes and of the legacy stream's status query (capmisc), and the rules of
@@ -46,28 +47,10 @@ capture.kept.legacy_stream_usable_after_keep
 capture.info.id_stable_within_capture capture.info.id_unique_per_capture capture.info.joined_stream_shares_id
 capture.info.no_dependencies_at_begin capture.info.one_dependency_after_captured_op
 capture.info.join_merges_dependencies capture.update.set_empties_dependencies"
-for rule in $rules; do
-    for lib in mock mock-ptds; do
-        obj=build/obj/$(tr . / <<<"$rule").o
-        if ! gcc -o "$tmp/$rule.$lib" "$obj" "build/libsc-$lib.a" -lpthread 2>"$tmp/err"; then
-            nok "$rule links against build/libsc-$lib.a" "$(cat "$tmp/err")"
-            continue
-        fi
-        out=$("$tmp/$rule.$lib" 2>&1); rc=$?
-        if [ $rc -eq 0 ] && ! grep -q "^not ok" <<<"$out" && ! grep -q "# SKIP" <<<"$out" && grep -q "^ok" <<<"$out"; then
-            ok "$rule ($lib): every case and control passes on a conforming mock"
-        else nok "$rule ($lib) fails on a conforming mock (exit $rc)" "$(grep -A12 '^not ok' <<<"$out")"; fi
-    done
-done
+link_rules "$rules"
 
 # broken promise, rule, message its cases must report
-while read -r brk rule msg; do
-    out=$(STREAMCTS_MOCK_BREAK=$brk "$tmp/$rule.mock" --no-control 2>&1); rc=$?
-    main=$(grep -c '^not ok' <<<"$out")
-    if [ $rc -ne 0 ] && [ "$main" -gt 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 0 ] && grep -q "message: \".*$msg" <<<"$out"; then
-        ok "break $brk: $rule reports $main violated cases ('$msg')"
-    else nok "break $brk: $rule did not report the violation (exit $rc, $main cases)" "$out"; fi
-done <<'EOF_CASES'
+check_breaks <<'EOF_CASES'
 capture capture.kept.not_run_at_capture K completed while A was still pending
 capture capture.kept.forked_branch_runs_after_fork_point K completed while A was still pending
 replay capture.kept.runs_in_captured_order K completed while A was still pending
@@ -95,11 +78,6 @@ legacy_query_invalidates capture.legacy_stream.status_query_keeps_capture S gave
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure
-for rule in $rules; do
-    out=$(STREAMCTS_MOCK_QUIRK=enqueue_waits "$tmp/$rule.mock" --attempts 1 2>&1); rc=$?
-    if [ $rc -eq 0 ] && ! grep '^not ok' <<<"$out" | grep -qv '# TODO'; then
-        ok "$rule: no MUST failure on a legal driver (enqueue_waits)"
-    else nok "$rule fails a legal driver (enqueue_waits, exit $rc)" "$(grep -A4 '^not ok' <<<"$out" | grep -v '# TODO')"; fi
-done
+check_legal "$rules"
 
 echo "1..$n"

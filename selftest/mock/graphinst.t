@@ -17,31 +17,14 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 echo "TAP version 13"
+. selftest/mock/rule-programs.sh
 
 rules="graph.nodes.cycle_refused_at_instantiation graph.nodes.auto_free_relaunch_succeeds graph.nodes.auto_free_relaunch_runs
 graph.nodes.unfreed_allocation_relaunch_refused graph.nodes.child_clone_excludes_later_node"
-for rule in $rules; do
-    for lib in mock mock-ptds; do
-        obj=build/obj/$(tr . / <<<"$rule").o
-        if ! gcc -o "$tmp/$rule.$lib" "$obj" "build/libsc-$lib.a" -lpthread 2>"$tmp/err"; then
-            nok "$rule links against build/libsc-$lib.a" "$(cat "$tmp/err")"
-            continue
-        fi
-        out=$("$tmp/$rule.$lib" 2>&1); rc=$?
-        if [ $rc -eq 0 ] && ! grep -q "^not ok" <<<"$out" && ! grep -q "# SKIP" <<<"$out" && grep -q "^ok" <<<"$out"; then
-            ok "$rule ($lib): every case and control passes on a conforming mock"
-        else nok "$rule ($lib) fails on a conforming mock (exit $rc)" "$(grep -A12 '^not ok' <<<"$out")"; fi
-    done
-done
+link_rules "$rules"
 
 # broken promise, rule, message its cases must report
-while read -r brk rule msg; do
-    out=$(STREAMCTS_MOCK_BREAK=$brk STREAMCTS_DEADLINE_MS=2000 "$tmp/$rule.mock" --no-control 2>&1); rc=$?
-    main=$(grep -c '^not ok' <<<"$out")
-    if [ $rc -ne 0 ] && [ "$main" -gt 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 0 ] && grep -q "message: \".*$msg" <<<"$out"; then
-        ok "break $brk: $rule reports $main violated cases ('$msg')"
-    else nok "break $brk: $rule did not report the violation (exit $rc, $main cases)" "$out"; fi
-done <<'EOF_CASES'
+check_breaks STREAMCTS_DEADLINE_MS=2000 <<'EOF_CASES'
 instantiate_cycle graph.nodes.cycle_refused_at_instantiation I gave result_out 0 (instantiated), answering success, not invalid_structure
 auto_free graph.nodes.auto_free_relaunch_succeeds L2 answered MOCK_ERROR (1), not success
 replay_once graph.nodes.auto_free_relaunch_runs K ran 1 times in 2 launches of its graph
@@ -57,11 +40,6 @@ if [ $rc -eq 0 ] && [ "$(grep -c '^not ok.*# TODO undecidable' <<<"$out")" = 2 ]
 else nok "edges_validated: the cycle rule (exit $rc)" "$out"; fi
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure
-for rule in $rules; do
-    out=$(STREAMCTS_MOCK_QUIRK=enqueue_waits "$tmp/$rule.mock" --attempts 1 2>&1); rc=$?
-    if [ $rc -eq 0 ] && ! grep '^not ok' <<<"$out" | grep -qv '# TODO'; then
-        ok "$rule: no MUST failure on a legal driver (enqueue_waits)"
-    else nok "$rule fails a legal driver (enqueue_waits, exit $rc)" "$(grep -A4 '^not ok' <<<"$out" | grep -v '# TODO')"; fi
-done
+check_legal "$rules"
 
 echo "1..$n"

@@ -23,6 +23,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 echo "TAP version 13"
+. selftest/mock/rule-programs.sh
 
 rules="graph.nodes.edge_orders_through_node graph.nodes.memcpy_node_writes_after_memset_node graph.nodes.edge_orders_host_node graph.nodes.unjoined_nodes_not_held
 graph.nodes.launch_after_prior_work graph.nodes.later_work_after_every_node
@@ -31,29 +32,10 @@ graph.nodes.record_node_event_sync_blocks graph.nodes.wait_node_waits_for_other_
 graph.nodes.child_after_parent_edge graph.nodes.child_before_dependent graph.nodes.exec_update_next_launch
 graph.nodes.exec_update_refuses_changed_topology graph.nodes.exec_update_pending_launch_unchanged graph.nodes.runs_once_per_launch graph.nodes.upload_runs_nothing
 graph.nodes.exec_destroy_pending_launch_completes"
-for rule in $rules; do
-    for lib in mock mock-ptds; do
-        obj=build/obj/$(tr . / <<<"$rule").o
-        if ! gcc -o "$tmp/$rule.$lib" "$obj" "build/libsc-$lib.a" -lpthread 2>"$tmp/err"; then
-            nok "$rule links against build/libsc-$lib.a" "$(cat "$tmp/err")"
-            continue
-        fi
-        out=$("$tmp/$rule.$lib" 2>&1); rc=$?
-        if [ $rc -eq 0 ] && ! grep -q "^not ok" <<<"$out" && ! grep -q "# SKIP" <<<"$out" && grep -q "^ok" <<<"$out"; then
-            ok "$rule ($lib): every case and control passes on a conforming mock"
-        else nok "$rule ($lib) fails on a conforming mock (exit $rc)" "$(grep -A12 '^not ok' <<<"$out")"; fi
-    done
-done
+link_rules "$rules"
 
 # broken promise, rule, message its cases must report
-while read -r brk rule msg; do
-    out=$(STREAMCTS_MOCK_BREAK=$brk STREAMCTS_DEADLINE_MS=2000 "$tmp/$rule.mock" --no-control 2>&1); rc=$?
-    main=$(grep -c '^not ok' <<<"$out")
-    # a DE-FACTO rule's failures are `not ok # TODO`, which leave the exit status 0
-    if { [ $rc -ne 0 ] || grep -q '^not ok.* # TODO' <<<"$out"; } && [ "$main" -gt 0 ] && [ "$(grep -c '^ok' <<<"$out")" = 0 ] && grep -q "message: \".*$msg" <<<"$out"; then
-        ok "break $brk: $rule reports $main violated cases ('$msg')"
-    else nok "break $brk: $rule did not report the violation (exit $rc, $main cases)" "$out"; fi
-done <<'EOF_CASES'
+check_breaks STREAMCTS_DEADLINE_MS=2000 <<'EOF_CASES'
 edges graph.nodes.edge_orders_through_node K completed while A was still pending
 edges graph.nodes.edge_orders_host_node H completed while A was still pending
 edges graph.nodes.memcpy_node_writes_after_memset_node C's data was overwritten: word 0 of its destination is 0x41414141, written by M
@@ -75,11 +57,6 @@ exec_destroy graph.nodes.exec_destroy_pending_launch_completes B completed while
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure
-for rule in $rules; do
-    out=$(STREAMCTS_MOCK_QUIRK=enqueue_waits "$tmp/$rule.mock" --attempts 1 2>&1); rc=$?
-    if [ $rc -eq 0 ] && ! grep '^not ok' <<<"$out" | grep -qv '# TODO'; then
-        ok "$rule: no MUST failure on a legal driver (enqueue_waits)"
-    else nok "$rule fails a legal driver (enqueue_waits, exit $rc)" "$(grep -A4 '^not ok' <<<"$out" | grep -v '# TODO')"; fi
-done
+check_legal "$rules"
 
 echo "1..$n"

@@ -1,0 +1,46 @@
+# rule-programs.sh - what the mock's rule-program tests share (capture.t, graphinst.t, nodes.t, launch.t,
+# batch.t), sourced once each has defined ok, nok and tmp.  The programs are linked here from the objects
+# plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+
+# link_rules RULES: each rule's program linked against build/libsc-mock.a and build/libsc-mock-ptds.a
+# ($tmp/RULE.mock, $tmp/RULE.mock-ptds); every case and control of each must pass on the conforming mock.
+link_rules() {
+    for rule in $1; do
+        for lib in mock mock-ptds; do
+            obj=build/obj/$(tr . / <<<"$rule").o
+            if ! gcc -o "$tmp/$rule.$lib" "$obj" "build/libsc-$lib.a" -lpthread 2>"$tmp/err"; then
+                nok "$rule links against build/libsc-$lib.a" "$(cat "$tmp/err")"
+                continue
+            fi
+            out=$("$tmp/$rule.$lib" 2>&1); rc=$?
+            if [ $rc -eq 0 ] && ! grep -q "^not ok" <<<"$out" && ! grep -q "# SKIP" <<<"$out" && grep -q "^ok" <<<"$out"; then
+                ok "$rule ($lib): every case and control passes on a conforming mock"
+            else nok "$rule ($lib) fails on a conforming mock (exit $rc)" "$(grep -A12 '^not ok' <<<"$out")"; fi
+        done
+    done
+}
+
+# check_breaks [VAR=VALUE...]: for each line "BREAK RULE MESSAGE" of stdin, RULE's legacy program run with
+# STREAMCTS_MOCK_BREAK=BREAK (and the variables given), its controls left out, must report every case not ok
+# (a DE-FACTO rule's as TODO, which leaves the exit status 0), one of them with MESSAGE.
+check_breaks() {
+    while read -r brk rule msg; do
+        out=$(env STREAMCTS_MOCK_BREAK="$brk" "$@" "$tmp/$rule.mock" --no-control 2>&1); rc=$?
+        main=$(grep -c '^not ok' <<<"$out")
+        if { [ $rc -ne 0 ] || grep -q '^not ok.* # TODO' <<<"$out"; } && [ "$main" -gt 0 ] &&
+            [ "$(grep -c '^ok' <<<"$out")" = 0 ] && grep -q "message: \".*$msg" <<<"$out"; then
+            ok "break $brk: $rule reports $main violated cases ('$msg')"
+        else nok "break $brk: $rule did not report the violation (exit $rc, $main cases)" "$out"; fi
+    done
+}
+
+# check_legal RULES: with STREAMCTS_MOCK_QUIRK=enqueue_waits (legal: every enqueue waits, up to 50 ms, for its
+# stream to drain) no MUST point of each rule's legacy program fails.
+check_legal() {
+    for rule in $1; do
+        out=$(STREAMCTS_MOCK_QUIRK=enqueue_waits "$tmp/$rule.mock" --attempts 1 2>&1); rc=$?
+        if [ $rc -eq 0 ] && ! grep '^not ok' <<<"$out" | grep -qv '# TODO'; then
+            ok "$rule: no MUST failure on a legal driver (enqueue_waits)"
+        else nok "$rule fails a legal driver (enqueue_waits, exit $rc)" "$(grep -A4 '^not ok' <<<"$out" | grep -v '# TODO')"; fi
+    done
+}
