@@ -242,13 +242,18 @@ int drv_graph_replay(void *g, void *s)
         ((struct graph *)g)->launched = 1; /* an allocation of it may now be left unfreed */
     return rc;
 }
+/* a capture status as the backends say it (SC_CAPTURE_*) */
+static int capture_status_of(CUstreamCaptureStatus st)
+{
+    return st == CU_STREAM_CAPTURE_STATUS_ACTIVE      ? SC_CAPTURE_ACTIVE
+           : st == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? SC_CAPTURE_INVALIDATED
+                                                        : SC_CAPTURE_NONE;
+}
 int drv_capture_status(void *s, int *status)
 {
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
     int rc = SC_CALL(cuStreamIsCapturing, (CUstream)s, &st);
-    *status = st == CU_STREAM_CAPTURE_STATUS_ACTIVE        ? SC_CAPTURE_ACTIVE
-              : st == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? SC_CAPTURE_INVALIDATED
-                                                           : SC_CAPTURE_NONE;
+    *status = capture_status_of(st);
     return rc;
 }
 
@@ -260,9 +265,7 @@ int drv_capture_info(void *s, int *status, uint64_t *id, size_t *ndeps)
     const CUgraphEdgeData *edges = NULL;
     size_t n = 0;
     int rc = SC_CALL(cuStreamGetCaptureInfo, (CUstream)s, &st, &v, NULL, &deps, &edges, &n);
-    *status = st == CU_STREAM_CAPTURE_STATUS_ACTIVE        ? SC_CAPTURE_ACTIVE
-              : st == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? SC_CAPTURE_INVALIDATED
-                                                           : SC_CAPTURE_NONE;
+    *status = capture_status_of(st);
     *id = v, *ndeps = n;
     return rc;
 }

@@ -242,13 +242,18 @@ int rt_graph_replay(void *g, void *s)
         ((struct graph *)g)->launched = 1; /* an allocation of it may now be left unfreed */
     return rc;
 }
+/* a capture status as the backends say it (SC_CAPTURE_*) */
+static int capture_status_of(enum cudaStreamCaptureStatus st)
+{
+    return st == cudaStreamCaptureStatusActive      ? SC_CAPTURE_ACTIVE
+           : st == cudaStreamCaptureStatusInvalidated ? SC_CAPTURE_INVALIDATED
+                                                      : SC_CAPTURE_NONE;
+}
 int rt_capture_status(void *s, int *status)
 {
     enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
     int rc = cudaStreamIsCapturing((cudaStream_t)s, &st);
-    *status = st == cudaStreamCaptureStatusActive        ? SC_CAPTURE_ACTIVE
-              : st == cudaStreamCaptureStatusInvalidated ? SC_CAPTURE_INVALIDATED
-                                                         : SC_CAPTURE_NONE;
+    *status = capture_status_of(st);
     return rc;
 }
 
@@ -260,9 +265,7 @@ int rt_capture_info(void *s, int *status, uint64_t *id, size_t *ndeps)
     const cudaGraphEdgeData *edges = NULL;
     size_t n = 0;
     int rc = cudaStreamGetCaptureInfo((cudaStream_t)s, &st, &v, NULL, &deps, &edges, &n);
-    *status = st == cudaStreamCaptureStatusActive        ? SC_CAPTURE_ACTIVE
-              : st == cudaStreamCaptureStatusInvalidated ? SC_CAPTURE_INVALIDATED
-                                                         : SC_CAPTURE_NONE;
+    *status = capture_status_of(st);
     *id = v, *ndeps = n;
     return rc;
 }

@@ -10,7 +10,7 @@ static int token_seen(volatile struct sc_slot *sl, uint32_t token)
     return __atomic_load_n(&sl->token, __ATOMIC_ACQUIRE) == token;
 }
 
-static int check(const sc_backend *b, uint64_t deadline_ns, char *why, size_t n)
+int sc_gate_check(const sc_backend *b, uint64_t deadline_ns, char *why, size_t n)
 {
     void *s = NULL, *mem = NULL, *mem_dev = NULL;
     int rc, verdict = -1;
@@ -58,16 +58,4 @@ out:
     if (mem)
         b->host_free(mem);
     return verdict;
-}
-
-int sc_gate_check(const sc_backend *b, uint64_t deadline_ns, char *why, size_t n)
-{
-    static int answered, answer;
-    static char said[256];
-    if (!answered) {
-        answer = check(b, deadline_ns, said, sizeof said);
-        answered = 1;
-    }
-    snprintf(why, n, "%s", said);
-    return answer;
 }

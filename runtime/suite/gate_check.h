@@ -19,7 +19,7 @@
 #define SC_GATE_CHECK_HOLD_NS 2000000ull /* how long the held wait is watched (a broken one lets a kernel through in microseconds) */
 
 /* 1: the stream wait held and then let the work through; 0: it did not (why says how); -1: the check could not be
- * made (why: the call that failed).  Asked through backend b, on its current device; answered once per process. */
+ * made (why: the call that failed).  Asked through backend b, on its current device (support.c asks once per process). */
 int sc_gate_check(const sc_backend *b, uint64_t deadline_ns, char *why, size_t n);
 
 #endif

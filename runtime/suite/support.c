@@ -56,9 +56,11 @@ static char gate_failed[400];
 
 void sc_support_check_gates(const struct sc_options *o)
 {
+    static int checked; /* a host process runs program after program: the device is checked once */
     char how[256];
-    if (o->wait_gates != SC_WAIT_GATES_AUTO || gate_failed[0] || !sc_support_wait_gates(o, NULL))
+    if (checked || o->wait_gates != SC_WAIT_GATES_AUTO || gate_failed[0] || !sc_support_wait_gates(o, NULL))
         return;
+    checked = 1;
     int held = sc_gate_check(&sc_driver_backend, (uint64_t)o->deadline_ms * 1000000u, how, sizeof how);
     if (held == 1)
         return;
