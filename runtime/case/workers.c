@@ -27,7 +27,8 @@ void run_job(struct worker *w, int job, int i)
         on_dev(r, r->entered_device[o->def->thread] ? r->entered_device[o->def->thread] - 1 : o->device);
         /* whether a thread kept off the CPU was in its call while the gates were held (verdict.c, off_cpu):
          * read only where the verdict asks, a file read either side of the call */
-        int timed = i == p->subject && (p->rel == SC_BLOCKS_UNTIL || p->rel == SC_RETURNS_BEFORE);
+        int timed = i == p->subject && (p->rel == SC_BLOCKS_UNTIL || p->rel == SC_RETURNS_BEFORE ||
+                                         p->rel == SC_NOT_READY_WHILE || p->rel == SC_READY_WHILE);
         uint64_t runq = timed ? sc_thread_runq_ns() : 0, cpu = timed ? sc_thread_cpu_ns() : 0;
         o->t_issue = sc_now_ns();
         store(&o->state, ST_ISSUED);

@@ -100,6 +100,14 @@ static int off_cpu(const struct sc_return *r)
     return r->hold_ns && r->runq_ns * 2 >= r->hold_ns && r->cpu_ns <= r->late_ns + 1000000u;
 }
 
+/* A call that returned after the release while its thread waited for a CPU (off_cpu): undecidable. */
+static void off_cpu_undecided(struct sc_verdict *v, const struct sc_return *r, const char *subject)
+{
+    decide(v, SC_UNDECIDED, "%s returned after the gates were released, but its thread waited %.1f ms for a CPU "
+           "(the hold was %.1f ms): it may have entered its call only then", subject, (double)r->runq_ns / 1e6,
+           (double)r->hold_ns / 1e6);
+}
+
 void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const char *subject, const char *object)
 {
     if (v->outcome != SC_OPEN)
@@ -120,9 +128,7 @@ void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const 
         break;
     case SC_RETURNS_BEFORE:
         if (r->released && off_cpu(r))
-            decide(v, SC_UNDECIDED, "%s returned after the gates were released, but its thread waited %.1f ms "
-                   "for a CPU (the hold was %.1f ms): it may have entered its call only then", subject,
-                   (double)r->runq_ns / 1e6, (double)r->hold_ns / 1e6);
+            off_cpu_undecided(v, r, subject);
         else if (r->released)
             decide(v, SC_VIOLATED, "%s did not return until the gates were released: it waited for %s", subject,
                    object);
@@ -131,16 +137,24 @@ void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const 
         else
             decide(v, SC_PASS, "%s returned while %s was held", subject, object);
         break;
+    /* the queries: an answer given while the object was still pending (its completion unseen right after the
+     * answer) speaks of the held state, whether or not the window had meanwhile passed; one given after the
+     * object completed, from a call entered before the release, waited for it */
     case SC_NOT_READY_WHILE:
-        if (r->released)
+        if (r->result == NOT_READY && !r->object_done)
+            v->query_ok = 1; /* decided once the repeat answers success */
+        else if (r->result == 0 && !r->object_done)
+            decide(v, SC_VIOLATED, "%s reported success while %s was %s", subject, object,
+                   r->released ? "still pending" : "held");
+        else if (r->released && off_cpu(r))
+            off_cpu_undecided(v, r, subject);
+        else if (r->released)
             decide(v, SC_VIOLATED, "%s did not answer until the gates were released: it waited for %s", subject,
                    object);
-        else if (r->result == 0)
-            decide(v, SC_VIOLATED, "%s reported success while %s was held", subject, object);
-        else if (r->result != NOT_READY)
-            sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
+        else if (r->object_done)
+            sc_verdict_error(v, "%s completed while its gate was still closed", object);
         else
-            v->query_ok = 1; /* decided once the repeat answers success */
+            sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
         break;
     case SC_READY_WHILE:
         if (r->result == NOT_READY && !r->gpu_reached)
@@ -149,13 +163,18 @@ void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const 
         else if (r->result == NOT_READY)
             decide(v, SC_VIOLATED, "%s kept answering not-ready for the whole window while only %s, which it "
                    "does not cover, was pending", subject, object);
+        else if (r->result == 0 && !r->object_done)
+            decide(v, SC_PASS, "%s reported success while %s was %s", subject, object,
+                   r->released ? "still pending" : "held");
+        else if (r->released && off_cpu(r))
+            off_cpu_undecided(v, r, subject);
         else if (r->released)
             decide(v, SC_VIOLATED, "%s did not answer until the gates were released: it waited for %s", subject,
                    object);
-        else if (r->result != 0)
-            sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
+        else if (r->object_done)
+            sc_verdict_error(v, "%s completed while its gate was still closed", object);
         else
-            decide(v, SC_PASS, "%s reported success while %s was held", subject, object);
+            sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
         break;
     default:
         break;

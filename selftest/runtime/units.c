@@ -174,6 +174,38 @@ static void verdicts(void)
     sc_verdict_start(&v, SC_READY_WHILE);
     sc_verdict_returned(&v, &r, "Q", "A");
     check(v.outcome == SC_VIOLATED, "ready while: answering only after release is violated", v.why);
+    /* the window may pass while the asking goes on (a busy machine): the object's completion, read right after
+     * the answer, says whether it was still pending */
+    r = (struct sc_return){ 0, 1, 0, 1, 0, 5000000, 0, 0 };
+    sc_verdict_start(&v, SC_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_PASS && strstr(v.why, "still pending"),
+          "ready while: success after the release while A was still pending passes", v.why);
+    r = (struct sc_return){ 0, 1, 600, 1, 0, 5000000, 0, 0 };
+    sc_verdict_start(&v, SC_NOT_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_OPEN && v.query_ok, "not ready while: not-ready after the release while A was still pending "
+          "counts", v.why);
+    r = (struct sc_return){ 0, 1, 0, 1, 0, 5000000, 0, 0 };
+    sc_verdict_start(&v, SC_NOT_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_VIOLATED && strstr(v.why, "still pending"),
+          "not ready while: success after the release while A was still pending is violated", v.why);
+    r = (struct sc_return){ 1, 1, 0, 1, 3000000, 5000000, 0, 1000000 };
+    sc_verdict_start(&v, SC_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_UNDECIDED && strstr(v.why, "for a CPU"),
+          "ready while: an answer after the release, from a thread kept off the CPU, is undecidable", v.why);
+    r = (struct sc_return){ 1, 1, 0, 1, 3000000, 5000000, 0, 0 };
+    sc_verdict_start(&v, SC_NOT_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_UNDECIDED && strstr(v.why, "for a CPU"),
+          "not ready while: an answer after the release, from a thread kept off the CPU, is undecidable", v.why);
+    r = (struct sc_return){ 1, 1, 0, 1, 3000000, 5000000, 4000000, 2000000 };
+    sc_verdict_start(&v, SC_READY_WHILE);
+    sc_verdict_returned(&v, &r, "Q", "A");
+    check(v.outcome == SC_VIOLATED, "ready while: a thread that ran in its call before the release, answering after "
+          "it, is violated", v.why);
 
     /* errors: first one kept; a violation keeps its evidence */
     sc_verdict_start(&v, SC_AFTER);
