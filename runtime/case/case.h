@@ -97,6 +97,10 @@ struct shared {
     uint32_t moved_gen;              /* ... whose run_gen was this then                          */
     uint32_t room_waits;             /* processes that waited for room for their context ...     */
     uint64_t room_wait_ns;           /* ... and how long in all                                  */
+    /* settle (backend.h) in every process: at a hold window's end main asks each process whose observer
+     * is there to answer, and it answers once its own device ran what it could without the gates */
+    int observing[SC_MAX_PROCS];
+    int settle_asked[SC_MAX_PROCS], settle_answered[SC_MAX_PROCS]; /* counts, wrapping */
 };
 #define SC_SHARED_BYTES ((sizeof(struct shared) + 4095u) & ~(size_t)4095u)
 #define SC_PEER_GRACE_NS 5000000000ull /* a process that was told to quit, before it is killed */
@@ -339,6 +343,11 @@ void stop_peers(struct run *r, uint64_t grace_ns);
 void peer_failed(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Another process: the run main told it to start. */
 uint32_t peer_run(void);
+/* Main: every other process's device runs what it can without the gates (backend.h, settle), each within
+ * max_ns.  0: one did not answer in time. */
+int settle_peers(struct run *r, uint64_t max_ns);
+/* Another process: answers main's ask to settle, if there is one. */
+void settle_if_asked(struct run *r);
 
 /* ---- workers.c --------------------------------------------------------------- */
 

@@ -72,8 +72,12 @@ int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_r
         w->started = pthread_create(&w->tid, NULL, peer_worker_main, w) == 0;
         mine_threads += w->started;
     }
-    /* observe this process's probes for the others, until every thread of it ended */
+    /* observe this process's probes for the others, and settle when main asks, until every thread of it
+     * ended */
+    store(&r->sh->settle_answered[proc], load(&r->sh->settle_asked[proc]));
+    store(&r->sh->observing[proc], 1);
     for (int running = mine_threads; running > 0 && !sc_procs_orphaned();) {
+        settle_if_asked(r);
         running = 0;
         for (int t = 1; t < p->nthreads; t++)
             running += r->workers[t].started && !load(&r->workers[t].exited);
@@ -83,6 +87,7 @@ int sc_run_child(const sc_backend *b, const struct sc_prog *p, const struct sc_r
                 member_done(r, i, 0);
         sc_pause_ns(SC_POLL_NS);
     }
+    store(&r->sh->observing[proc], 0);
     for (int t = 1; t < p->nthreads; t++)
         if (r->workers[t].started)
             pthread_join(r->workers[t].tid, NULL);

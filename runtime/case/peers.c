@@ -120,6 +120,43 @@ int await_peers(struct run *r, int *flags, const char *what, uint64_t limit_ns, 
 }
 
 /*
+ * The end of a hold window, in every process: the mock's streams are threads of the process that made
+ * them, so main's settle does not reach another process's; each process whose observer loop runs
+ * (child.c) is asked, and the asks are answered side by side.  On a GPU each answers at once.
+ */
+int settle_peers(struct run *r, uint64_t max_ns)
+{
+    const struct sc_prog *p = r->p;
+    int asked[SC_MAX_PROCS] = { 0 };
+    if (!r->sh || r->proc != 0)
+        return 1;
+    for (int k = 1; k < p->nprocs; k++)
+        if (load(&r->sh->observing[k])) {
+            asked[k] = (load(&r->sh->settle_asked[k]) & 0x3fffffff) + 1; /* never 0: 0 is "not asked" */
+            store(&r->sh->settle_asked[k], asked[k]);
+        }
+    uint64_t end = sc_now_ns() + max_ns + max_ns / 10;
+    for (int k = 1; k < p->nprocs; k++)
+        while (asked[k] && load(&r->sh->settle_answered[k]) != asked[k] && load(&r->sh->observing[k]) &&
+               !r->broken) {
+            char how[160];
+            if (sc_now_ns() > end || !sc_procs_alive(r->pid[k], how, sizeof how))
+                return 0;
+            sc_pause_ns(SC_POLL_NS);
+        }
+    return 1;
+}
+
+void settle_if_asked(struct run *r)
+{
+    int asked = load(&r->sh->settle_asked[r->proc]);
+    if (asked != load(&r->sh->settle_answered[r->proc])) {
+        r->b->settle(SC_SETTLE_NS);
+        store(&r->sh->settle_answered[r->proc], asked);
+    }
+}
+
+/*
  * Main: the region's control part is reset for a new run, which the other
  * processes, waiting since their last run, then start; one that is not
  * running (the first run, or it ended) is started for it.

@@ -160,7 +160,7 @@ static void hold(struct run *r, uint64_t last_issue)
         else if (sc_now_ns() - last_issue >= r->cfg.window_ns) {
             /* over once the device has run all it can without the gates (a GPU: at once; the mock's threads:
              * when a busy machine has scheduled them), so that what a broken driver lets through is seen */
-            if (!r->b->settle(SC_SETTLE_NS))
+            if (!r->b->settle(SC_SETTLE_NS) || !settle_peers(r, SC_SETTLE_NS))
                 log_note(r, "the device had work it could run %.0f ms after the window", SC_SETTLE_NS / 1e6);
             sample(r);
             release(r, sc_verdict_decided(&r->v) ? "verdict decided" : "hold window passed");
