@@ -236,6 +236,7 @@ struct run {
     int early;                    /* the gates were released early: blocker blocked for a window */
     int issuing;                  /* the op being issued (nops once all are): what may hold work so far */
     int open_at_early;            /* ... while the verdict was still open */
+    int subject_unheld;           /* ... before the subject was issued (verdict.h, sc_verdict_subject_unheld) */
     uint64_t t0, t_release;
     struct sc_verdict v;
     pthread_mutex_t log_mu;

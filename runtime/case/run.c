@@ -133,6 +133,8 @@ static int issue_all(struct run *r, uint64_t *last_issue)
                               desc, r->blocker);
             return 0;
         }
+        if (i == p->subject && load(&r->released))
+            r->subject_unheld = 1;
         r->issuing = i;
         post(&r->workers[o->def->thread], JOB_ISSUE, i);
         /* issuing a group takes a while per member: that is not waiting for held work */
@@ -275,6 +277,8 @@ static void judge_all(struct run *r)
     count_group(r);
     if (r->early && r->open_at_early && !measures_hold(p)) /* what the release may have undone is never a violation */
         sc_verdict_premise_lost(&r->v, r->blocker);
+    if (r->subject_unheld) /* ... and what it made vacuous is never a pass */
+        sc_verdict_subject_unheld(&r->v, r->blocker, opname(r, p->subject));
 }
 
 /* The case once its workers run, phases 1 to 6.  1: a host thread hung in a CUDA call. */

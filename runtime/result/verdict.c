@@ -296,6 +296,17 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
              blocker, seen);
 }
 
+void sc_verdict_subject_unheld(struct sc_verdict *v, const char *blocker, const char *subject)
+{
+    if (v->outcome != SC_PASS || (v->rel != SC_KEEPS_DATA && v->rel != SC_READS_FILL && v->rel != SC_SEES_PRIMARY))
+        return;
+    v->outcome = SC_UNDECIDED;
+    snprintf(v->why, sizeof v->why,
+             "cannot decide: the gates had to be released before %.60s was issued, because %.120s blocked its "
+             "issuing thread for the whole window, so what it is ordered after may have completed first",
+             subject, blocker);
+}
+
 int sc_verdict_decided(const struct sc_verdict *v)
 {
     return v->outcome != SC_OPEN || (v->rel == SC_NOT_READY_WHILE && v->query_ok);

@@ -78,6 +78,13 @@ void sc_verdict_error(struct sc_verdict *v, const char *fmt, ...)
  * premise, work held pending, the release can undo becomes undecidable.
  */
 void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker);
+/*
+ * The gates were released early (as above) before the subject was issued: a
+ * pass of a relation of the subject's data (keeps its data, reads the fill,
+ * sees its primary) proves nothing then, since the work the rule orders it
+ * after may have completed before it was even issued: undecidable.
+ */
+void sc_verdict_subject_unheld(struct sc_verdict *v, const char *blocker, const char *subject);
 /* May the gates be released now? */
 int sc_verdict_decided(const struct sc_verdict *v);
 

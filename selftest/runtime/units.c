@@ -260,6 +260,26 @@ static void premise(void)
     sc_verdict_decide(&v, SC_PASS, "X answered not-ready");
     sc_verdict_premise_lost(&v, "A (kernel on s)");
     check(v.outcome == SC_PASS, "early release: a pass stays a pass", v.why);
+    /* ... unless the release came before the subject was issued, for a relation of the subject's data */
+    static const struct { enum sc_relation rel; const char *name; } data_rels[] = {
+        { SC_KEEPS_DATA, "keeps its data" }, { SC_READS_FILL, "reads the fill" }, { SC_SEES_PRIMARY, "sees its primary" },
+    };
+    for (size_t i = 0; i < sizeof data_rels / sizeof data_rels[0]; i++) {
+        sc_verdict_start(&v, data_rels[i].rel);
+        sc_verdict_decide(&v, SC_PASS, "B kept its data");
+        sc_verdict_subject_unheld(&v, "W (wait E on t)", "B");
+        snprintf(name, sizeof name, "early release before the subject: a pass of '%s' is undecidable",
+                 data_rels[i].name);
+        check(v.outcome == SC_UNDECIDED && strstr(v.why, "released before B was issued") != NULL, name, v.why);
+    }
+    sc_verdict_start(&v, SC_KEEPS_DATA);
+    sc_verdict_decide(&v, SC_VIOLATED, "B's data was overwritten");
+    sc_verdict_subject_unheld(&v, "W (wait E on t)", "B");
+    check(v.outcome == SC_VIOLATED, "early release before the subject: a violation of 'keeps its data' is kept", v.why);
+    sc_verdict_start(&v, SC_RUNS_ONCE);
+    sc_verdict_decide(&v, SC_PASS, "C ran once");
+    sc_verdict_subject_unheld(&v, "W (wait E on t)", "C");
+    check(v.outcome == SC_PASS, "early release before the subject: a pass of 'runs once' stays", v.why);
 }
 
 static void yaml(void)
