@@ -179,8 +179,8 @@ static void drain(struct run *r)
     for (;;) {
         int waiting = 0;
         sample(r);
-        for (int i = 0; i < p->nops; i++)
-            waiting += pending(r, i);
+        for (int i = 0; i < p->nops; i++) /* once another process failed, its ops never complete: not waited for */
+            waiting += pending(r, i) && (!r->broken || mine(r, i));
         if (!waiting)
             return;
         if (sc_now_ns() - r->t_release > r->cfg.deadline_ns) {

@@ -12,14 +12,24 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 echo "TAP version 13"
+# caught OUT PROG N: all N cases of PROG (its controls aside) failed as DE-FACTO rules not kept, but for
+# those a loaded machine made undecidable (a call kept off the CPU for a window, say), and at least one did
+caught() {
+    local kept und
+    kept=$(grep -c "^not ok [0-9]* - $2\.[a-z_.]*[a-z] # TODO DE-FACTO rule not kept" <<<"$1")
+    und=$(grep "^not ok [0-9]* - $2\.[a-z_.]*[a-z] # TODO undecidable" <<<"$1" | grep -vc '\.control # ')
+    [ "$kept" -ge 1 ] && [ $((kept + und)) = "$3" ]
+}
 
-# broken promise, program, message its cases must report
+# broken promise, program, message its cases must report; the programs run side by side, a core each
+# (a hold window ends once the mock's threads ran what they could: settle, backend.h), then are judged in
+# order
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+rows=0
 while read -r brk prog msg; do
-    out=$(STREAMCTS_MOCK_BREAK=$brk "$dir/$prog.prog" 2>&1); rc=$?
-    main=$(grep '^not ok' <<<"$out" | grep -vc '\.control')
-    if [ $rc -ne 0 ] && [ "$main" -gt 0 ] && grep -q "message: \".*$msg" <<<"$out"; then
-        ok "break $brk: $prog reports $main violated cases ('$msg')"
-    else nok "break $brk: $prog did not report the violation (exit $rc, $main cases)" "$out"; fi
+    rows=$((rows + 1)); printf '%s\n' "$brk" "$prog" "$msg" >"$tmp/$rows.row"
+    (STREAMCTS_MOCK_BREAK=$brk "$dir/$prog.prog" >"$tmp/$rows.out" 2>&1; echo $? >"$tmp/$rows.rc") &
+    while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
 done <<'EOF_CASES'
 legacy default_stream.legacy.waits_for_blocking completed while A was still pending
 legacy default_stream.null.waits_for_legacy_in_per_thread_mode completed while A was still pending
@@ -77,6 +87,15 @@ launch_unchecked error.last_error.set_by_a_refused_launch G answered success (0)
 used_uncounted alloc.used.counts_live_allocation U gave 0 bytes in use, not allocated
 used_counts_freed alloc.used.zero_after_free_synchronized U gave 4194304 bytes in use, not zero
 EOF_CASES
+wait
+for i in $(seq 1 $rows); do
+    { read -r brk; read -r prog; read -r msg; } <"$tmp/$i.row"
+    out=$(cat "$tmp/$i.out"); rc=$(cat "$tmp/$i.rc")
+    main=$(grep '^not ok' <<<"$out" | grep -vc '\.control')
+    if [ "$rc" -ne 0 ] && [ "$main" -gt 0 ] && grep -q "message: \".*$msg" <<<"$out"; then
+        ok "break $brk: $prog reports $main violated cases ('$msg')"
+    else nok "break $brk: $prog did not report the violation (exit $rc, $main cases)" "$out"; fi
+done
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,
 # so these get a 50 ms window, in which even a loaded machine runs the mock's stream threads.  Nothing
@@ -110,9 +129,11 @@ done
 # the gate (runtime/suite/support.c, sc_support_wait_gates): a stream wait unless a driver knob makes it the
 # worse gate, or whichever STREAMCTS_WAIT_GATES names; the header says which, and a broken promise is
 # reported with either (under CUDA_LAUNCH_BLOCKING=1 the mock's launches wait, as the driver's do, so
-# the hold never happens and the points are undecidable, not passed)
+# the hold never happens and the points are undecidable, not passed: there, the kernel.kernel case alone,
+# since every undecidable point is tried again with fresh streams and every enqueue waits a window)
 while read -r setting want; do
-    out=$(env "$setting" STREAMCTS_MOCK_BREAK=wait "$dir/event.wait.orders_later_work.prog" 2>&1); rc=$?
+    only='*'; [ "$setting" = CUDA_LAUNCH_BLOCKING=1 ] && only='*.kernel.kernel'
+    out=$(env "$setting" STREAMCTS_MOCK_BREAK=wait "$dir/event.wait.orders_later_work.prog" --case "$only" 2>&1); rc=$?
     main=$(grep '^not ok' <<<"$out" | grep -vc '\.control')
     if grep -q "^# gates: $want" <<<"$out" && { { [ $rc -ne 0 ] && [ "$main" -gt 0 ]; } ||
         { [ "$setting" = CUDA_LAUNCH_BLOCKING=1 ] && ! grep -q '^ok [0-9]* - [^#]*$' <<<"$out" &&
@@ -159,7 +180,7 @@ done
 # or, where a loaded machine ran B only after the release, A's write lands in B's memory after B's
 prog=alloc.reuse.full_pool_inserts_dependency
 out=$(STREAMCTS_MOCK_BREAK=internal_deps_missing "$dir/$prog.prog" 2>&1); rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c "^not ok [0-9]* - $prog\.[a-z]* # TODO DE-FACTO rule not kept" <<<"$out")" = 2 ] &&
+if [ $rc -eq 0 ] && caught "$out" "$prog" 2 &&
     grep -q 'message: "\(B completed while A was still pending\|B.s destination holds A.s data (word 0 is 0x42424242): A wrote after B did\)' <<<"$out"; then
     ok "break internal_deps_missing: $prog reports the missing dependency (DE-FACTO)"
 else nok "break internal_deps_missing: $prog did not report it (exit $rc)" "$out"; fi
@@ -173,7 +194,7 @@ else nok "break memset_node_pool: alloc.graph.memset_node_refused_on_created_poo
 # allocmisc: a broken DE-FACTO promise: cuMemFree / cudaFree that returns without waiting for other streams'
 # work (break free_unsynced); the 4 cases say so, as TODOs that do not fail the program
 out=$(STREAMCTS_MOCK_BREAK=free_unsynced "$dir/alloc.host.mem_free_waits_for_every_stream.prog" 2>&1); rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c '^not ok [0-9]* - alloc.host.mem_free_waits_for_every_stream.*# TODO DE-FACTO rule not kept' <<<"$out")" = 4 ] &&
+if [ $rc -eq 0 ] && caught "$out" alloc.host.mem_free_waits_for_every_stream 4 &&
     grep -q 'message: "X returned while A was still pending' <<<"$out"; then
     ok "break free_unsynced: alloc.host.mem_free_waits_for_every_stream reports the free that did not wait (DE-FACTO)"
 else nok "break free_unsynced: alloc.host.mem_free_waits_for_every_stream did not report it (exit $rc)" "$out"; fi

@@ -12,10 +12,19 @@ echo "TAP version 13"
 
 # legal drivers, which no MUST point may fail: one whose every enqueue waits (up to 50 ms) for its
 # stream to drain, as under CUDA_LAUNCH_BLOCKING=1, so that the gates must open early; one whose
-# faulting launch answers the fault itself (one attempt each: retrying an undecidable point with
-# fresh streams would only repeat it)
+# faulting launch answers the fault itself, run over the programs that launch a fault (sc_fault in
+# their generated C): for the others that quirk changes nothing, and conforming.t runs them (one attempt
+# each: retrying an undecidable point with fresh streams would only repeat it)
+faulting=
+for p in "$dir"/*.prog; do
+    name=$(basename "$p" .prog)
+    grep -q 'sc_fault(' "generated/$(tr . / <<<"$name").c" 2>/dev/null && faulting="$faulting $p"
+done
+[ "$(wc -w <<<"$faulting")" -ge 5 ] && ok "the programs that launch a fault: $(wc -w <<<"$faulting")" ||
+    nok "fewer than 5 mock programs launch a fault: '$faulting'"
 for quirk in enqueue_waits fault_at_launch; do
-    for p in "$dir"/*.prog; do
+    progs=$(if [ $quirk = fault_at_launch ]; then echo $faulting; else echo "$dir"/*.prog; fi)
+    for p in $progs; do
         out=$(STREAMCTS_MOCK_QUIRK=$quirk "$p" --attempts 1 2>&1); rc=$?
         if [ $rc -eq 0 ] && ! grep '^not ok' <<<"$out" | grep -qv '# TODO'; then
             ok "$(basename "$p" .prog): no MUST failure on a legal driver ($quirk)"

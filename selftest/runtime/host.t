@@ -12,6 +12,20 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 say() { if [ "$1" = 0 ]; then ok "$2"; else nok "$2" "${3:-}"; fi; }
 points() { grep -E '^(not )?ok [0-9]+ - |^1\.\.' <<<"$1"; }
+# same_points A B: the same plan and points, where a point a loaded machine made undecidable in one run
+# (tried again with fresh streams, it may still be) counts as the same point whatever the other run said
+same_points() {
+    local a b
+    a=$(points "$1") b=$(points "$2")
+    [ "$(wc -l <<<"$a")" = "$(wc -l <<<"$b")" ] || return 1
+    paste -d '\n' <(printf '%s\n' "$a") <(printf '%s\n' "$b") | awk '
+        NR % 2 { x = $0; next }
+        { y = $0
+          if (x == y) next
+          if (x !~ /# TODO undecidable/ && y !~ /# TODO undecidable/) exit 1
+          sub(/^(not )?ok /, "", x); sub(/ # .*/, "", x); sub(/^(not )?ok /, "", y); sub(/ # .*/, "", y)
+          if (x != y) exit 1 }'
+}
 echo "TAP version 13"
 tmp=$(mktemp -d); trap 'exec 9<&- 8<&-; rm -rf "$tmp"' EXIT
 mkfifo "$tmp/lease" "$tmp/lease2"
@@ -35,7 +49,7 @@ for p in $($host --list); do
     prog=$dir/$p.prog
     alone=$("$prog" 2>&1); rc_alone=$?
     hosted=$(STREAMCTS_HOST=$tmp "$prog" 2>"$tmp/err"); rc_hosted=$?
-    [ "$(points "$alone")" = "$(points "$hosted")" ] && [ $rc_alone = $rc_hosted ] &&
+    same_points "$alone" "$hosted" && [ $rc_alone = $rc_hosted ] &&
         grep -q "^# host: run for .*$p.prog by host process" <<<"$hosted" && [ ! -s "$tmp/err" ]
     say $? "$p: the same points and exit status ($rc_hosted) through the host as alone" \
         "$(diff <(points "$alone") <(points "$hosted") | head -5; cat "$tmp/err")"

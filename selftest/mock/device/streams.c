@@ -90,6 +90,8 @@ void wait_done(struct mstream *s, uint64_t target)
     if (s != running)
         waiting_over();
 }
+/* mps_serializes: the MPS server's lock, which another process's work (a held gate) may keep */
+static int on_serial_lock(const void *arg) { return (void)arg, 1; }
 static void *worker(void *arg)
 {
     struct mstream *s = arg;
@@ -105,7 +107,9 @@ static void *worker(void *arg)
         if (it->type == ITEM_WAIT)
             wait_done(it->on, it->target);
         else if (it->fn && (!context_error() || it->fn == run_callback)) { /* after a fault only callbacks run */
+            waiting_for(on_serial_lock, NULL);
             int serial = it->fn == run_gate ? -1 : device_serial_lock(); /* a gate holds it from its launch */
+            waiting_over();
             int callers = callers_fn(it->fn);
             if (callers)
                 waiting_for(in_callers_code, NULL);
