@@ -247,7 +247,9 @@ typedef struct sc_backend {
     int (*pool_used)(void *pool, uint64_t *bytes);
     /* before a hold window is judged over: waits (at most max_ns) until the device has run all it can run
      * without a gate's release; 1 settled, 0 not within max_ns.  A GPU runs by itself: it answers 1 at once.
-     * The mock's device is host threads a busy machine may not have scheduled in the window yet. */
+     * The mock's device is host threads a busy machine may not have scheduled in the window yet; they belong
+     * to the process that made the streams, so main asks each of a case's other processes too (settle_peers,
+     * case.h). */
     int (*settle)(uint64_t max_ns);
     /* cuStreamGetCaptureInfo of s: its capture status (SC_CAPTURE_*), and while it is active the capture's id and
      * how many nodes the next node captured in s will depend on */
