@@ -57,5 +57,9 @@ done
 out=$(STREAMCTS_MOCK_BREAK= STREAMCTS_MOCK_QUIRK= "$prog" --list 2>&1); rc=$?
 if [ $rc -eq 0 ] && [ -n "$out" ]; then ok "empty STREAMCTS_MOCK_BREAK and STREAMCTS_MOCK_QUIRK break nothing"
 else nok "empty values were refused (exit $rc)" "$out"; fi
+# ... and the device's name says so: no "broken: " with nothing after it
+out=$(STREAMCTS_MOCK_BREAK= "$prog" --case '*.kernel.kernel' --api driver 2>&1)
+if grep -q '^# device: streamcts mock (host threads), MOCK,' <<<"$out"; then ok "an empty STREAMCTS_MOCK_BREAK names no break in the device's name"
+else nok "an empty STREAMCTS_MOCK_BREAK named a break in the device's name" "$(grep '^# device' <<<"$out")"; fi
 
 echo "1..$n"

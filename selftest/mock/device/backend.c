@@ -54,7 +54,7 @@ int sc_driver_describe(struct sc_device_info *info)
 {
     memset(info, 0, sizeof *info);
     snprintf(info->name, sizeof info->name, "streamcts mock (host threads)%s%s",
-             mock_break_value ? ", broken: " : "", mock_break_value ? mock_break_value : "");
+             mock_break ? ", broken: " : "", mock_break ? mock_break_value : ""); /* an empty value is unset */
     snprintf(info->uuid, sizeof info->uuid, "MOCK");
     return 0;
 }
