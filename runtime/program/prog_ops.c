@@ -214,12 +214,17 @@ sc_op sc_alloc_imported(sc_prog *p, const char *n, sc_pool pool, sc_stream s)
     return index_of(p, op);
 }
 
-sc_op sc_graph_launch(sc_prog *p, const char *n, sc_graph g, sc_stream s)
+/* an op of graph g on stream s (SC_NULL_STREAM: a node added to g by hand) */
+static struct sc_op_def *graph_on(sc_prog *p, enum sc_op_kind k, const char *n, sc_graph g, sc_stream s)
 {
-    struct sc_op_def *op = add(p, SC_OP_GRAPH_LAUNCH, n, s);
+    struct sc_op_def *op = add(p, k, n, s);
     check_index(p, n, "graph", g, p->ngraphs);
     op->graph = g;
-    return index_of(p, op);
+    return op;
+}
+sc_op sc_graph_launch(sc_prog *p, const char *n, sc_graph g, sc_stream s)
+{
+    return index_of(p, graph_on(p, SC_OP_GRAPH_LAUNCH, n, g, s));
 }
 
 sc_op sc_capture_begin(sc_prog *p, const char *n, sc_stream s, enum sc_capture_mode mode)
@@ -232,26 +237,17 @@ sc_op sc_capture_end(sc_prog *p, const char *n, sc_stream s) { return simple(p, 
 sc_op sc_capture_status(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_STATUS, n, s); }
 sc_op sc_capture_keep(sc_prog *p, const char *n, sc_stream s, sc_graph g)
 {
-    struct sc_op_def *op = add(p, SC_OP_CAPTURE_KEEP, n, s);
-    check_index(p, n, "graph", g, p->ngraphs);
-    op->graph = g;
-    return index_of(p, op);
+    return index_of(p, graph_on(p, SC_OP_CAPTURE_KEEP, n, g, s));
 }
 sc_op sc_graph_replay(sc_prog *p, const char *n, sc_graph g, sc_stream s)
 {
-    struct sc_op_def *op = add(p, SC_OP_GRAPH_REPLAY, n, s);
-    check_index(p, n, "graph", g, p->ngraphs);
-    op->graph = g;
-    return index_of(p, op);
+    return index_of(p, graph_on(p, SC_OP_GRAPH_REPLAY, n, g, s));
 }
 
 /* graphs built by hand */
 static struct sc_op_def *graph_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_graph g)
 {
-    struct sc_op_def *op = add(p, k, n, SC_NULL_STREAM);
-    check_index(p, n, "graph", g, p->ngraphs);
-    op->graph = g;
-    return op;
+    return graph_on(p, k, n, g, SC_NULL_STREAM);
 }
 sc_op sc_node(sc_prog *p, const char *n, sc_graph g, enum sc_node_kind kind)
 {
