@@ -108,6 +108,20 @@ static void off_cpu_undecided(struct sc_verdict *v, const struct sc_return *r, c
            (double)r->hold_ns / 1e6);
 }
 
+/* A query's answer that no rule of the queries decided while the object was pending: from a call entered
+ * before the release, one that waited for the object (unless its thread waited for a CPU), else an error. */
+static void answered_after(struct sc_verdict *v, const struct sc_return *r, const char *subject, const char *object)
+{
+    if (r->released && off_cpu(r))
+        off_cpu_undecided(v, r, subject);
+    else if (r->released)
+        decide(v, SC_VIOLATED, "%s did not answer until the gates were released: it waited for %s", subject, object);
+    else if (r->object_done)
+        sc_verdict_error(v, "%s completed while its gate was still closed", object);
+    else
+        sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
+}
+
 void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const char *subject, const char *object)
 {
     if (v->outcome != SC_OPEN)
@@ -146,15 +160,8 @@ void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const 
         else if (r->result == 0 && !r->object_done)
             decide(v, SC_VIOLATED, "%s reported success while %s was %s", subject, object,
                    r->released ? "still pending" : "held");
-        else if (r->released && off_cpu(r))
-            off_cpu_undecided(v, r, subject);
-        else if (r->released)
-            decide(v, SC_VIOLATED, "%s did not answer until the gates were released: it waited for %s", subject,
-                   object);
-        else if (r->object_done)
-            sc_verdict_error(v, "%s completed while its gate was still closed", object);
         else
-            sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
+            answered_after(v, r, subject, object);
         break;
     case SC_READY_WHILE:
         if (r->result == NOT_READY && !r->gpu_reached)
@@ -166,15 +173,8 @@ void sc_verdict_returned(struct sc_verdict *v, const struct sc_return *r, const 
         else if (r->result == 0 && !r->object_done)
             decide(v, SC_PASS, "%s reported success while %s was %s", subject, object,
                    r->released ? "still pending" : "held");
-        else if (r->released && off_cpu(r))
-            off_cpu_undecided(v, r, subject);
-        else if (r->released)
-            decide(v, SC_VIOLATED, "%s did not answer until the gates were released: it waited for %s", subject,
-                   object);
-        else if (r->object_done)
-            sc_verdict_error(v, "%s completed while its gate was still closed", object);
         else
-            sc_verdict_error(v, "%s failed with error %d while %s was held", subject, r->result, object);
+            answered_after(v, r, subject, object);
         break;
     default:
         break;
