@@ -237,6 +237,7 @@ struct run {
     int issuing;                  /* the op being issued (nops once all are): what may hold work so far */
     int open_at_early;            /* ... while the verdict was still open */
     int subject_unheld;           /* ... before the subject was issued (verdict.h, sc_verdict_subject_unheld) */
+    char unheld_why[240];         /* ... and why, a clause of the verdict's message */
     uint64_t t0, t_release;
     struct sc_verdict v;
     pthread_mutex_t log_mu;

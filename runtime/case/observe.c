@@ -134,11 +134,13 @@ void release(struct run *r, const char *why)
 {
     if (load(&r->released))
         return;
+    /* the time first: a call begun (t_issue) at or after it may have begun after the gates opened; one begun
+     * before it began while they were closed */
+    r->t_release = sc_now_ns();
     store(&r->released, 1); /* before the flag: a sample that reads 0 was taken while held */
     if (r->sh)
         store(&r->sh->released, 1);
     __atomic_store_n(r->arena->gate, 1u, __ATOMIC_SEQ_CST);
-    r->t_release = sc_now_ns();
     log_note(r, "gates released: %s", why);
 }
 

@@ -133,8 +133,11 @@ static int issue_all(struct run *r, uint64_t *last_issue)
                               desc, r->blocker);
             return 0;
         }
-        if (i == p->subject && load(&r->released))
+        if (i == p->subject && load(&r->released)) {
+            snprintf(r->unheld_why, sizeof r->unheld_why, "%s blocked its issuing thread for the whole window",
+                     r->blocker);
             r->subject_unheld = 1;
+        }
         r->issuing = i;
         post(&r->workers[o->def->thread], JOB_ISSUE, i);
         /* issuing a group takes a while per member: that is not waiting for held work */
@@ -145,6 +148,13 @@ static int issue_all(struct run *r, uint64_t *last_issue)
         *last_issue = o->t_issue;
         if (!returned(r, i, desc))
             return 0;
+        if (i == p->subject && load(&r->released) && o->t_issue >= r->t_release) {
+            /* posted while held, but its thread began the call only after the release: as if issued after it */
+            if (!r->subject_unheld)
+                snprintf(r->unheld_why, sizeof r->unheld_why, "its thread, kept off the CPU, began the call only "
+                         "%.3f ms after the release", (double)(o->t_issue - r->t_release) / 1e6);
+            r->subject_unheld = 1;
+        }
         if (i == p->subject)
             judge_return(r);
         judge_comparison(r);
@@ -278,7 +288,7 @@ static void judge_all(struct run *r)
     if (r->early && r->open_at_early && !measures_hold(p)) /* what the release may have undone is never a violation */
         sc_verdict_premise_lost(&r->v, r->blocker);
     if (r->subject_unheld) /* ... and what it made vacuous is never a pass */
-        sc_verdict_subject_unheld(&r->v, r->blocker, opname(r, p->subject));
+        sc_verdict_subject_unheld(&r->v, r->unheld_why, opname(r, p->subject));
 }
 
 /* The case once its workers run, phases 1 to 6.  1: a host thread hung in a CUDA call. */

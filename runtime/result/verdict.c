@@ -296,15 +296,25 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
              blocker, seen);
 }
 
-void sc_verdict_subject_unheld(struct sc_verdict *v, const char *blocker, const char *subject)
+void sc_verdict_subject_unheld(struct sc_verdict *v, const char *why, const char *subject)
 {
-    if (v->outcome != SC_PASS || (v->rel != SC_KEEPS_DATA && v->rel != SC_READS_FILL && v->rel != SC_SEES_PRIMARY))
+    switch (v->rel) {
+    case SC_AFTER:        /* "stayed pending while A was held": A was no longer held */
+    case SC_BLOCKS_UNTIL: /* "returned only after A completed": A may have completed before the call */
+    case SC_KEEPS_DATA:
+    case SC_READS_FILL:
+    case SC_SEES_PRIMARY:
+        break;
+    default: /* judged by data read at the time (A still pending at an answer, a count, a value): stands */
+        return;
+    }
+    if (v->outcome != SC_PASS)
         return;
     v->outcome = SC_UNDECIDED;
     snprintf(v->why, sizeof v->why,
-             "cannot decide: the gates had to be released before %.60s was issued, because %.120s blocked its "
-             "issuing thread for the whole window, so what it is ordered after may have completed first",
-             subject, blocker);
+             "cannot decide: the gates had to be released before %.60s was issued, because %.200s, so what it is "
+             "ordered after may have completed first",
+             subject, why);
 }
 
 int sc_verdict_decided(const struct sc_verdict *v)

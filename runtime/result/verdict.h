@@ -79,12 +79,16 @@ void sc_verdict_error(struct sc_verdict *v, const char *fmt, ...)
  */
 void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker);
 /*
- * The gates were released early (as above) before the subject was issued: a
- * pass of a relation of the subject's data (keeps its data, reads the fill,
- * sees its primary) proves nothing then, since the work the rule orders it
- * after may have completed before it was even issued: undecidable.
+ * The gates were released early (as above) before the subject was issued, or
+ * before its issuing thread began the call (a busy machine kept that thread
+ * off the CPU for the whole window): a pass of "after", "blocks until" or a
+ * relation of the subject's data (keeps its data, reads the fill, sees its
+ * primary) proves nothing then, since the work the rule orders it after may
+ * have completed before it was even issued: undecidable.  A violation, and a
+ * pass judged by what was read at the time (A still pending when the subject
+ * completed, answered or returned), stands.
  */
-void sc_verdict_subject_unheld(struct sc_verdict *v, const char *blocker, const char *subject);
+void sc_verdict_subject_unheld(struct sc_verdict *v, const char *why, const char *subject);
 /* May the gates be released now? */
 int sc_verdict_decided(const struct sc_verdict *v);
 

@@ -263,23 +263,42 @@ static void premise(void)
     /* ... unless the release came before the subject was issued, for a relation of the subject's data */
     static const struct { enum sc_relation rel; const char *name; } data_rels[] = {
         { SC_KEEPS_DATA, "keeps its data" }, { SC_READS_FILL, "reads the fill" }, { SC_SEES_PRIMARY, "sees its primary" },
+        { SC_AFTER, "after" }, { SC_BLOCKS_UNTIL, "blocks until" },
     };
     for (size_t i = 0; i < sizeof data_rels / sizeof data_rels[0]; i++) {
         sc_verdict_start(&v, data_rels[i].rel);
         sc_verdict_decide(&v, SC_PASS, "B kept its data");
-        sc_verdict_subject_unheld(&v, "W (wait E on t)", "B");
+        sc_verdict_subject_unheld(&v, "W (wait E on t) blocked its issuing thread for the whole window", "B");
         snprintf(name, sizeof name, "early release before the subject: a pass of '%s' is undecidable",
                  data_rels[i].name);
         check(v.outcome == SC_UNDECIDED && strstr(v.why, "released before B was issued") != NULL, name, v.why);
     }
     sc_verdict_start(&v, SC_KEEPS_DATA);
     sc_verdict_decide(&v, SC_VIOLATED, "B's data was overwritten");
-    sc_verdict_subject_unheld(&v, "W (wait E on t)", "B");
+    sc_verdict_subject_unheld(&v, "W (wait E on t) blocked its issuing thread for the whole window", "B");
     check(v.outcome == SC_VIOLATED, "early release before the subject: a violation of 'keeps its data' is kept", v.why);
     sc_verdict_start(&v, SC_RUNS_ONCE);
     sc_verdict_decide(&v, SC_PASS, "C ran once");
-    sc_verdict_subject_unheld(&v, "W (wait E on t)", "C");
+    sc_verdict_subject_unheld(&v, "W (wait E on t) blocked its issuing thread for the whole window", "C");
     check(v.outcome == SC_PASS, "early release before the subject: a pass of 'runs once' stays", v.why);
+    /* a pass read at the time stands: B completed, or Q answered, while A was still pending */
+    static const struct { enum sc_relation rel; const char *name; } at_time[] = {
+        { SC_NOT_HELD, "not held by" }, { SC_RETURNS_BEFORE, "returns before" },
+        { SC_READY_WHILE, "ready while" }, { SC_NOT_READY_WHILE, "not ready while" },
+    };
+    for (size_t i = 0; i < sizeof at_time / sizeof at_time[0]; i++) {
+        sc_verdict_start(&v, at_time[i].rel);
+        sc_verdict_decide(&v, SC_PASS, "B completed while A was still pending");
+        sc_verdict_subject_unheld(&v, "its thread, kept off the CPU, began the call only 1.000 ms after the release", "B");
+        snprintf(name, sizeof name, "early release before the subject: a pass of '%s' (read while A was pending) stays",
+                 at_time[i].name);
+        check(v.outcome == SC_PASS, name, v.why);
+    }
+    sc_verdict_start(&v, SC_AFTER);
+    sc_verdict_decide(&v, SC_PASS, "B stayed pending");
+    sc_verdict_subject_unheld(&v, "its thread, kept off the CPU, began the call only 1.000 ms after the release", "B");
+    check(v.outcome == SC_UNDECIDED && strstr(v.why, "because its thread, kept off the CPU, began the call only") != NULL,
+          "a subject whose thread began the call after the release: the message says so", v.why);
 }
 
 static void yaml(void)
