@@ -10,7 +10,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
+    CONDITIONALS, NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
 )
 
 
@@ -170,6 +170,8 @@ def check_nodes(prog, types):
         if op.kind == "node_child" and len(graphs) == 2:
             if graphs[0] == graphs[1]:
                 errs.append(f"op {name}: a graph cannot be its own child")
+        if op.kind in CONDITIONALS and graphs[0] in graphs[1:]:
+            errs.append(f"op {name}: a graph cannot be the body of its own conditional node")
         if op.kind == "edge":
             ends = [arg for t, arg in typed_args(name, op) if t == "node"]
             unknown = [e for e in ends if e not in nodes]
