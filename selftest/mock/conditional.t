@@ -6,7 +6,8 @@
 # that runs its body once (while_once), a SWITCH node that runs its first body (switch_first), a handle's
 # default applied at the first launch only (cond_default_once), a conditional node that completes as its
 # body starts (cond_body_async) or a launch that waits for nothing (replay) the rules that check it fail;
-# a driver whose every enqueue waits (enqueue_waits) fails no MUST point.  The programs are linked here
+# a driver whose every enqueue waits (enqueue_waits) fails no MUST point, and one without conditional nodes
+# (no_conditional) skips every point.  The programs are linked here
 # from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -40,5 +41,14 @@ EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure
 check_legal "$rules"
+
+# a driver without conditional nodes (no_conditional: adding one is unsupported): every point skips, saying so
+for rule in $rules; do
+    out=$(STREAMCTS_MOCK_QUIRK=no_conditional "$tmp/$rule.mock" 2>&1); rc=$?
+    if [ $rc -eq 0 ] && ! grep -q '^not ok' <<<"$out" && [ "$(grep -c '^ok' <<<"$out")" = "$(grep -c '^ok.* # SKIP X (node_cond ' <<<"$out")" ] &&
+        grep -q '^ok' <<<"$out"; then
+        ok "$rule: every point skips on a driver without conditional nodes"
+    else nok "$rule: a driver without conditional nodes did not skip every point (exit $rc)" "$(grep -E '^(not )?ok' <<<"$out")"; fi
+done
 
 echo "1..$n"

@@ -77,6 +77,8 @@ static struct mgraph *cond_body(struct mgraph *g, const struct sc_node_params *n
 /* cuGraphConditionalHandleCreate, the node that sets the handle (if any), cuGraphAddNode of the conditional node */
 static int cond_add(struct mgraph *gr, const struct sc_node_params *np, void **node)
 {
+    if (quirks(no_conditional))
+        return SC_UNSUPPORTED; /* the point skips */
     if (gr->nnodes + 2 > MOCK_NODES || gr->nconds == MOCK_NODES || !((struct mgraph *)np->child)->built ||
         (np->cond_size == 2) != (np->child2 != NULL) || np->cond_size < 1 || np->cond_size > 2 ||
         (np->cond_type == SC_COND_TYPE_WHILE && np->cond_size != 1))
