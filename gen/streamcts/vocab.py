@@ -321,9 +321,11 @@ SPELLINGS = {
     # it), ...; two bodies: node_switch_0 P C D, node_if_else_set P C D
     "NODE_COND": tuple(S("node_" + n, ("graph", "graph"), ("SC_NO_BODY", c), tags="conditional")
                        for n, c in (("if_set", "SC_COND_IF_SET"), ("if_clear", "SC_COND_IF_CLEAR"),
-                                    ("while", "SC_COND_WHILE"), ("if_default", "SC_COND_DEFAULT"),
+                                    ("while", "SC_COND_WHILE"), ("while_clear", "SC_COND_WHILE_CLEAR"),
+                                    ("if_default", "SC_COND_DEFAULT"),
                                     ("if_default_zero", "SC_COND_DEFAULT_ZERO")))
                  + _one_each("node_", [("switch_0", "SC_COND_SWITCH_0"), ("switch_1", "SC_COND_SWITCH_1"),
+                                       ("switch_2", "SC_COND_SWITCH_2"),
                                        ("if_else_set", "SC_COND_IF_ELSE_SET"),
                                        ("if_else_clear", "SC_COND_IF_ELSE_CLEAR")],
                              args=("graph", "graph", "graph"), tags="conditional"),

@@ -185,6 +185,10 @@ int issue_node_cond(struct run *r, int i, const struct issue_args *a)
     case SC_COND_SWITCH_1: np.cond_type = SC_COND_TYPE_SWITCH, np.cond_set = 1, runs = 0, runs2 = 1; break;
     case SC_COND_IF_ELSE_SET: break;
     case SC_COND_IF_ELSE_CLEAR: np.cond_set = 0, runs = 0, runs2 = 1; break;
+    case SC_COND_SWITCH_2: np.cond_type = SC_COND_TYPE_SWITCH, np.cond_set = 2, runs = 0; break;
+    case SC_COND_WHILE_CLEAR:
+        np.cond_type = SC_COND_TYPE_WHILE, np.cond_tail = SC_COND_TAIL_COUNT, np.cond_set = 0, runs = 0;
+        break;
     }
     if (d->graph3 >= 0)
         np.cond_size = 2, np.child2 = r->graphs[d->graph3];

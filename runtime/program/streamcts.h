@@ -115,6 +115,9 @@ enum sc_cond_how {
     SC_COND_SWITCH_1,        /* ... sets 1: the second body runs                                       */
     SC_COND_IF_ELSE_SET,     /* IF with an ELSE body (size 2, CUDA 12.8); the kernel sets 1: the first  */
     SC_COND_IF_ELSE_CLEAR,   /* ... sets 0: the second (ELSE) body runs                                */
+    SC_COND_SWITCH_2,        /* SWITCH of two bodies; the kernel sets 2, past the last: no body runs   */
+    /* one body */
+    SC_COND_WHILE_CLEAR,     /* WHILE as SC_COND_WHILE, the kernel setting 0: its body never runs       */
 };
 
 /* Kinds of memory a copy or memset reads and writes. */

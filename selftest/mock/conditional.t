@@ -3,7 +3,8 @@
 # node_if_else_*: issue 28, 2a) against the CUDA stand-in (selftest/mock/device/graphs.c, which runs a
 # conditional node's selected body node by node when the node runs): with every promise kept each case and
 # control passes; with an IF node that runs its body whatever the condition (cond_if_ignored), a WHILE node
-# that runs its body once (while_once), a SWITCH node that runs its first body (switch_first), a handle's
+# that runs its body once (while_once) or before testing its condition (while_do), a SWITCH node that runs
+# its first body (switch_first) or its last for a condition past it (switch_clamped), a handle's
 # default applied at the first launch only (cond_default_once), a conditional node that completes as its
 # body starts (cond_body_async) or a launch that waits for nothing (replay) the rules that check it fail;
 # a driver whose every enqueue waits (enqueue_waits) fails no MUST point, and one without conditional nodes
@@ -22,7 +23,8 @@ rules="graph.conditional.if_runs_body_when_set graph.conditional.if_skips_body_w
 graph.conditional.if_else_runs_else_body_when_clear graph.conditional.while_repeats_until_cleared
 graph.conditional.switch_runs_selected_body graph.conditional.switch_skips_other_bodies
 graph.conditional.default_applied_each_launch graph.conditional.body_before_dependent
-graph.conditional.launch_after_prior_work graph.conditional.later_work_after_body"
+graph.conditional.launch_after_prior_work graph.conditional.later_work_after_body
+graph.conditional.while_skips_body_when_clear graph.conditional.switch_past_last_body_runs_none"
 link_rules "$rules"
 
 # broken promise, rule, message its cases must report (a body the condition selects that the broken node
@@ -37,6 +39,8 @@ cond_default_once graph.conditional.default_applied_each_launch K ran 1 times in
 cond_body_async graph.conditional.body_before_dependent K completed while G was still pending
 cond_body_async graph.conditional.later_work_after_body B completed while G was still pending
 replay graph.conditional.launch_after_prior_work K completed while A was still pending
+while_do graph.conditional.while_skips_body_when_clear K ran 1 times, where no launch of the program may run it
+switch_clamped graph.conditional.switch_past_last_body_runs_none K ran 1 times, where no launch of the program may run it
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure

@@ -197,6 +197,8 @@ static void run_cond(void *a)
             run_body(nd->child2, cr->launch);
         break;
     case SC_COND_TYPE_WHILE: /* as long as it is non-zero (a bound: a runaway loop ends the case, not the mock) */
+        if (breaks(while_do)) /* tested after the body, not before it */
+            run_body(nd->child, cr->launch);
         for (int trips = 0; __atomic_load_n(&c->value, __ATOMIC_ACQUIRE) && trips < 10000; trips++) {
             run_body(nd->child, cr->launch);
             if (breaks(while_once))
@@ -206,10 +208,12 @@ static void run_cond(void *a)
     default: /* SWITCH: body n for the value n, none for a value past the last */
         if (breaks(switch_first))
             v = 0;
+        if (breaks(switch_clamped) && v >= (unsigned)nd->np.cond_size)
+            v = (unsigned)nd->np.cond_size - 1;
         if (v == 0)
             run_body(nd->child, cr->launch);
         else if (v == 1 && nd->child2)
-            run_body(nd->child2, cr->launch);
+            run_body(nd->child2, cr->launch); /* a value past the last body: none */
     }
 out:
     free(cr);
