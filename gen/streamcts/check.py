@@ -172,6 +172,11 @@ def check_nodes(prog, types):
                 errs.append(f"op {name}: a graph cannot be its own child")
         if op.kind in CONDITIONALS and graphs[0] in graphs[1:]:
             errs.append(f"op {name}: a graph cannot be the body of its own conditional node")
+        if op.kind in CONDITIONALS:  # CUDA_CONDITIONAL_NODE_PARAMS: what a body may hold
+            errs += [f"op {name}: {o.kind} {n} of {o.args[0]} cannot be in a conditional node's body (kernel, "
+                     "memset, memcpy, child graph and conditional nodes only)"
+                     for n, o in zip(prog.names(), prog.ops) if o.kind in NODE_KINDS and o is not op
+                     and o.args and o.args[0] in graphs[1:] and o.kind in UNFIT_IN_BODY]
         if op.kind == "edge":
             ends = [arg for t, arg in typed_args(name, op) if t == "node"]
             unknown = [e for e in ends if e not in nodes]
@@ -188,6 +193,11 @@ def check_nodes(prog, types):
         if op.kind in ("exec_update", "exec_destroy") and graphs and graphs[0] not in instantiated:
             errs.append(f"op {name}: {op.kind} of '{graphs[0]}', which no instantiate before it made executable")
     return errs
+
+
+# node kinds a conditional node's body may not hold ("Allowed node types are kernel nodes, empty nodes, child
+# graphs, memsets, memcopies, and conditionals")
+UNFIT_IN_BODY = ("node_host", "node_record", "node_wait", "node_alloc", "node_memset_alloc")
 
 
 def check_green(prog, runtime):
