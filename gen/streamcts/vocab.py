@@ -107,10 +107,12 @@ UNARY_RELATIONS = {
     "runs once per launch": "SC_RUNS_PER_LAUNCH",  # capture and graphs
     "sees its primary": "SC_SEES_PRIMARY",         # a secondary read its primary's result
     "runs once": "SC_RUNS_ONCE",     # its slot counts one run by the end (cuStreamAddCallback: "exactly once")
-    "runs three times per launch": "SC_RUNS_3_PER_LAUNCH",  # a node of a WHILE node's body (SC_COND_TRIPS)
     "never runs": "SC_NEVER_RUNS",   # a node no launch of the program may run
     "reads its fill": "SC_READS_FILL",  # what the last fill of its buffer before it wrote
 }
+# 'X runs N times per launch' (N from 2 to 99; 'runs once per launch' is N = 1): SC_RUNS_PER_LAUNCH with N runs
+# in each launch (sc_expect_runs), a node of a WHILE node's body (its body runs SC_COND_TRIPS times)
+RUNS_N = "runs N times per launch"
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "assert",

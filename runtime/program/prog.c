@@ -282,7 +282,7 @@ void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
 {
     if (rel != SC_COMPLETE_ON_RETURN && rel != SC_KEEPS_DATA && rel != SC_RUNS_PER_LAUNCH && rel != SC_SEES_PRIMARY &&
-        rel != SC_RUNS_ONCE && rel != SC_NEVER_RUNS && rel != SC_READS_FILL && rel != SC_RUNS_3_PER_LAUNCH)
+        rel != SC_RUNS_ONCE && rel != SC_NEVER_RUNS && rel != SC_READS_FILL)
         sc_prog_misuse(p, "sc_expect_unary: '%s' is not a relation of the subject alone", sc_relation_text(rel));
     if (rel == SC_SEES_PRIMARY && (!sc_op_facts(p->ops[subject].kind)->secondary || sc_op_primary(p, subject) < 0))
         sc_prog_misuse(p, "sc_expect_unary: 'sees its primary' needs a kernel_pdl right after a gate or kernel in its stream");
@@ -291,6 +291,15 @@ void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
     if (rel == SC_KEEPS_DATA && sc_op_facts(p->ops[subject].kind)->from_buffer && sc_op_writer(p, subject) < 0)
         sc_prog_misuse(p, "sc_expect_unary: 'keeps its data' of a memcpy_peer_from needs a fill of its buffer before it");
     expect(p, subject, rel, -1);
+    p->runs_per_launch = 1;
+}
+
+void sc_expect_runs(sc_prog *p, sc_op subject, unsigned n)
+{
+    if (n < 1 || n > 100)
+        sc_prog_misuse(p, "sc_expect_runs: %u runs per launch (want 1 to 100)", n);
+    expect(p, subject, SC_RUNS_PER_LAUNCH, -1);
+    p->runs_per_launch = n;
 }
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code)
 {
@@ -358,7 +367,6 @@ const char *sc_relation_text(enum sc_relation r)
     case SC_SEES_PRIMARY: return "sees its primary";
     case SC_RUNS_ONCE: return "runs once";
     case SC_NEVER_RUNS: return "never runs";
-    case SC_RUNS_3_PER_LAUNCH: return "runs three times per launch";
     case SC_SYNCHRONIZES: return "synchronizes";
     case SC_READS_FILL: return "reads its fill";
     }

@@ -94,6 +94,7 @@ struct sc_prog {
     enum sc_relation rel;
     enum sc_code code;      /* SC_ANSWERS */
     enum sc_value value;    /* SC_GIVES   */
+    unsigned runs_per_launch; /* SC_RUNS_PER_LAUNCH: 1, or sc_expect_runs' n */
     int has_expect;
     char error[256]; /* first misuse of the builder, if any */
 };

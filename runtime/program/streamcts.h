@@ -191,8 +191,9 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  * Relations of two getters (no gate needed):
  *   SC_EQUALS / SC_DIFFERS  the subject's value is / is not the object's.
  *   SC_RUNS_PER_LAUNCH the subject (a kernel, gate or host function, captured
- *                      into a graph) ran once per successful graph_replay of
- *                      the program: its slot counts its runs.
+ *                      into a graph) ran once (sc_expect_runs: n times) per
+ *                      successful graph_replay of the program: its slot
+ *                      counts its runs.
  *   SC_SEES_PRIMARY    the subject (kernel_pdl) read its primary's result:
  *                      the token the kernel right before it in its stream
  *                      writes last (judged after the drain, from what the
@@ -202,9 +203,6 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  *   SC_NEVER_RUNS      the subject (a kernel, gate or host node that no launch
  *                      of the program may run: added to a graph after a child
  *                      graph node cloned it) never ran by the end.
- *   SC_RUNS_3_PER_LAUNCH  as SC_RUNS_PER_LAUNCH, SC_COND_TRIPS runs per launch:
- *                      a node of the body of a WHILE node whose body clears
- *                      the condition on its SC_COND_TRIPS-th run.
  *   SC_READS_FILL      the subject (read) found, in the first word of
  *                      its buffer, what the last fill of that buffer before it
  *                      in program order wrote (judged after the drain, from what
@@ -235,7 +233,6 @@ enum sc_relation {
     SC_SYNCHRONIZES,    /* query subject, asked until it answers success, then acts as a synchronize for
                          * the object's managed memory: the host reads what the object wrote right then */
     SC_READS_FILL,      /* the subject (read) found what its buffer's last fill before it wrote */
-    SC_RUNS_3_PER_LAUNCH, /* the subject ran SC_COND_TRIPS times per launch (the body of a WHILE node) */
 };
 
 /* Result codes, mapped by each API backend to its own numbers. */
@@ -554,6 +551,9 @@ void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object);
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code);   /* SC_ANSWERS */
 void sc_expect_value(sc_prog *p, sc_op subject, enum sc_value value);  /* SC_GIVES   */
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel); /* SC_COMPLETE_ON_RETURN, SC_KEEPS_DATA */
+/* SC_RUNS_PER_LAUNCH with n runs in each launch (a node of a WHILE node's body: SC_COND_TRIPS); sc_expect_unary's
+ * SC_RUNS_PER_LAUNCH is n = 1 */
+void sc_expect_runs(sc_prog *p, sc_op subject, unsigned n);
 
 /* -- the rule a program file checks --------------------------------------- */
 typedef void (*sc_build_fn)(sc_prog *p);

@@ -232,7 +232,6 @@ void sc_verdict_finish(struct sc_verdict *v, const char *subject, const char *ob
         sc_verdict_error(v, "the data %s left behind could not be checked", subject);
         break;
     case SC_RUNS_PER_LAUNCH:
-    case SC_RUNS_3_PER_LAUNCH:
     case SC_RUNS_ONCE:
     case SC_NEVER_RUNS:
         sc_verdict_error(v, "how often %s ran could not be checked", subject);
@@ -276,7 +275,6 @@ void sc_verdict_premise_lost(struct sc_verdict *v, const char *blocker)
     case SC_READY_WHILE:
     case SC_COMPLETE_ON_RETURN:
     case SC_RUNS_PER_LAUNCH: /* counted after everything completed: the release changes no count */
-    case SC_RUNS_3_PER_LAUNCH:
     case SC_SEES_PRIMARY:    /* an early release lets the primary write sooner: it cannot hide a result */
     case SC_RUNS_ONCE:
     case SC_NEVER_RUNS: /* counted after everything completed, as runs once per launch */

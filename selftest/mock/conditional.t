@@ -32,7 +32,7 @@ link_rules "$rules"
 check_breaks STREAMCTS_DEADLINE_MS=2000 <<'EOF_CASES'
 cond_if_ignored graph.conditional.if_skips_body_when_clear K ran 1 times, where no launch of the program may run it
 cond_if_ignored graph.conditional.if_else_runs_else_body_when_clear K did not complete within
-while_once graph.conditional.while_repeats_until_cleared K ran 2 times in 2 launches of its graph, not three times in each
+while_once graph.conditional.while_repeats_until_cleared K ran 2 times in 2 launches of its graph, not 3 times in each
 switch_first graph.conditional.switch_runs_selected_body K did not complete within
 switch_first graph.conditional.switch_skips_other_bodies K did not complete within
 cond_default_once graph.conditional.default_applied_each_launch K ran 1 times in 2 launches of its graph

@@ -240,7 +240,6 @@ static void premise(void)
         { SC_EQUALS, "equals", 1 },
         { SC_DIFFERS, "differs", 1 },
         { SC_RUNS_PER_LAUNCH, "runs once per launch", 0 },
-        { SC_RUNS_3_PER_LAUNCH, "runs three times per launch", 0 },
         { SC_SEES_PRIMARY, "sees its primary", 0 },
         { SC_NEVER_RUNS, "never runs", 0 }, /* counted after everything completed */
     };

@@ -16,7 +16,7 @@
  *   threads: -
  *   repeat:  1
  *   program: K: node_kernel C; X: node_while P C; instantiate P; L1: graph_replay P on s; L2: graph_replay P on s
- *   expect:  K runs three times per launch
+ *   expect:  K runs 3 times per launch
  *   control: X: node_if_set P C
  */
 #include "streamcts.h"
@@ -34,7 +34,7 @@ static void case_only(sc_prog *p)
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
-    sc_expect_unary(p, op_K, SC_RUNS_3_PER_LAUNCH);
+    sc_expect_runs(p, op_K, 3);
 }
 
 /* graph.conditional.while_repeats_until_cleared: negative control */
@@ -52,7 +52,7 @@ static void case_only_control(sc_prog *p)
     sc_graph_replay(p, "L1", gr_P, st_s);
     sc_graph_replay(p, "L2", gr_P, st_s);
 
-    sc_expect_unary(p, op_K, SC_RUNS_3_PER_LAUNCH);
+    sc_expect_runs(p, op_K, 3);
 }
 
 static const sc_case cases[] = {
@@ -66,13 +66,13 @@ static const sc_rule rule = {
     .source = "CUDA Driver API, Data types, CUDA_CONDITIONAL_NODE_PARAMS (\"CU_GRAPH_COND_TYPE_WHILE: phGraph_out[0] is executed as long as the condition is non-zero\") + CUDA Runtime API, Graph Management, cudaGraphSetConditional",
     .axes = "",
     .program = "K: node_kernel C; X: node_while P C; instantiate P; L1: graph_replay P on s; L2: graph_replay P on s",
-    .expect = "K runs three times per launch",
+    .expect = "K runs 3 times per launch",
     .spec = "spec/graph.rules",
     .repeat = 1,
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c8551fd2d5592f9d",
+    .digest = "4698262c4d923881",
     .cases = cases,
     .ncases = 1,
 };
