@@ -10,7 +10,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
+    CONDITIONALS, NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
 )
 
 
@@ -170,6 +170,13 @@ def check_nodes(prog, types):
         if op.kind == "node_child" and len(graphs) == 2:
             if graphs[0] == graphs[1]:
                 errs.append(f"op {name}: a graph cannot be its own child")
+        if op.kind in CONDITIONALS and graphs[0] in graphs[1:]:
+            errs.append(f"op {name}: a graph cannot be the body of its own conditional node")
+        if op.kind in CONDITIONALS:  # CUDA_CONDITIONAL_NODE_PARAMS: what a body may hold
+            errs += [f"op {name}: {o.kind} {n} of {o.args[0]} cannot be in a conditional node's body (kernel, "
+                     "memset, memcpy, child graph and conditional nodes only)"
+                     for n, o in zip(prog.names(), prog.ops) if o.kind in NODE_KINDS and o is not op
+                     and o.args and o.args[0] in graphs[1:] and o.kind in UNFIT_IN_BODY]
         if op.kind == "edge":
             ends = [arg for t, arg in typed_args(name, op) if t == "node"]
             unknown = [e for e in ends if e not in nodes]
@@ -186,6 +193,11 @@ def check_nodes(prog, types):
         if op.kind in ("exec_update", "exec_destroy") and graphs and graphs[0] not in instantiated:
             errs.append(f"op {name}: {op.kind} of '{graphs[0]}', which no instantiate before it made executable")
     return errs
+
+
+# node kinds a conditional node's body may not hold ("Allowed node types are kernel nodes, empty nodes, child
+# graphs, memsets, memcopies, and conditionals")
+UNFIT_IN_BODY = ("node_host", "node_record", "node_wait", "node_alloc", "node_memset_alloc")
 
 
 def check_green(prog, runtime):

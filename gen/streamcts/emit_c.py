@@ -12,7 +12,7 @@ from collections import Counter
 from .model import typed_args
 from .program import builtin, object_types
 from .vocab import (
-    BUILTIN_STREAMS, C_TYPES, DEFAULT_POOL, KINDS, OBJECT_FLAGS, PREFIXES, PRIORITIES, RELATIONS, STREAM_KINDS,
+    BUILTIN_STREAMS, C_TYPES, DEFAULT_POOL, KINDS, OBJECT_FLAGS, PREFIXES, PRIORITIES, RELATIONS, RUNS_N, STREAM_KINDS,
     UNARY_RELATIONS,
 )
 
@@ -128,6 +128,8 @@ def c_expect(exp):
         return f"sc_expect_answer(p, {subject}, SC_CODE_{exp.value.upper()});"
     if exp.relation == "gives":
         return f"sc_expect_value(p, {subject}, SC_VALUE_{exp.value.upper()});"
+    if exp.relation == RUNS_N:
+        return f"sc_expect_runs(p, {subject}, {exp.value});"
     return f"sc_expect_unary(p, {subject}, {UNARY_RELATIONS[exp.relation]});"
 
 

@@ -9,13 +9,14 @@ import re
 from .model import Bad, Expect, Object, article, one_of
 from .program import builtin
 from .vocab import (
-    CODES, COMPARISONS, GATES, GETTERS, KINDS, MANAGED_WRITERS, NAME, NEVER_RUN_COUNTED, PDL_KINDS, PRIMARY_KINDS,
-    RELATIONS, RUN_COUNTED, RUN_ONCE_COUNTED, SELF_BLOCKING, SLOT_KINDS, UNARY_RELATIONS,
+    CODES, COMPARISONS, CONDITIONALS, GATES, GETTERS, KINDS, MANAGED_WRITERS, NAME, NEVER_RUN_COUNTED, PDL_KINDS, PRIMARY_KINDS,
+    RELATIONS, RUN_COUNTED, RUN_ONCE_COUNTED, RUNS_N, SELF_BLOCKING, SLOT_KINDS, UNARY_RELATIONS,
 )
 
 EXPECT_BINARY = re.compile(rf"({NAME}) ({'|'.join(RELATIONS)}) ({NAME})")
 EXPECT_VALUE = re.compile(rf"({NAME}) (answers|gives) (\S+)")
 EXPECT_UNARY = re.compile(rf"({NAME}) ({'|'.join(UNARY_RELATIONS)})")
+EXPECT_RUNS = re.compile(rf"({NAME}) runs ([2-9]|[1-9][0-9]) times per launch")
 
 
 def parse_expect(text):
@@ -30,12 +31,15 @@ def parse_expect(text):
     m = EXPECT_UNARY.fullmatch(text)
     if m:
         return Expect(*m.groups())
+    m = EXPECT_RUNS.fullmatch(text)
+    if m:
+        return Expect(m.group(1), RUNS_N, value=m.group(2))
     raise Bad(
         f"unknown expectation '{text}' (want 'B after A', 'B not held by A', 'X blocks until A', "
         "'X returns before A', 'Q not ready while A', 'Q ready while A', 'Q synchronizes X', 'X equals Y', "
         "'X differs from Y', "
         "'X answers CODE', 'X gives VALUE', 'X complete on return', 'X keeps its data', 'X runs once per launch', "
-        "'X runs once', 'X never runs', 'X sees its primary' or 'X reads its fill')"
+        "'X runs N times per launch', 'X runs once', 'X never runs', 'X sees its primary' or 'X reads its fill')"
     )
 
 
@@ -63,7 +67,8 @@ def is_gate(prog, op):
 
 def runs_in(prog, i):
     """The graphs whose launches run node op i: its own graph, a graph that a node_child after it
-    cloned that graph into (the clone holds only the nodes added before it), and a graph an exec_update gave
+    cloned that graph into (the clone holds only the nodes added before it), or a conditional node after it
+    took as a body (which runs it as often as its condition says), and a graph an exec_update gave
     the parameters of one of those."""
     since, todo = {}, [(prog.ops[i].args[0], i)]
     while todo:
@@ -73,6 +78,8 @@ def runs_in(prog, i):
         since[g] = at
         for j, op in enumerate(prog.ops):
             if op.kind == "node_child" and op.args[1] == g and j > at:
+                todo.append((op.args[0], j))
+            if op.kind in CONDITIONALS and g in op.args[1:] and j > at:
                 todo.append((op.args[0], j))
             if op.kind == "exec_update" and op.args[1] == g:
                 todo.append((op.args[0], at))
@@ -132,6 +139,9 @@ def check_unary(exp, kind):
         return [f"subject of 'keeps its data' must be a copy, memset or fill (memcpy*, memset*, fill); {subject}"]
     if exp.relation == "runs once per launch" and kind not in RUN_COUNTED:
         return [f"subject of 'runs once per launch' must be {one_of(RUN_COUNTED)}; {subject}"]
+    if exp.relation == RUNS_N and kind not in NEVER_RUN_COUNTED:
+        return [f"subject of 'runs {exp.value} times per launch' must be a node in the body of a node_while "
+                f"({one_of(NEVER_RUN_COUNTED)}); {subject}"]
     if exp.relation == "runs once" and kind not in RUN_ONCE_COUNTED:
         return [f"subject of 'runs once' must be {one_of(RUN_ONCE_COUNTED)}; {subject}"]
     if exp.relation == "never runs" and kind not in NEVER_RUN_COUNTED:
@@ -199,7 +209,7 @@ def check_expect_processes(prog, exp):
     if sproc == "main":
         return []
     subject = prog.ops[s]
-    if exp.relation in UNARY_RELATIONS and not (
+    if (exp.relation in UNARY_RELATIONS or exp.relation == RUNS_N) and not (
         subject.kind == "fill" and prog.objects.get(subject.args[0], Object("", ())).type == "ipc_memory"
     ) and not (subject.kind == "read" and exp.relation == "reads its fill"):
         return [f"'{exp.relation}' of an op in process {sproc}: main reads back only ipc_memory (fill) and what a "
@@ -226,8 +236,9 @@ def check_expect(prog, exp, modes):
             return errs
     s = prog.named(exp.subject)
     skind = prog.ops[s].kind
-    if exp.relation == "runs once per launch" and len({op.args[0] for op in prog.ops if op.kind == "graph_replay"}) != 1:
-        return ["'runs once per launch' counts the launches of one graph: the program needs graph_replay of one graph"]
+    if exp.relation in ("runs once per launch", RUNS_N) and \
+            len({op.args[0] for op in prog.ops if op.kind == "graph_replay"}) != 1:
+        return [f"'{exp.relation}' counts the launches of one graph: the program needs graph_replay of one graph"]
     if exp.relation == "never runs" and not any(op.kind == "graph_replay" for op in prog.ops):
         return ["'never runs' asks what launches did not run: the program needs a graph_replay"]
     unlaunched = [] if exp.relation == "never runs" else unlaunched_nodes(prog, exp)

@@ -110,6 +110,9 @@ UNARY_RELATIONS = {
     "never runs": "SC_NEVER_RUNS",   # a node no launch of the program may run
     "reads its fill": "SC_READS_FILL",  # what the last fill of its buffer before it wrote
 }
+# 'X runs N times per launch' (N from 2 to 99; 'runs once per launch' is N = 1): SC_RUNS_PER_LAUNCH with N runs
+# in each launch (sc_expect_runs), a node of a WHILE node's body (its body runs SC_COND_TRIPS times)
+RUNS_N = "runs N times per launch"
 CODES = (
     "success", "not_ready", "invalid_value", "invalid_handle", "illegal_address", "capture_unsupported",
     "capture_invalidated", "capture_implicit", "capture_wrong_thread", "skipped", "invalid_context", "assert",
@@ -168,6 +171,8 @@ TAGS = {
     "self_blocking": "'G blocks until G': its launch returns only after it ran (CUDA_LAUNCH_BLOCKING=1)",
     "managed_writer": "stream work that writes managed memory: the object of 'Q synchronizes X'",
     "instantiates": "makes a 'nodes' graph's executable graph",
+    "conditional": "a conditional node: the graphs it names after its own are its bodies, cloned as node_child's "
+                   "child is (expect.py's runs_in)",
     "changes_current": "changes the issuing thread's current context or device: a built-in stream named after "
                        "it may be another context's or device's (order.py)",
 }
@@ -314,6 +319,18 @@ SPELLINGS = {
                     S("kernel_prio", consts=("SC_LAUNCH_PRIORITY",))),
     "GATE_ATTR": (S("gate_remote", consts=("SC_LAUNCH_REMOTE_DOMAIN",), tags="gate"),
                   S("gate_prio", consts=("SC_LAUNCH_PRIORITY",), tags="gate")),
+    # conditional nodes: node_if_set P C (IF, body a clone of C, its condition set to 1 by a kernel node before
+    # it), ...; two bodies: node_switch_0 P C D, node_if_else_set P C D
+    "NODE_COND": tuple(S("node_" + n, ("graph", "graph"), ("SC_NO_BODY", c), tags="conditional")
+                       for n, c in (("if_set", "SC_COND_IF_SET"), ("if_clear", "SC_COND_IF_CLEAR"),
+                                    ("while", "SC_COND_WHILE"), ("while_clear", "SC_COND_WHILE_CLEAR"),
+                                    ("if_default", "SC_COND_DEFAULT"),
+                                    ("if_default_zero", "SC_COND_DEFAULT_ZERO")))
+                 + _one_each("node_", [("switch_0", "SC_COND_SWITCH_0"), ("switch_1", "SC_COND_SWITCH_1"),
+                                       ("switch_2", "SC_COND_SWITCH_2"),
+                                       ("if_else_set", "SC_COND_IF_ELSE_SET"),
+                                       ("if_else_clear", "SC_COND_IF_ELSE_CLEAR")],
+                             args=("graph", "graph", "graph"), tags="conditional"),
 }
 
 
@@ -404,6 +421,7 @@ RUN_ONCE_COUNTED = tagged("counted", "counted_once")  # the kinds 'runs once' ma
 SELF_BLOCKING = tagged("self_blocking")
 MANAGED_WRITERS = tagged("managed_writer")
 INSTANTIATES = tagged("instantiates")
+CONDITIONALS = tagged("conditional")  # conditional nodes: their bodies are clones of graphs the op names
 # The kinds that begin a stream capture: work issued to a capturing stream runs only when a graph of it is
 # launched, not in issue order (order.py)
 CAPTURE_BEGINS = kinds_where("begins_capture")

@@ -62,7 +62,24 @@ struct sc_node_params {
     unsigned char value;    /* memset node: the byte */
     void *event;            /* record and wait nodes */
     void *child;            /* child graph node: a graph graph_new made (cloned by the call) */
+    /* SC_NODE_COND: a conditional node (cuGraphConditionalHandleCreate, cuGraphAddNode) of cond_type with
+     * cond_size bodies, body k holding a child graph node of child (k = 0) or child2 (k = 1).  Its handle
+     * has the default cond_default, applied at each launch where cond_assign (CU_GRAPH_COND_ASSIGN_DEFAULT).
+     * cond_set >= 0: a kernel node (sc_cond_set) sets the condition to cond_set before the node (an edge
+     * to it; *node is the conditional node).  cond_tail: after the child of body 0, a kernel node that sets
+     * the condition to 0 (SC_COND_TAIL_CLEAR), or counts the body's runs in slot and sets 0 on every
+     * cond_trips-th (SC_COND_TAIL_COUNT).  A backend without conditional nodes answers SC_UNSUPPORTED. */
+    int cond_type;          /* SC_COND_TYPE_IF, _WHILE, _SWITCH (CUgraphConditionalNodeType's numbers) */
+    int cond_size;
+    unsigned cond_default;
+    int cond_assign;
+    int cond_set;
+    int cond_tail;
+    unsigned cond_trips;
+    void *child2;
 };
+enum { SC_COND_TYPE_IF = 0, SC_COND_TYPE_WHILE = 1, SC_COND_TYPE_SWITCH = 2 };
+enum { SC_COND_TAIL_NONE = 0, SC_COND_TAIL_CLEAR, SC_COND_TAIL_COUNT };
 
 typedef struct sc_backend {
     const char *name; /* "driver" or "runtime" */

@@ -22,6 +22,9 @@
  *    CUDA 12.4, and a legal older driver has none: like a device attribute, a
  *    capability.  A rule that needs them skips, naming the one missing
  *    (sc_rule.needs, runtime/suite/support.c); other rules never call them.
+ *  - Conditional graph nodes (cuGraphConditionalHandleCreate, CUDA 12.3) are
+ *    the same kind of capability: a point that adds one skips where the
+ *    library lacks them (driver_graphs.c), as where the device refuses them.
  * Call sites read `SC_CALL(cuMemcpyHtoDAsync, ...)`, never drv.fn directly.
  */
 #ifndef SC_CU_LOADER_H
@@ -75,7 +78,8 @@
     X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                    \
     X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)       \
     X(cuGreenCtxStreamCreate) X(cuMemPoolExportPointer) X(cuMemPoolImportPointer) \
-    X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies) X(cuMemcpyBatchAsync)
+    X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies) X(cuMemcpyBatchAsync) \
+    X(cuGraphConditionalHandleCreate) X(cuGraphAddNode)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

@@ -3,6 +3,8 @@
  * graphs built by hand and their executable graphs, and stream capture.
  */
 #include "driver.h"
+#include "fatbin.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +92,85 @@ int drv_graph_new(void **out)
     *out = gr;
     return 0;
 }
+/* -- conditional nodes ---------------------------------------------------
+ * Their kernels (kernels/streamcts_cond.cu) are a module of their own, loaded into a context the first time
+ * a conditional node is added there (kept for a device's primary context, loaded again for a context made
+ * during the run).  A driver without conditional nodes (no cuGraphConditionalHandleCreate: before CUDA
+ * 12.3; or one that refuses the handle, the node or the module of cudaGraphSetConditional) skips the point. */
+static int cond_kernels(CUcontext ctx, CUfunction *set, CUfunction *count)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static struct { CUcontext ctx; CUfunction set, count; } kept[SC_MAX_DEVICES];
+    int primary = -1, rc = 0;
+    CUmodule m;
+    for (int d = 0; d < SC_MAX_DEVICES; d++)
+        if (drv_gpus[d].open && drv_gpus[d].ctx == ctx)
+            primary = d;
+    pthread_mutex_lock(&mu);
+    if (primary >= 0 && kept[primary].ctx == ctx) {
+        *set = kept[primary].set, *count = kept[primary].count;
+    } else if ((rc = SC_CALL(cuModuleLoadData, &m, sc_cond_fatbin)) ||
+               (rc = SC_CALL(cuModuleGetFunction, set, m, "sc_cond_set")) ||
+               (rc = SC_CALL(cuModuleGetFunction, count, m, "sc_cond_count"))) {
+        rc = SC_LACKS(rc) ? rc : SC_UNSUPPORTED; /* the driver cannot load cudaGraphSetConditional */
+    } else if (primary >= 0) {
+        kept[primary].ctx = ctx, kept[primary].set = *set, kept[primary].count = *count;
+    }
+    pthread_mutex_unlock(&mu);
+    return rc;
+}
+
+/* a kernel node of fn (one thread) in graph, after the node `after` (NULL: none) */
+static int cond_kernel_node(CUgraphNode *out, CUgraph graph, CUfunction fn, void **args, CUgraphNode after)
+{
+    CUDA_KERNEL_NODE_PARAMS kp;
+    node_params(&kp, fn, args);
+    return SC_CALL(cuGraphAddKernelNode, out, graph, after ? &after : NULL, after ? 1 : 0, &kp);
+}
+
+/* the conditional node, its bodies, and the kernel node that sets its condition before it (backend.h) */
+static int cond_node_add(CUgraph graph, const struct sc_node_params *np, CUgraphNode *out)
+{
+    const struct made *k = drv_kernels();
+    CUfunction set, count;
+    CUgraphConditionalHandle h;
+    CUgraphNodeParams cp;
+    CUgraphNode child, tail, setter;
+    void *bodies[2] = { np->child, np->child2 };
+    unsigned zero = 0, value = np->cond_set >= 0 ? (unsigned)np->cond_set : 0, trips = np->cond_trips;
+    void *slot = np->slot;
+    void *clear_args[] = { &h, &zero }, *count_args[] = { &h, &slot, &trips }, *set_args[] = { &h, &value };
+    int rc;
+    if (!drv.cuGraphConditionalHandleCreate || !drv.cuGraphAddNode)
+        return SC_UNSUPPORTED; /* conditional nodes: CUDA 12.3 and later */
+    if ((rc = cond_kernels(k->ctx, &set, &count)))
+        return rc;
+    rc = SC_CALL(cuGraphConditionalHandleCreate, &h, graph, k->ctx, np->cond_default,
+                 np->cond_assign ? CU_GRAPH_COND_ASSIGN_DEFAULT : 0);
+    if (rc == CUDA_ERROR_NOT_SUPPORTED)
+        return SC_UNSUPPORTED;
+    if (rc)
+        return rc;
+    memset(&cp, 0, sizeof cp);
+    cp.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    cp.conditional.handle = h;
+    cp.conditional.type = (CUgraphConditionalNodeType)np->cond_type;
+    cp.conditional.size = (unsigned)np->cond_size;
+    cp.conditional.ctx = k->ctx;
+    rc = SC_CALL(cuGraphAddNode, out, graph, NULL, NULL, 0, &cp);
+    if (rc == CUDA_ERROR_NOT_SUPPORTED || (rc == CUDA_ERROR_INVALID_VALUE && np->cond_size == 2 && np->cond_type == 0))
+        return SC_UNSUPPORTED; /* (an IF node with an ELSE body: CUDA 12.8 and later) */
+    for (int b = 0; b < np->cond_size && !rc; b++) /* each body: a clone of its graph */
+        rc = SC_CALL(cuGraphAddChildGraphNode, &child, cp.conditional.phGraph_out[b], NULL, 0,
+                     ((struct graph *)bodies[b])->g);
+    if (!rc && np->cond_tail) /* after body 0's clone: clear the condition, or count and clear */
+        rc = cond_kernel_node(&tail, cp.conditional.phGraph_out[0], np->cond_tail == SC_COND_TAIL_CLEAR ? set : count,
+                              np->cond_tail == SC_COND_TAIL_CLEAR ? clear_args : count_args, np->cond_size == 1 ? child : NULL);
+    if (!rc && np->cond_set >= 0 && !(rc = cond_kernel_node(&setter, graph, set, set_args, NULL)))
+        rc = SC_CALL(cuGraphAddDependencies, graph, &setter, out, NULL, 1);
+    return rc;
+}
+
 int drv_node_add(void *g, const struct sc_node_params *np, void **node)
 {
     CUgraph graph = ((struct graph *)g)->g;
@@ -150,6 +231,7 @@ int drv_node_add(void *g, const struct sc_node_params *np, void **node)
     }
     case SC_NODE_RECORD: return SC_CALL(cuGraphAddEventRecordNode, out, graph, NULL, 0, (CUevent)np->event);
     case SC_NODE_WAIT: return SC_CALL(cuGraphAddEventWaitNode, out, graph, NULL, 0, (CUevent)np->event);
+    case SC_NODE_COND: return cond_node_add(graph, np, out);
     default: return SC_CALL(cuGraphAddChildGraphNode, out, graph, NULL, 0, ((struct graph *)np->child)->g);
     }
 }

@@ -3,6 +3,8 @@
  * node, graphs built by hand and their executable graphs, and stream capture.
  */
 #include "runtime.h"
+#include "fatbin.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +97,76 @@ int rt_graph_new(void **out)
     *out = gr;
     return 0;
 }
+/* -- conditional nodes ---------------------------------------------------
+ * Their kernels (kernels/streamcts_cond.cu) are a library of their own (cudaLibraryLoadData, context-less
+ * cudaKernel_t), loaded the first time a conditional node is added; a runtime or driver that cannot load it
+ * (cudaGraphSetConditional unresolved), or refuses the handle or the node, skips the point. */
+static int cond_kernels(cudaKernel_t *set, cudaKernel_t *count)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static cudaKernel_t k_set, k_count;
+    static int state = -1;
+    cudaLibrary_t lib;
+    pthread_mutex_lock(&mu);
+    if (state < 0)
+        state = cudaLibraryLoadData(&lib, sc_cond_fatbin, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess ||
+                        cudaLibraryGetKernel(&k_set, lib, "sc_cond_set") != cudaSuccess ||
+                        cudaLibraryGetKernel(&k_count, lib, "sc_cond_count") != cudaSuccess
+                    ? SC_UNSUPPORTED : 0;
+    *set = k_set, *count = k_count;
+    pthread_mutex_unlock(&mu);
+    return state;
+}
+
+/* a kernel node of k (one thread) in graph, after the node `after` (NULL: none) */
+static int cond_kernel_node(cudaGraphNode_t *out, cudaGraph_t graph, cudaKernel_t k, void **args, cudaGraphNode_t after)
+{
+    struct cudaKernelNodeParams kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = (void *)k;
+    kp.gridDim = (dim3){ 1, 1, 1 };
+    kp.blockDim = (dim3){ 1, 1, 1 };
+    kp.kernelParams = args;
+    return cudaGraphAddKernelNode(out, graph, after ? &after : NULL, after ? 1 : 0, &kp);
+}
+
+/* the conditional node, its bodies, and the kernel node that sets its condition before it (backend.h) */
+static int cond_node_add(cudaGraph_t graph, const struct sc_node_params *np, cudaGraphNode_t *out)
+{
+    cudaKernel_t set, count;
+    cudaGraphConditionalHandle h;
+    struct cudaGraphNodeParams cp;
+    cudaGraphNode_t child = NULL, tail, setter;
+    void *bodies[2] = { np->child, np->child2 };
+    unsigned zero = 0, value = np->cond_set >= 0 ? (unsigned)np->cond_set : 0, trips = np->cond_trips;
+    void *slot = np->slot;
+    void *clear_args[] = { &h, &zero }, *count_args[] = { &h, &slot, &trips }, *set_args[] = { &h, &value };
+    int rc;
+    if ((rc = cond_kernels(&set, &count)))
+        return rc;
+    rc = cudaGraphConditionalHandleCreate(&h, graph, np->cond_default, np->cond_assign ? cudaGraphCondAssignDefault : 0);
+    if (rc == cudaErrorNotSupported || rc == cudaErrorCallRequiresNewerDriver)
+        return SC_UNSUPPORTED;
+    if (rc)
+        return rc;
+    memset(&cp, 0, sizeof cp);
+    cp.type = cudaGraphNodeTypeConditional;
+    cp.conditional.handle = h;
+    cp.conditional.type = (enum cudaGraphConditionalNodeType)np->cond_type;
+    cp.conditional.size = (unsigned)np->cond_size;
+    rc = cudaGraphAddNode(out, graph, NULL, NULL, 0, &cp);
+    if (rc == cudaErrorNotSupported || (rc == cudaErrorInvalidValue && np->cond_size == 2 && np->cond_type == 0))
+        return SC_UNSUPPORTED; /* (an IF node with an ELSE body: CUDA 12.8 and later) */
+    for (int b = 0; b < np->cond_size && !rc; b++) /* each body: a clone of its graph */
+        rc = cudaGraphAddChildGraphNode(&child, cp.conditional.phGraph_out[b], NULL, 0, ((struct graph *)bodies[b])->g);
+    if (!rc && np->cond_tail) /* after body 0's clone: clear the condition, or count and clear */
+        rc = cond_kernel_node(&tail, cp.conditional.phGraph_out[0], np->cond_tail == SC_COND_TAIL_CLEAR ? set : count,
+                              np->cond_tail == SC_COND_TAIL_CLEAR ? clear_args : count_args, np->cond_size == 1 ? child : NULL);
+    if (!rc && np->cond_set >= 0 && !(rc = cond_kernel_node(&setter, graph, set, set_args, NULL)))
+        rc = cudaGraphAddDependencies(graph, &setter, out, NULL, 1);
+    return rc;
+}
+
 int rt_node_add(void *g, const struct sc_node_params *np, void **node)
 {
     cudaGraph_t graph = ((struct graph *)g)->g;
@@ -150,6 +222,7 @@ int rt_node_add(void *g, const struct sc_node_params *np, void **node)
     }
     case SC_NODE_RECORD: return cudaGraphAddEventRecordNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
     case SC_NODE_WAIT: return cudaGraphAddEventWaitNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
+    case SC_NODE_COND: return cond_node_add(graph, np, out);
     default: return cudaGraphAddChildGraphNode(out, graph, NULL, 0, ((struct graph *)np->child)->g);
     }
 }

@@ -53,6 +53,7 @@ void judge_runs(struct run *r)
     }
     if (p->rel != SC_RUNS_PER_LAUNCH || r->v.outcome != SC_OPEN)
         return;
+    unsigned per = p->runs_per_launch ? p->runs_per_launch : 1;
     for (int i = 0; i < p->nops; i++)
         launches += sc_op_facts(p->ops[i].kind)->replays && load(&r->op[i].state) == ST_RETURNED && !r->op[i].rc;
     runs = __atomic_load_n(&r->arena->slots[p->subject].runs, __ATOMIC_ACQUIRE);
@@ -60,12 +61,18 @@ void judge_runs(struct run *r)
     if (launches == 0)
         sc_verdict_error(&r->v, "no launch of the graph succeeded: how often %s runs per launch cannot be judged",
                          opname(r, p->subject));
-    else if (runs == launches)
-        sc_verdict_decide(&r->v, SC_PASS, "%s ran %u times, once in each of the %u launches", opname(r, p->subject),
-                          runs, launches);
-    else
-        sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times in %u launches of its graph", opname(r, p->subject),
-                          runs, launches);
+    else {
+        char each[32] = "once";
+        if (per > 1)
+            snprintf(each, sizeof each, "%u times", per);
+        if (runs == launches * per)
+            sc_verdict_decide(&r->v, SC_PASS, "%s ran %u times, %s in each of the %u launches", opname(r, p->subject),
+                              runs, each, launches);
+        else
+            sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times in %u launches of its graph%s%s%s",
+                              opname(r, p->subject), runs, launches, per > 1 ? ", not " : "", per > 1 ? each : "",
+                              per > 1 ? " in each" : "");
+    }
 }
 
 /*

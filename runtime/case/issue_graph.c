@@ -162,6 +162,44 @@ int issue_node_child(struct run *r, int i, const struct issue_args *a)
     return 0;
 }
 
+/*
+ * A conditional node (and the kernel node that sets its condition before it), its bodies clones of other
+ * graphs of the program.  The nodes of a body the condition runs are waited for like a child's: run by this
+ * graph's launches; those of a body it skips are not (a conforming driver never runs them, and their runs are
+ * counted after the drain all the same).
+ */
+int issue_node_cond(struct run *r, int i, const struct issue_args *a)
+{
+    const struct sc_op_def *d = r->op[i].def;
+    struct sc_node_params np = { .kind = SC_NODE_COND, .child = r->graphs[d->graph2], .cond_type = SC_COND_TYPE_IF,
+                                 .cond_size = 1, .cond_set = 1, .cond_trips = SC_COND_TRIPS };
+    int runs = 1, runs2 = 0, rc;
+    (void)a;
+    switch ((enum sc_cond_how)d->cond) {
+    case SC_COND_IF_SET: break;
+    case SC_COND_IF_CLEAR: np.cond_set = 0, runs = 0; break;
+    case SC_COND_WHILE: np.cond_type = SC_COND_TYPE_WHILE, np.cond_tail = SC_COND_TAIL_COUNT; break;
+    case SC_COND_DEFAULT: np.cond_set = -1, np.cond_default = 1, np.cond_assign = 1, np.cond_tail = SC_COND_TAIL_CLEAR; break;
+    case SC_COND_DEFAULT_ZERO: np.cond_set = -1, np.cond_assign = 1, np.cond_tail = SC_COND_TAIL_CLEAR, runs = 0; break;
+    case SC_COND_SWITCH_0: np.cond_type = SC_COND_TYPE_SWITCH, np.cond_set = 0, runs2 = 0; break;
+    case SC_COND_SWITCH_1: np.cond_type = SC_COND_TYPE_SWITCH, np.cond_set = 1, runs = 0, runs2 = 1; break;
+    case SC_COND_IF_ELSE_SET: break;
+    case SC_COND_IF_ELSE_CLEAR: np.cond_set = 0, runs = 0, runs2 = 1; break;
+    case SC_COND_SWITCH_2: np.cond_type = SC_COND_TYPE_SWITCH, np.cond_set = 2, runs = 0; break;
+    case SC_COND_WHILE_CLEAR:
+        np.cond_type = SC_COND_TYPE_WHILE, np.cond_tail = SC_COND_TAIL_COUNT, np.cond_set = 0, runs = 0;
+        break;
+    }
+    if (d->graph3 >= 0)
+        np.cond_size = 2, np.child2 = r->graphs[d->graph3];
+    if ((rc = add_node(r, i, &np)))
+        return rc;
+    for (int j = 0; j < i; j++)
+        if ((runs && r->op[j].run_by & (1u << d->graph2)) || (runs2 && d->graph3 >= 0 && r->op[j].run_by & (1u << d->graph3)))
+            r->op[j].run_by |= 1u << d->graph;
+    return 0;
+}
+
 /* a graph memory allocation node */
 int issue_node_alloc(struct run *r, int i, const struct issue_args *a)
 {

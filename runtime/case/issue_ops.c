@@ -475,6 +475,7 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_NODE_DATA] = issue_node_data,
     [SC_OP_NODE_EVENT] = issue_node_event,
     [SC_OP_NODE_CHILD] = issue_node_child,
+    [SC_OP_NODE_COND] = issue_node_cond,
     [SC_OP_EDGE] = issue_edge,
     [SC_OP_INSTANTIATE] = issue_instantiate,
     [SC_OP_INSTANTIATE_UPLOAD] = issue_instantiate_upload,

@@ -291,6 +291,15 @@ void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel)
     if (rel == SC_KEEPS_DATA && sc_op_facts(p->ops[subject].kind)->from_buffer && sc_op_writer(p, subject) < 0)
         sc_prog_misuse(p, "sc_expect_unary: 'keeps its data' of a memcpy_peer_from needs a fill of its buffer before it");
     expect(p, subject, rel, -1);
+    p->runs_per_launch = 1;
+}
+
+void sc_expect_runs(sc_prog *p, sc_op subject, unsigned n)
+{
+    if (n < 1 || n > 100)
+        sc_prog_misuse(p, "sc_expect_runs: %u runs per launch (want 1 to 100)", n);
+    expect(p, subject, SC_RUNS_PER_LAUNCH, -1);
+    p->runs_per_launch = n;
 }
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code)
 {

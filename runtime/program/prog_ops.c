@@ -282,6 +282,23 @@ sc_op sc_node_child(sc_prog *p, const char *n, sc_graph g, sc_graph child)
     op->graph2 = child;
     return index_of(p, op);
 }
+/* a conditional node: its bodies are other graphs of the program, cloned into it */
+sc_op sc_node_cond(sc_prog *p, const char *n, sc_graph g, sc_graph body, sc_graph body2, enum sc_cond_how how)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_COND, n, g);
+    int two = how >= SC_COND_SWITCH_0 && how <= SC_COND_SWITCH_2;
+    check_index(p, n, "graph", body, p->ngraphs);
+    if (body2 != SC_NO_BODY)
+        check_index(p, n, "graph", body2, p->ngraphs);
+    if (how < SC_COND_IF_SET || how > SC_COND_WHILE_CLEAR || two != (body2 != SC_NO_BODY))
+        sc_prog_misuse(p, "operation %s: a conditional node of one body (IF, WHILE) or two (SWITCH, IF/ELSE)", n);
+    if (body == g || body2 == g)
+        sc_prog_misuse(p, "operation %s: a graph cannot be its own conditional node's body", n);
+    op->graph2 = body;
+    op->graph3 = body2;
+    op->cond = how;
+    return index_of(p, op);
+}
 static int is_node(const sc_prog *p, sc_op i)
 {
     if (i < 0 || i >= p->nops)

@@ -92,6 +92,32 @@ enum sc_node_kind {
     SC_NODE_WAIT,     /* an event wait node (cuGraphAddEventWaitNode)                          */
     /* graph memory nodes */
     SC_NODE_ALLOC,    /* a memory allocation node of 4 MiB (cuGraphAddMemAllocNode), never freed in the graph */
+    /* conditional nodes */
+    SC_NODE_COND,     /* a conditional node (cuGraphAddNode, CU_GRAPH_NODE_TYPE_CONDITIONAL), enum sc_cond_how */
+};
+
+/*
+ * How a conditional node (sc_node_cond) is made: its type, the value a kernel node
+ * upstream of it sets its condition to (cudaGraphSetConditional), or its handle's default.  Each body
+ * holds a child graph node of a graph of the program (cloned by the call, as sc_node_child's).
+ */
+#define SC_COND_TRIPS 3 /* the runs of a WHILE node's body in each execution of it */
+enum sc_cond_how {
+    SC_COND_IF_SET = 1,      /* IF; the kernel before it sets 1: its body runs                         */
+    SC_COND_IF_CLEAR,        /* IF; the kernel sets 0: its body does not run                           */
+    SC_COND_WHILE,           /* WHILE; the kernel sets 1, and the last node of its body, counting its
+                              * runs, sets 0 on every SC_COND_TRIPS-th: the body runs SC_COND_TRIPS times */
+    SC_COND_DEFAULT,         /* IF without a setter: its handle's default 1, CU_GRAPH_COND_ASSIGN_DEFAULT,
+                              * and the last node of its body sets 0 (what the next launch must undo)   */
+    SC_COND_DEFAULT_ZERO,    /* the same with the default 0: the body never runs                       */
+    /* two bodies */
+    SC_COND_SWITCH_0,        /* SWITCH of two bodies; the kernel sets 0: the first body runs           */
+    SC_COND_SWITCH_1,        /* ... sets 1: the second body runs                                       */
+    SC_COND_IF_ELSE_SET,     /* IF with an ELSE body (size 2, CUDA 12.8); the kernel sets 1: the first  */
+    SC_COND_IF_ELSE_CLEAR,   /* ... sets 0: the second (ELSE) body runs                                */
+    SC_COND_SWITCH_2,        /* SWITCH of two bodies; the kernel sets 2, past the last: no body runs   */
+    /* one body */
+    SC_COND_WHILE_CLEAR,     /* WHILE as SC_COND_WHILE, the kernel setting 0: its body never runs       */
 };
 
 /* Kinds of memory a copy or memset reads and writes. */
@@ -165,8 +191,9 @@ enum sc_pdl_sync { SC_PDL_NO_SYNC = 0, SC_PDL_SYNC = 1 };
  * Relations of two getters (no gate needed):
  *   SC_EQUALS / SC_DIFFERS  the subject's value is / is not the object's.
  *   SC_RUNS_PER_LAUNCH the subject (a kernel, gate or host function, captured
- *                      into a graph) ran once per successful graph_replay of
- *                      the program: its slot counts its runs.
+ *                      into a graph) ran once (sc_expect_runs: n times) per
+ *                      successful graph_replay of the program: its slot
+ *                      counts its runs.
  *   SC_SEES_PRIMARY    the subject (kernel_pdl) read its primary's result:
  *                      the token the kernel right before it in its stream
  *                      writes last (judged after the drain, from what the
@@ -366,6 +393,10 @@ sc_op sc_node(sc_prog *p, const char *name, sc_graph g, enum sc_node_kind kind);
 sc_op sc_node_data(sc_prog *p, const char *name, sc_graph g, enum sc_node_kind kind); /* MEMSET, MEMCPY */
 sc_op sc_node_event(sc_prog *p, const char *name, sc_graph g, sc_event e, enum sc_node_kind kind); /* RECORD, WAIT */
 sc_op sc_node_child(sc_prog *p, const char *name, sc_graph g, sc_graph child); /* cuGraphAddChildGraphNode */
+/* a conditional node of g (and the kernel node that sets its condition before it), whose body holds a
+ * child graph node of body (cloned by the call); a second body, body2, for SWITCH and IF/ELSE, else SC_NO_BODY */
+#define SC_NO_BODY (-1)
+sc_op sc_node_cond(sc_prog *p, const char *name, sc_graph g, sc_graph body, sc_graph body2, enum sc_cond_how how);
 /* a memset node of g whose destination is buffer m, a stream-ordered allocation (alloc_async,
  * alloc_from) made before it; the op answers cuGraphAddMemsetNode's code. */
 sc_op sc_node_memset_alloc(sc_prog *p, const char *name, sc_graph g, sc_buffer m);
@@ -520,6 +551,9 @@ void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object);
 void sc_expect_answer(sc_prog *p, sc_op subject, enum sc_code code);   /* SC_ANSWERS */
 void sc_expect_value(sc_prog *p, sc_op subject, enum sc_value value);  /* SC_GIVES   */
 void sc_expect_unary(sc_prog *p, sc_op subject, enum sc_relation rel); /* SC_COMPLETE_ON_RETURN, SC_KEEPS_DATA */
+/* SC_RUNS_PER_LAUNCH with n runs in each launch (a node of a WHILE node's body: SC_COND_TRIPS); sc_expect_unary's
+ * SC_RUNS_PER_LAUNCH is n = 1 */
+void sc_expect_runs(sc_prog *p, sc_op subject, unsigned n);
 
 /* -- the rule a program file checks --------------------------------------- */
 typedef void (*sc_build_fn)(sc_prog *p);

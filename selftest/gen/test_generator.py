@@ -38,7 +38,7 @@ from streamcts.program import parse_stream  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
 from streamcts.opsdef import COLUMNS, OpsTableError, read_ops_def  # noqa: E402
-from streamcts.vocab import DEFAULTS, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
+from streamcts.vocab import CONDITIONALS, DEFAULTS, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
 
 BAD = os.path.join(HERE, "bad")
@@ -603,7 +603,8 @@ class Units(TempDirCase):
         rows.append([op(k, kind) for k, kind in ordered if kind.runtime_only])
         # named node ops of N (a child: D), an edge between two, then N made executable, updated, destroyed
         rows.append([f"n_{k}: {k} N" + (" E" if "event" in KINDS[k].args else " D" if k == "node_child"
-                                        else " M" if "buffer" in KINDS[k].args else "")  # node_memset_alloc
+                                        else " M" if "buffer" in KINDS[k].args  # node_memset_alloc
+                                        else " D" * (len(KINDS[k].args) - 1) if k in CONDITIONALS else "")
                      for k in NODE_KINDS]
                     + ["edge n_node_gate n_node_kernel", "instantiate N", "exec_update N D", "exec_destroy N",
                        "instantiate_upload D s"])

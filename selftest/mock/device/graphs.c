@@ -30,10 +30,205 @@ static struct mgraph *clone_graph(const struct mgraph *from)
     *gr = *from;
     gr->exec = NULL;
     gr->pending = NULL;
-    for (int k = 0; k < gr->nnodes; k++)
+    for (int k = 0; k < gr->nnodes; k++) {
         if (gr->nodes[k].child)
             gr->nodes[k].child = clone_graph(gr->nodes[k].child);
+        if (gr->nodes[k].child2)
+            gr->nodes[k].child2 = clone_graph(gr->nodes[k].child2);
+    }
     return gr;
+}
+
+/* ---- conditional nodes ----------------------------------------------------------------------------------
+ * A handle is a value of its graph, set to its default at the start of each launch of the graph where it was
+ * made with CU_GRAPH_COND_ASSIGN_DEFAULT (cond_default_once: at the first launch only).  The node that sets it
+ * (MOCK_COND_SET, before the conditional node) and a body's tail (MOCK_COND_CLEAR, MOCK_COND_COUNT) are nodes
+ * of the mock's own kinds.  A conditional node is one item of its launch: as it runs, it reads the value and
+ * runs the body it selects, node by node in the order of their edges, on its own stream's thread, so that
+ * the nodes after it wait for the body (cond_body_async: the body runs on a thread of its own, waited for by
+ * nothing). */
+enum { MOCK_COND_SET = 100, MOCK_COND_CLEAR, MOCK_COND_COUNT };
+struct mcond {
+    unsigned value, dflt;
+    int assign;
+    int applied; /* launches that applied the default */
+};
+struct cond_run {
+    struct mlaunch *launch;
+    struct mnode nd; /* the conditional node, or a node that sets or counts its handle */
+};
+
+/* a body of a conditional node: a clone of graph g; body 0 ends with the tail np asks for */
+static struct mgraph *cond_body(struct mgraph *g, const struct sc_node_params *np, struct mcond *c, int first)
+{
+    struct mgraph *b = calloc(1, sizeof *b);
+    b->built = 1;
+    b->nodes[b->nnodes++].child = clone_graph(g);
+    if (first && np->cond_tail) {
+        struct mnode *t = &b->nodes[b->nnodes++];
+        t->np = *np;
+        t->np.kind = np->cond_tail == SC_COND_TAIL_CLEAR ? MOCK_COND_CLEAR : MOCK_COND_COUNT;
+        t->cond = c;
+        t->deps[t->ndeps++] = 0;
+    }
+    return b;
+}
+
+/* cuGraphConditionalHandleCreate, the node that sets the handle (if any), cuGraphAddNode of the conditional node */
+static int cond_add(struct mgraph *gr, const struct sc_node_params *np, void **node)
+{
+    if (quirks(no_conditional))
+        return SC_UNSUPPORTED; /* the point skips */
+    if (gr->nnodes + 2 > MOCK_NODES || gr->nconds == MOCK_NODES || !((struct mgraph *)np->child)->built ||
+        (np->cond_size == 2) != (np->child2 != NULL) || np->cond_size < 1 || np->cond_size > 2 ||
+        (np->cond_type == SC_COND_TYPE_WHILE && np->cond_size != 1))
+        return refuse(1);
+    struct mcond *c = calloc(1, sizeof *c);
+    int setter = -1;
+    c->value = c->dflt = np->cond_default;
+    c->assign = np->cond_assign;
+    gr->conds[gr->nconds++] = c;
+    if (np->cond_set >= 0) {
+        struct mnode *sn = &gr->nodes[setter = gr->nnodes++];
+        memset(sn, 0, sizeof *sn);
+        sn->np = *np;
+        sn->np.kind = MOCK_COND_SET;
+        sn->cond = c;
+    }
+    struct mnode *n = &gr->nodes[gr->nnodes++];
+    memset(n, 0, sizeof *n);
+    n->np = *np;
+    n->cond = c;
+    n->child = cond_body(np->child, np, c, 1);
+    n->child2 = np->cond_size == 2 ? cond_body(np->child2, np, c, 0) : NULL;
+    if (setter >= 0)
+        n->deps[n->ndeps++] = setter;
+    *node = n;
+    return 0;
+}
+
+static void run_cond(void *a);
+/* one node of a body, run by the thread that runs the conditional node */
+static void run_inline(struct mnode *nd, struct mlaunch *l)
+{
+    void *args;
+    switch (nd->np.kind) {
+    case 0: {
+        struct mgraph *b = nd->child;
+        int done[MOCK_NODES] = { 0 };
+        for (int left = b->nnodes; left > 0; left--) { /* in the order of the edges */
+            int k = 0;
+            for (; k < b->nnodes; k++) {
+                int ready = !done[k];
+                for (int j = 0; j < b->nodes[k].ndeps && ready; j++)
+                    ready = done[b->nodes[k].deps[j]];
+                if (ready)
+                    break;
+            }
+            if (k == b->nnodes)
+                return;
+            run_inline(&b->nodes[k], l);
+            done[k] = 1;
+        }
+        return;
+    }
+    case SC_NODE_GATE: args = gate_args_of(&nd->np); run_gate(args); free(args); return;
+    case SC_NODE_KERNEL: args = gate_args_of(&nd->np); run_mark(args); free(args); return;
+    case SC_NODE_MEMSET:
+    case SC_NODE_MEMCPY: args = copy_args_of(&nd->np); run_copy(args); free(args); return;
+    case SC_NODE_HOST: nd->np.fn(nd->np.arg); return; /* not allowed in a body: a GPU refuses to instantiate it */
+    case SC_NODE_COND:
+    case MOCK_COND_SET:
+    case MOCK_COND_CLEAR:
+    case MOCK_COND_COUNT: {
+        struct cond_run *cr = malloc(sizeof *cr);
+        *cr = (struct cond_run){ l, *nd };
+        run_cond(cr);
+        return;
+    }
+    default: return; /* record, wait and allocation nodes: not allowed in a body */
+    }
+}
+static void *body_thread(void *a)
+{
+    struct cond_run *cr = a;
+    run_inline(&cr->nd, cr->launch);
+    free(cr);
+    return NULL;
+}
+/* runs body b of a conditional node (a graph whose nodes run inline) */
+static void run_body(struct mgraph *b, struct mlaunch *l)
+{
+    struct mnode whole = { .np = { .kind = 0 }, .child = b };
+    if (breaks(cond_body_async)) { /* waited for by nothing */
+        struct cond_run *cr = malloc(sizeof *cr);
+        pthread_t t;
+        *cr = (struct cond_run){ l, whole };
+        if (pthread_create(&t, NULL, body_thread, cr) == 0)
+            pthread_detach(t);
+        return;
+    }
+    run_inline(&whole, l);
+}
+/* a conditional node: the body its handle's value selects; a node that sets or counts the handle */
+static void run_cond(void *a)
+{
+    struct cond_run *cr = a;
+    struct mnode *nd = &cr->nd;
+    struct mcond *c = nd->cond;
+    unsigned v = __atomic_load_n(&c->value, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&cr->launch->dead, __ATOMIC_ACQUIRE))
+        goto out;
+    switch (nd->np.kind) {
+    case MOCK_COND_SET: __atomic_store_n(&c->value, (unsigned)nd->np.cond_set, __ATOMIC_RELEASE); goto out;
+    case MOCK_COND_CLEAR: __atomic_store_n(&c->value, 0u, __ATOMIC_RELEASE); goto out;
+    case MOCK_COND_COUNT: { /* the body's runs counted in the op's slot: every trips-th clears the condition */
+        struct sc_slot *counter = nd->np.slot;
+        if (++counter->runs % nd->np.cond_trips == 0)
+            __atomic_store_n(&c->value, 0u, __ATOMIC_RELEASE);
+        goto out;
+    }
+    }
+    switch (nd->np.cond_type) {
+    case SC_COND_TYPE_IF: /* body 0 when the condition is non-zero, else the ELSE body if any */
+        if (v || breaks(cond_if_ignored))
+            run_body(nd->child, cr->launch);
+        else if (nd->child2)
+            run_body(nd->child2, cr->launch);
+        break;
+    case SC_COND_TYPE_WHILE: /* as long as it is non-zero (a bound: a runaway loop ends the case, not the mock) */
+        if (breaks(while_do)) /* tested after the body, not before it */
+            run_body(nd->child, cr->launch);
+        for (int trips = 0; __atomic_load_n(&c->value, __ATOMIC_ACQUIRE) && trips < 10000; trips++) {
+            run_body(nd->child, cr->launch);
+            if (breaks(while_once))
+                break;
+        }
+        break;
+    default: /* SWITCH: body n for the value n, none for a value past the last */
+        if (breaks(switch_first))
+            v = 0;
+        if (breaks(switch_clamped) && v >= (unsigned)nd->np.cond_size)
+            v = (unsigned)nd->np.cond_size - 1;
+        if (v == 0)
+            run_body(nd->child, cr->launch);
+        else if (v == 1 && nd->child2)
+            run_body(nd->child2, cr->launch); /* a value past the last body: none */
+    }
+out:
+    free(cr);
+}
+/* at the start of a launch: the defaults of its graph's handles made with CU_GRAPH_COND_ASSIGN_DEFAULT */
+struct defaults {
+    int n;
+    struct mcond *c[MOCK_NODES];
+};
+static void apply_defaults(void *a)
+{
+    struct defaults *d = a;
+    for (int k = 0; k < d->n; k++)
+        if (d->c[k]->assign && (!breaks(cond_default_once) || d->c[k]->applied++ == 0))
+            __atomic_store_n(&d->c[k]->value, d->c[k]->dflt, __ATOMIC_RELEASE);
 }
 int node_add(void *g, const struct sc_node_params *np, void **node)
 {
@@ -42,6 +237,8 @@ int node_add(void *g, const struct sc_node_params *np, void **node)
         return refuse(1);
     if (np->kind == SC_NODE_MEMSET && pool_memory(np->dst) && !breaks(memset_node_pool))
         return refuse(1); /* a memset node "does not work with" stream-ordered memory */
+    if (np->kind == SC_NODE_COND)
+        return cond_add(gr, np, node);
     struct mnode *n = &gr->nodes[gr->nnodes++];
     memset(n, 0, sizeof *n);
     n->np = *np;
@@ -182,6 +379,14 @@ static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *
     case SC_NODE_MEMSET:
     case SC_NODE_MEMCPY: return node_item(ns, l, run_copy, copy_args_of(&nd->np), 1);
     case SC_NODE_ALLOC: return node_item(ns, l, NULL, NULL, 0); /* its memory is set aside at the launch */
+    case SC_NODE_COND:
+    case MOCK_COND_SET:
+    case MOCK_COND_CLEAR:
+    case MOCK_COND_COUNT: { /* its own item: the launch's copy of it */
+        struct cond_run *cr = malloc(sizeof *cr);
+        *cr = (struct cond_run){ l, *nd };
+        return node_item(ns, l, run_cond, cr, 0); /* run_cond frees it */
+    }
     case SC_NODE_RECORD: {
         struct mevent *ev = nd->np.event;
         uint64_t pos = node_item(ns, l, run_record, ev, 0);
@@ -293,6 +498,12 @@ int launch_built(struct mgraph *gr, void *s)
     start.s = st;
     start.pos = gr->last ? enqueue(st, ITEM_WAIT, NULL, NULL, gr->last, gr->last_pos, 0)
                          : enqueue(st, ITEM_FN, NULL, NULL, NULL, 0, 0);
+    if (gr->nconds) { /* each launch starts with its handles' defaults (an item every node waits for) */
+        struct defaults *d = malloc(sizeof *d);
+        d->n = gr->nconds;
+        memcpy(d->c, gr->conds, sizeof d->c);
+        start.pos = enqueue(st, ITEM_FN, apply_defaults, d, NULL, 0, 1);
+    }
     launch_nodes(gr->exec, gr->nnodes, &start, !breaks(replay), l); /* replay: the nodes wait for nothing */
     pthread_mutex_lock(&registry);
     uint64_t end = start.pos;

@@ -87,9 +87,12 @@ struct item {
 #define MOCK_NODES 32
 #define MOCK_DEPS 8
 struct mgraph;
+struct mcond;
 struct mnode {
     struct sc_node_params np;  /* kind 0: a child graph node */
-    struct mgraph *child;      /* its clone                  */
+    struct mgraph *child;      /* its clone; a conditional node's first body */
+    struct mgraph *child2;     /* a conditional node's second body, or NULL */
+    struct mcond *cond;        /* a conditional node's handle, or that of a node that sets or counts it */
     int ndeps, deps[MOCK_DEPS]; /* the nodes its edges come from */
     struct mstream *ran_on;    /* the last launch: where it ran ... */
     uint64_t ran_at;           /* ... and its last item there      */
@@ -123,6 +126,9 @@ struct mgraph {
     /* graph memory nodes */
     int auto_free;              /* instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
     int unfreed;                /* a launch left its allocation unfreed (no node frees it) */
+    /* conditional nodes: the handles made for it, whose defaults each launch applies */
+    struct mcond *conds[MOCK_NODES];
+    int nconds;
 };
 
 struct mstream {
