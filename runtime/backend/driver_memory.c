@@ -205,3 +205,21 @@ int drv_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *wri
     }
     return SC_CALL(cuStreamBatchMemOp, (CUstream)s, 2, ops, 0);
 }
+
+/* a memory barrier ("Insert a memory barrier of the specified type") and a write, in one batch */
+int drv_batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits)
+{
+    CUstreamBatchMemOpParams ops[2];
+    if (bits == 64 && !drv_memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS))
+        return SC_UNSUPPORTED;
+    memset(ops, 0, sizeof ops);
+    ops[0].memoryBarrier.operation = CU_STREAM_MEM_OP_BARRIER;
+    ops[0].memoryBarrier.flags = scope == SC_BARRIER_GPU ? CU_STREAM_MEMORY_BARRIER_TYPE_GPU : CU_STREAM_MEMORY_BARRIER_TYPE_SYS;
+    ops[1].writeValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    ops[1].writeValue.address = DPTR(write_dev);
+    if (bits == 64)
+        ops[1].writeValue.value64 = write_value;
+    else
+        ops[1].writeValue.value = (cuuint32_t)write_value;
+    return SC_CALL(cuStreamBatchMemOp, (CUstream)s, 2, ops, 0);
+}

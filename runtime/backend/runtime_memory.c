@@ -100,3 +100,8 @@ int rt_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *writ
     (void)s, (void)wait_dev, (void)wait_value, (void)write_dev, (void)write_value, (void)bits;
     return SC_UNSUPPORTED;
 }
+int rt_batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits)
+{
+    (void)s, (void)scope, (void)write_dev, (void)write_value, (void)bits;
+    return SC_UNSUPPORTED;
+}

@@ -135,6 +135,10 @@ sc_op sc_batch_wait_write(sc_prog *p, const char *n, sc_word wait, sc_word write
     op->cond = SC_WAIT_GEQ;
     return index_of(p, op);
 }
+sc_op sc_batch_barrier_write(sc_prog *p, const char *n, sc_word w, unsigned scope, sc_stream s)
+{
+    return value_op(p, SC_OP_BATCH_BARRIER, n, w, 0, scope, s);
+}
 sc_op sc_wait_value(sc_prog *p, const char *n, sc_word w, enum sc_wait_cond cond, sc_stream s)
 {
     return value_op(p, SC_OP_WAIT_VALUE, n, w, cond, 0, s);
