@@ -188,9 +188,10 @@ typedef struct sc_backend {
     int (*ctx_create)(void **ctx);
     int (*ctx_destroy)(void *ctx);
     int (*ctx_enter)(void *ctx, int action);
-    /* one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64) */
+    /* one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64; flags SC_BATCH_BARRIER: a
+     * system-wide memory barrier between them) */
     int (*batch_wait_write)(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
-                            int bits);
+                            int bits, unsigned flags);
     /* one cuStreamBatchMemOp of a memory barrier (scope: SC_BARRIER_SYS or SC_BARRIER_GPU) and a write, in that order */
     int (*batch_barrier_write)(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits);
     /* ctx_create with flags (SC_CTX_*); cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize

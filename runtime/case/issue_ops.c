@@ -220,7 +220,7 @@ static int issue_batch(struct run *r, int i, const struct issue_args *a)
 {
     const struct sc_op_def *d = r->op[i].def;
     return r->b->batch_wait_write(a->stream, word_dev(r, d->word), operand_of(r, d), word_dev(r, d->word2),
-                                  r->word_set[d->word2], r->p->words[d->word].bits);
+                                  r->word_set[d->word2], r->p->words[d->word].bits, d->flags);
 }
 
 static int issue_batch_barrier(struct run *r, int i, const struct issue_args *a)

@@ -243,10 +243,13 @@ int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
     return memop(s, run_write_value, a, v, 0, bits);
 }
 int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
-                            int bits)
+                            int bits, unsigned flags)
 {
     if ((is_managed(wait_dev) || is_managed(write_dev)) && !breaks(memop_managed))
         return refuse(1); /* invalid value */
+    if (flags & ~SC_BATCH_BARRIER)
+        return refuse(1); /* invalid value */
+    /* a barrier between the wait and the write: the items run in order anyway (batch_unordered: the write first) */
     if (breaks(batch_unordered)) /* the write first */
         memop(s, run_batch_write, write_dev, write_value, 0, bits);
     memop(s, run_wait_value, wait_dev, wait_value, SC_WAIT_GEQ, bits);
