@@ -33,7 +33,7 @@ def check_buffers_and_words(prog):
             if preset == ("managed",) and prog.process(op.thread) != "main":
                 errs.append(f"op {name}: managed word '{arg}' is main's own memory: no other process may use it")
             cond = op.kind.rsplit("_", 1)[1] if op.kind.startswith("wait_value") else None
-            cond = "geq" if op.kind.startswith("batch_wait_write") and arg == op.args[0] else cond
+            cond = "geq" if op.kind.startswith("batch_wait_") and arg == op.args[0] else cond
             if preset and cond and WORD_PRESETS[preset[0]][0] and cond != WORD_PRESETS[preset[0]][0]:
                 want = WORD_PRESETS[preset[0]][0]
                 errs.append(f"op {name}: a {cond} wait on word '{arg}', whose preset {preset[0]} is for {want} waits")

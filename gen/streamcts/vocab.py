@@ -263,9 +263,13 @@ SPELLINGS = {
     "KERNEL_PDL": _one_each("kernel_pdl", [("", "SC_PDL_SYNC"), ("_nosync", "SC_PDL_NO_SYNC")]),
     "CTX_ENTER": _one_each("ctx_enter_", [("push", "SC_CTX_PUSH_TO"), ("set", "SC_CTX_SET_TO")], args=("context",),
                            tags="changes_current"),
-    # a GEQ wait on the first word and a write of the second
-    "BATCH": (S("batch_wait_write", ("word", "word"), bits=32, words=("wait", "write")),
-              S("batch_wait_write64", ("word", "word"), bits=64, words=("wait", "write"))),
+    # a GEQ wait on the first word and a write of the second (_barrier_: a memory barrier between the two)
+    "BATCH": (S("batch_wait_write", ("word", "word"), ("0",), bits=32, words=("wait", "write")),
+              S("batch_wait_write64", ("word", "word"), ("0",), bits=64, words=("wait", "write")),
+              S("batch_wait_barrier_write", ("word", "word"), ("SC_BATCH_BARRIER",), bits=32, words=("wait", "write"))),
+    # a memory barrier (system-wide, or scoped to the GPU) and a write of the word, in one batch
+    "BATCH_BARRIER": (S("batch_barrier_write", ("word",), ("SC_BARRIER_SYS",), bits=32, words=("write",)),
+                      S("batch_barrier_gpu_write", ("word",), ("SC_BARRIER_GPU",), bits=32, words=("write",))),
     "CAPTURE_KEEP": (S("capture_keep", ("stream", "graph")),),  # into a graph declared 'captured'
     "GRAPH_REPLAY": (S("graph_replay", ("graph",)),),
     "DEVICE_ENTER": (S("device_enter", ("device",), tags="changes_current"),),

@@ -205,9 +205,12 @@ typedef struct sc_backend {
     int (*ctx_create)(void **ctx);
     int (*ctx_destroy)(void *ctx);
     int (*ctx_enter)(void *ctx, int action);
-    /* one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64) */
+    /* one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64; flags SC_BATCH_BARRIER: a
+     * system-wide memory barrier between them) */
     int (*batch_wait_write)(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
-                            int bits);
+                            int bits, unsigned flags);
+    /* one cuStreamBatchMemOp of a memory barrier (scope: SC_BARRIER_SYS or SC_BARRIER_GPU) and a write, in that order */
+    int (*batch_barrier_write)(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits);
     /* ctx_create with flags (SC_CTX_*); cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize
      * with it current, and its release (the runtime API's backend; the driver API's answers SC_UNSUPPORTED);
      * cuMemPoolTrimTo(pool, keep) */
@@ -333,7 +336,7 @@ typedef struct sc_backend {
         .launch_pdl = P##launch_pdl, \
         .code = P##code, .error_name = P##error_name, \
         .ctx_create = P##ctx_create, .ctx_destroy = P##ctx_destroy, .ctx_enter = P##ctx_enter, \
-        .batch_wait_write = P##batch_wait_write, \
+        .batch_wait_write = P##batch_wait_write, .batch_barrier_write = P##batch_barrier_write, \
         .capture_keep = P##capture_keep, .graph_replay = P##graph_replay, \
         .graph_new = P##graph_new, .node_add = P##node_add, .edge_add = P##edge_add, \
         .graph_instantiate = P##graph_instantiate, .exec_update = P##exec_update, .exec_destroy = P##exec_destroy, \

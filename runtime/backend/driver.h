@@ -127,8 +127,9 @@ int drv_memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_de
 int drv_memop_supported(int attribute); /* the current device's attribute is set */
 int drv_wait_value(void *s, void *addr, uint64_t value, int cond, int bits);
 int drv_write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, int bits);
+int drv_batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits);
 int drv_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
-                         int bits);
+                         int bits, unsigned flags);
 
 /* ---- driver_pools.c: the stream-ordered allocator and its pools */
 int drv_default_pool(void **pool);

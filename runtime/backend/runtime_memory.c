@@ -95,8 +95,13 @@ int rt_write_value(void *s, void *addr, uint64_t value, unsigned flags, int bits
 
 /* stream memory operations are the driver API's only */
 int rt_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
-                            int bits)
+                            int bits, unsigned flags)
 {
-    (void)s, (void)wait_dev, (void)wait_value, (void)write_dev, (void)write_value, (void)bits;
+    (void)s, (void)wait_dev, (void)wait_value, (void)write_dev, (void)write_value, (void)bits, (void)flags;
+    return SC_UNSUPPORTED;
+}
+int rt_batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits)
+{
+    (void)s, (void)scope, (void)write_dev, (void)write_value, (void)bits;
     return SC_UNSUPPORTED;
 }

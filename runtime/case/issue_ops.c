@@ -220,7 +220,14 @@ static int issue_batch(struct run *r, int i, const struct issue_args *a)
 {
     const struct sc_op_def *d = r->op[i].def;
     return r->b->batch_wait_write(a->stream, word_dev(r, d->word), operand_of(r, d), word_dev(r, d->word2),
-                                  r->word_set[d->word2], r->p->words[d->word].bits);
+                                  r->word_set[d->word2], r->p->words[d->word].bits, d->flags);
+}
+
+static int issue_batch_barrier(struct run *r, int i, const struct issue_args *a)
+{
+    const struct sc_op_def *d = r->op[i].def;
+    return r->b->batch_barrier_write(a->stream, d->flags, word_dev(r, d->word), r->word_set[d->word],
+                                     r->p->words[d->word].bits);
 }
 
 static int issue_wait_value(struct run *r, int i, const struct issue_args *a)
@@ -468,6 +475,7 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_KERNEL_PDL] = issue_kernel_pdl,
     [SC_OP_CTX_ENTER] = issue_ctx_enter,
     [SC_OP_BATCH] = issue_batch,
+    [SC_OP_BATCH_BARRIER] = issue_batch_barrier,
     [SC_OP_CAPTURE_KEEP] = issue_capture_keep,
     [SC_OP_GRAPH_REPLAY] = issue_graph_replay,
     [SC_OP_DEVICE_ENTER] = issue_device_enter,

@@ -19,7 +19,7 @@ int member_done(struct run *r, int i, int m)
     uint32_t token = m ? o->more[m - 1].token : o->token;
     if (sc_op_facts(k)->slot)
         return __atomic_load_n(&r->arena->slots[slot].token, __ATOMIC_ACQUIRE) == token;
-    if (k == SC_OP_WRITE_VALUE)
+    if (k == SC_OP_WRITE_VALUE || k == SC_OP_BATCH_BARRIER) /* a batch_barrier_write's last operation writes it */
         return __atomic_load_n(word_host(r, o->def->word), __ATOMIC_ACQUIRE) == r->word_set[o->def->word];
     if (k == SC_OP_BATCH) /* its last operation writes word2 */
         return __atomic_load_n(word_host(r, o->def->word2), __ATOMIC_ACQUIRE) == r->word_set[o->def->word2];

@@ -125,7 +125,7 @@ sc_op sc_write_value(sc_prog *p, const char *n, sc_word w, unsigned flags, sc_st
 {
     return value_op(p, SC_OP_WRITE_VALUE, n, w, 0, flags, s);
 }
-sc_op sc_batch_wait_write(sc_prog *p, const char *n, sc_word wait, sc_word write, sc_stream s)
+sc_op sc_batch_wait_write(sc_prog *p, const char *n, sc_word wait, sc_word write, unsigned flags, sc_stream s)
 {
     struct sc_op_def *op = add(p, SC_OP_BATCH, n, s);
     check_index(p, n, "word", wait, p->nwords);
@@ -133,7 +133,12 @@ sc_op sc_batch_wait_write(sc_prog *p, const char *n, sc_word wait, sc_word write
     op->word = wait;
     op->word2 = write;
     op->cond = SC_WAIT_GEQ;
+    op->flags = flags;
     return index_of(p, op);
+}
+sc_op sc_batch_barrier_write(sc_prog *p, const char *n, sc_word w, unsigned scope, sc_stream s)
+{
+    return value_op(p, SC_OP_BATCH_BARRIER, n, w, 0, scope, s);
 }
 sc_op sc_wait_value(sc_prog *p, const char *n, sc_word w, enum sc_wait_cond cond, sc_stream s)
 {

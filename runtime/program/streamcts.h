@@ -160,6 +160,11 @@ enum sc_word_preset {
 };
 /* cuStreamWriteValue32/64 flag. */
 #define SC_WRITE_NO_BARRIER 0x1u
+/* sc_batch_barrier_write: the memory barrier's scope (CU_STREAM_MEMORY_BARRIER_TYPE_SYS, _GPU) */
+#define SC_BARRIER_SYS 0u
+#define SC_BARRIER_GPU 1u
+/* sc_batch_wait_write: a memory barrier (CU_STREAM_MEM_OP_BARRIER, system-wide) between the wait and the write */
+#define SC_BATCH_BARRIER 0x1u
 
 enum sc_capture_mode { SC_CAPTURE_GLOBAL = 1, SC_CAPTURE_THREAD_LOCAL, SC_CAPTURE_RELAXED };
 
@@ -363,7 +368,9 @@ sc_op sc_wait_external(sc_prog *p, const char *name, sc_event e, sc_stream s);
 sc_op sc_write_value(sc_prog *p, const char *name, sc_word w, unsigned flags, sc_stream s);
 sc_op sc_wait_value(sc_prog *p, const char *name, sc_word w, enum sc_wait_cond cond, sc_stream s);
 /* One cuStreamBatchMemOp: a GEQ wait on `wait`, then a write of `write` (completion: `write` holds its value). */
-sc_op sc_batch_wait_write(sc_prog *p, const char *name, sc_word wait, sc_word write, sc_stream s);
+sc_op sc_batch_wait_write(sc_prog *p, const char *name, sc_word wait, sc_word write, unsigned flags, sc_stream s);
+/* one cuStreamBatchMemOp: a memory barrier of scope SC_BARRIER_SYS or SC_BARRIER_GPU, then a write of w's set value */
+sc_op sc_batch_barrier_write(sc_prog *p, const char *name, sc_word w, unsigned scope, sc_stream s);
 
 /* The stream-ordered allocator. */
 sc_op sc_alloc_async(sc_prog *p, const char *name, sc_buffer m, sc_pool pool, sc_stream s);

@@ -32,7 +32,7 @@ static void case_only(sc_prog *p)
     sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_write_value(p, "write_value", wd_V, 0, st_s);
-    sc_op op_B = sc_batch_wait_write(p, "B", wd_V, wd_U, st_t);
+    sc_op op_B = sc_batch_wait_write(p, "B", wd_V, wd_U, 0, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
 }
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "f21976db5486e1cc",
+    .digest = "e6b1a1d03f36d83e",
     .cases = cases,
     .ncases = 1,
 };

@@ -32,7 +32,7 @@ static void case_only(sc_prog *p)
     sc_gate(p, "gate", st_s);
     sc_op op_A = sc_kernel(p, "A", st_s);
     sc_write_value(p, "write_value64", wd_V, 0, st_s);
-    sc_op op_B = sc_batch_wait_write(p, "B", wd_V, wd_U, st_t);
+    sc_op op_B = sc_batch_wait_write(p, "B", wd_V, wd_U, 0, st_t);
 
     sc_expect(p, op_B, SC_AFTER, op_A);
 }
@@ -72,7 +72,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER,
     .devices = 1,
     .isolate = 0,
-    .digest = "a43f4f5c73fa5314",
+    .digest = "0c917ef7ee7a556e",
     .cases = cases,
     .ncases = 1,
 };

@@ -53,32 +53,54 @@ struct copy_args {
 };
 /* the break query_stale_managed keeps a memset's or copy's writes to managed memory from the host until
  * a synchronize: the work completes (a query answers success), its bytes come later.  value -1: a copy,
- * whose source was read when it ran (bytes) */
-struct stale { void *dst; size_t n; int value; void *bytes; struct stale *next; };
+ * whose source was read when it ran (bytes).  The breaks write_value_unfenced and batch_unfenced keep a
+ * memset's bytes the same way, pending on its stream (on): that stream's next item lands them first
+ * (fence_pending), unless it is the stream memory write the break leaves unfenced, which lands before them */
+struct stale { void *dst; size_t n; int value; void *bytes; struct mstream *on; struct stale *next; };
 static pthread_mutex_t stale_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct stale *stale_head, **stale_tail = &stale_head;
-void flush_managed(void)
+/* lands the pending writes of stream `on` (NULL: of every stream), in the order they were made */
+static void land_pending(struct mstream *on)
 {
     pthread_mutex_lock(&stale_mu);
-    while (stale_head) {
-        struct stale *s = stale_head;
+    for (struct stale **at = &stale_head; *at;) {
+        struct stale *s = *at;
+        if (on && s->on != on) {
+            at = &s->next;
+            continue;
+        }
         if (s->value >= 0)
             memset(s->dst, s->value, s->n);
         else
             memcpy(s->dst, s->bytes, s->n);
-        stale_head = s->next;
+        *at = s->next;
         free(s->bytes);
         free(s);
     }
-    stale_tail = &stale_head;
+    for (stale_tail = &stale_head; *stale_tail;)
+        stale_tail = &(*stale_tail)->next;
     pthread_mutex_unlock(&stale_mu);
+}
+void flush_managed(void) { land_pending(NULL); }
+static void run_write_value(void *a);
+static void run_batch_write(void *a);
+/* before stream s runs an item (fn NULL: a wait): its pending memsets land first, unless fn is the write
+ * the break leaves unfenced, or an event's record (the probe recorded right behind a memset), which fences nothing */
+void fence_pending(struct mstream *s, void (*fn)(void *))
+{
+    if (fn == run_record)
+        return;
+    if ((breaks(write_value_unfenced) && fn != run_write_value) || (breaks(batch_unfenced) && fn != run_batch_write))
+        land_pending(s);
 }
 void run_copy(void *a)
 {
     struct copy_args *c = a;
-    if (breaks(query_stale_managed) && is_managed(c->dst)) {
+    struct mstream *on = (breaks(write_value_unfenced) || breaks(batch_unfenced)) && c->value >= 0 && !is_managed(c->dst)
+                             ? worker_stream() : NULL;
+    if ((breaks(query_stale_managed) && is_managed(c->dst)) || on) {
         struct stale *s = malloc(sizeof *s);
-        *s = (struct stale){ c->dst, c->n, c->value, c->value >= 0 ? NULL : malloc(c->n), NULL };
+        *s = (struct stale){ c->dst, c->n, c->value, c->value >= 0 ? NULL : malloc(c->n), on, NULL };
         if (s->bytes)
             memcpy(s->bytes, c->src, c->n);
         pthread_mutex_lock(&stale_mu);
@@ -194,6 +216,8 @@ static void run_write_value(void *a)
         __atomic_store_n((uint32_t *)m->addr, (uint32_t)m->value, __ATOMIC_SEQ_CST);
     free(m);
 }
+/* a batch's write: run_write_value under a name of its own, which the break batch_unfenced leaves unfenced */
+static void run_batch_write(void *a) { run_write_value(a); }
 static int memop(void *s, void (*fn)(void *), void *addr, uint64_t value, int cond, int bits)
 {
     struct memop_args *m = malloc(sizeof *m);
@@ -219,12 +243,27 @@ int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits)
     return memop(s, run_write_value, a, v, 0, bits);
 }
 int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
-                            int bits)
+                            int bits, unsigned flags)
 {
     if ((is_managed(wait_dev) || is_managed(write_dev)) && !breaks(memop_managed))
         return refuse(1); /* invalid value */
+    if (flags & ~SC_BATCH_BARRIER)
+        return refuse(1); /* invalid value */
+    /* a barrier between the wait and the write: the items run in order anyway (batch_unordered: the write first) */
     if (breaks(batch_unordered)) /* the write first */
-        memop(s, run_write_value, write_dev, write_value, 0, bits);
+        memop(s, run_batch_write, write_dev, write_value, 0, bits);
     memop(s, run_wait_value, wait_dev, wait_value, SC_WAIT_GEQ, bits);
-    return breaks(batch_unordered) ? 0 : memop(s, run_write_value, write_dev, write_value, 0, bits);
+    return breaks(batch_unordered) ? 0 : memop(s, run_batch_write, write_dev, write_value, 0, bits);
+}
+/* a memory barrier and a write: the mock's stream items run one after another and land what they write before
+ * the next begins, so the barrier is the write's own fence (the break batch_unfenced: no fence at all); its scope
+ * (SC_BARRIER_SYS, _GPU) changes nothing for a reader of the same device */
+int batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits)
+{
+    if (scope != SC_BARRIER_SYS && scope != SC_BARRIER_GPU)
+        return refuse(1); /* invalid value */
+    if (is_managed(write_dev) && !breaks(memop_managed))
+        return refuse(1); /* invalid value */
+    return memop(breaks(batch_barrier_early) ? (void *)new_stream(KIND_NONBLOCKING) : s, run_batch_write, write_dev,
+                 write_value, 0, bits);
 }

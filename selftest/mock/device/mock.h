@@ -233,6 +233,7 @@ uint64_t enq_of(struct mstream *s);
 /* settle: a stream's worker says what it waits for while it waits (NULL, NULL: it waits no more) */
 void waiting_for(int (*blocked)(const void *), const void *arg);
 void waiting_over(void);
+struct mstream *worker_stream(void); /* the stream whose worker this thread is (NULL: none) */
 void callers_fn_add(void (*fn)(void *));
 void wait_done(struct mstream *s, uint64_t target);
 struct mstream *new_stream(int kind);
@@ -287,7 +288,8 @@ int event_elapsed(float *ms, void *start, void *end);
 
 /* ---- memory.c ------------------------------------------------------------------- */
 
-void flush_managed(void); /* the break query_stale_managed's deferred writes */
+void flush_managed(void); /* the deferred writes of the breaks query_stale_managed, write_value_unfenced, batch_unfenced */
+void fence_pending(struct mstream *s, void (*fn)(void *)); /* stream s's deferred memsets, before its item fn */
 void run_copy(void *a);
 void *copy_args_of(const struct sc_node_params *np);
 int dev_alloc(void **p, size_t n);
@@ -303,8 +305,9 @@ int memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, v
 int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind);
 int wait_value(void *s, void *a, uint64_t v, int cond, int bits);
 int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits);
+int batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits);
 int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
-                     int bits);
+                     int bits, unsigned flags);
 
 /* ---- pools.c -------------------------------------------------------------------- */
 

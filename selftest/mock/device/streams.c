@@ -48,6 +48,7 @@ void waiting_for(int (*blocked)(const void *), const void *arg)
     pthread_mutex_unlock(&running->mu);
 }
 void waiting_over(void) { waiting_for(NULL, NULL); }
+struct mstream *worker_stream(void) { return running; }
 /* the caller's own code (a host function, a callback) may wait for anything: settled once it started.
  * The functions host_func was given, to know them when a worker runs them. */
 static int in_callers_code(const void *arg) { return (void)arg, 1; }
@@ -104,6 +105,8 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&s->mu);
         if (quirks(slow_device) || (quirks(slow_at_start) && sc_now_ns() - mock_started_ns < 1500000000ull))
             sc_pause_ns(20000000u);
+        if (breaks(write_value_unfenced) || breaks(batch_unfenced))
+            fence_pending(s, it->type == ITEM_FN ? it->fn : NULL);
         if (it->type == ITEM_WAIT)
             wait_done(it->on, it->target);
         else if (it->fn && (!context_error() || it->fn == run_callback)) { /* after a fault only callbacks run */
