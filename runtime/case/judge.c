@@ -319,7 +319,8 @@ void judge_return(struct run *r)
 /*
  * Elapsed time that "spans_hold": non-negative and no shorter than the time the program's gates were held,
  * by their own %globaltimer stamps (less SC_ELAPSED_SLACK_NS for the two clocks' resolution).  Judged at the
- * end, once every gate has completed.
+ * end, once every gate has completed.  Gates whose kernels began so late (a GPU busy with another program's
+ * work) that they held under half the window give a span any elapsed time meets: undecidable, never a pass.
  */
 void judge_elapsed(struct run *r)
 {
@@ -348,7 +349,12 @@ void judge_elapsed(struct run *r)
     double ms = o->ms, need = (double)(held > SC_ELAPSED_SLACK_NS ? held - SC_ELAPSED_SLACK_NS : 0) / 1e6;
     log_note(r, "%s: %.3f ms between the events; the gates were held %.3f ms", opname(r, p->subject), ms,
              (double)held / 1e6);
-    if (ms >= 0 && ms >= need)
+    if (ms >= 0 && ms >= need && held < r->cfg.window_ns / 2) /* the gates' kernels began late: a busy GPU */
+        sc_verdict_decide(&r->v, SC_UNDECIDED,
+                          "cannot decide: the gates were held only %.3f ms of the %.0f ms window (their work began "
+                          "late, the GPU running other work first), too short a span to tell %s's %.3f ms from",
+                          (double)held / 1e6, (double)r->cfg.window_ns / 1e6, opname(r, p->subject), ms);
+    else if (ms >= 0 && ms >= need)
         sc_verdict_decide(&r->v, SC_PASS, "%s gave %.3f ms, at least the %.3f ms its gates were held",
                           opname(r, p->subject), ms, (double)held / 1e6);
     else
