@@ -55,7 +55,7 @@ struct made {
 #define DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
 
 /* ---- driver_device.c: the devices: the driver loaded and initialised, a device opened, the current device */
-CUresult drv_warm_up(void); /* runs each kernel of the current context once (lazy loading) */
+CUresult drv_warm_up(const char **what); /* runs each kernel of the current context once (lazy loading); *what failed */
 int drv_init(char *why, size_t whylen);
 int drv_device_count(int *n);
 int drv_use_device(int d);
