@@ -21,7 +21,8 @@ static cudaError_t warm_up(const char **what)
     *what = "cudaHostAlloc";
     if ((rc = cudaHostAlloc((void **)&host, 64, cudaHostAllocMapped | cudaHostAllocPortable)))
         return rc;
-    memset(host, 1, 64);
+    if (host) /* a stand-in that answers success and does nothing gives none (selftest/loader) */
+        memset(host, 1, 64);
     void *slot;
     uint32_t token = 1, sync = 0;
     void *none = NULL, *pdl_args[] = { &slot, &token, &sync, &none };
