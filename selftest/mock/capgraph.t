@@ -7,7 +7,8 @@
 # (capture_end_new_graph), the capture reported as none (capture_to_inactive), the graph instantiable mid-capture
 # (capture_to_instantiable), a node added meanwhile refused (capture_graph_locked), a capture of the legacy stream
 # accepted (capture_to_legacy) or captured work run at once (capture) the rule that checks it fails; a driver whose
-# every enqueue waits (enqueue_waits) fails no MUST point.
+# every enqueue waits (enqueue_waits) fails no MUST point, and one without such captures (no_capture_to) skips every
+# point.
 # The programs are linked here from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -39,5 +40,17 @@ EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure
 check_legal "$rules"
+
+# a driver without captures into an existing graph (no_capture_to: beginning one is unsupported): every case point
+# skips, naming the capture, and no point fails (a control that begins none, a plain capture or none at all, runs)
+for rule in $rules; do
+    out=$(STREAMCTS_MOCK_QUIRK=no_capture_to "$tmp/$rule.mock" 2>&1); rc=$?
+    cases=$(grep '^ok' <<<"$out" | grep -v '\.control')
+    if [ $rc -eq 0 ] && ! grep -q '^not ok' <<<"$out" && [ -n "$cases" ] &&
+        [ "$(wc -l <<<"$cases")" = "$(grep -c ' # SKIP [A-Za-z0-9_]* (capture_to' <<<"$cases")" ]; then
+        ok "$rule: every case point skips on a driver without captures into an existing graph"
+    else nok "$rule: a driver without captures into an existing graph did not skip every case point (exit $rc)" \
+        "$(grep -E '^(not )?ok' <<<"$out")"; fi
+done
 
 echo "1..$n"

@@ -81,6 +81,8 @@ int capture_to(void *s, void *g, void *dep, int mode)
     struct mgraph *gr = g;
     struct mnode *d = dep;
     (void)mode;
+    if (quirks(no_capture_to))
+        return SC_UNSUPPORTED; /* the point skips */
     if (d && (d < gr->nodes || d >= gr->nodes + gr->nnodes))
         return refuse(1); /* not a node of the graph */
     if (resolve(s) == legacy && breaks(capture_to_legacy))
