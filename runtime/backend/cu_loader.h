@@ -24,7 +24,9 @@
  *    (sc_rule.needs, runtime/suite/support.c); other rules never call them.
  *  - Conditional graph nodes (cuGraphConditionalHandleCreate, CUDA 12.3) are
  *    the same kind of capability: a point that adds one skips where the
- *    library lacks them (driver_graphs.c), as where the device refuses them.
+ *    library lacks them (driver_graphs.c), as where the device refuses them;
+ *    so is a capture into an existing graph (cuStreamBeginCaptureToGraph,
+ *    CUDA 12.3).
  * Call sites read `SC_CALL(cuMemcpyHtoDAsync, ...)`, never drv.fn directly.
  */
 #ifndef SC_CU_LOADER_H
@@ -79,7 +81,7 @@
     X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)       \
     X(cuGreenCtxStreamCreate) X(cuMemPoolExportPointer) X(cuMemPoolImportPointer) \
     X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies) X(cuMemcpyBatchAsync) \
-    X(cuGraphConditionalHandleCreate) X(cuGraphAddNode)
+    X(cuGraphConditionalHandleCreate) X(cuGraphAddNode) X(cuStreamBeginCaptureToGraph)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

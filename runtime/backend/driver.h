@@ -167,6 +167,8 @@ int drv_graph_replay(void *g, void *s);
 int drv_capture_status(void *s, int *status);
 int drv_capture_info(void *s, int *status, uint64_t *id, size_t *ndeps);
 int drv_capture_sever(void *s);
+int drv_capture_to(void *s, void *graph, void *dep, int mode);
+int drv_capture_end_to(void *s, void *graph, int *same);
 int drv_thread_capture_relaxed(void);
 
 /* ---- driver_ipc.c: registered host memory and IPC handles */

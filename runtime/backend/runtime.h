@@ -146,6 +146,8 @@ int rt_graph_replay(void *g, void *s);
 int rt_capture_status(void *s, int *status);
 int rt_capture_info(void *s, int *status, uint64_t *id, size_t *ndeps);
 int rt_capture_sever(void *s);
+int rt_capture_to(void *s, void *graph, void *dep, int mode);
+int rt_capture_end_to(void *s, void *graph, int *same);
 int rt_thread_capture_relaxed(void);
 
 /* ---- runtime_ipc.c: registered host memory and IPC handles */
