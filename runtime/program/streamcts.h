@@ -168,7 +168,9 @@ enum sc_word_preset {
 
 enum sc_capture_mode { SC_CAPTURE_GLOBAL = 1, SC_CAPTURE_THREAD_LOCAL, SC_CAPTURE_RELAXED };
 
-enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD };
+/* The rule levels (gen/streamcts/vocab.py LEVELS names the same): MAY is a behaviour the documentation
+ * permits and does not require; a point that does not see it is reported not-seen (runtime/result/outcomes.def). */
+enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD, SC_MAY };
 
 /* A programmatic dependent launch: does the kernel synchronize on its dependencies
  * (cudaGridDependencySynchronize) before it writes? */
