@@ -214,6 +214,11 @@ SPELLINGS = {
     "MEMSET": (S("memset", fn="sc_memset"),
                S("memset_pinned", consts=("SC_MEM_PINNED",), main_only=True),
                S("memset_managed", consts=("SC_MEM_MANAGED",), main_only=True, tags="managed_writer")),
+    # a memset of managed memory, then cuMemPrefetchAsync of its bytes (to the host, or the stream's device)
+    "MEMSET_PREFETCH": (S("memset_managed_prefetch_host", consts=("SC_PREFETCH_HOST",), main_only=True,
+                          tags="managed_writer"),
+                        S("memset_managed_prefetch_device", consts=("SC_PREFETCH_DEVICE",), main_only=True,
+                          tags="managed_writer")),
     "MEMCPY_ASYNC": _copies(False),
     "MEMCPY_SYNC": _copies(True),
     "HOST_FUNC": (S("host_func", tags="counted"),),
