@@ -31,7 +31,8 @@ CUresult drv_warm_up(void)
     /* the launches take the current context's kernels: a created context's too */
     if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = drv_launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
         !(rc = drv_launch_mark(NULL, slot, 1)) && !(rc = drv_wait_gate(NULL, flag, slot, 1)) &&
-        !(rc = SC_CALL(cuLaunchKernel, drv_kernels()->pdl, 1, 1, 1, 1, 1, 1, 0, NULL, pdl_args, NULL)))
+        !(rc = SC_CALL(cuLaunchKernel, drv_kernels()->pdl, 1, 1, 1, 1, 1, 1, 0, NULL, pdl_args, NULL)) &&
+        (!drv_library_loaded() || !(rc = drv_launch_library(NULL, slot, 1)))) /* in the current context */
         rc = SC_CALL(cuCtxSynchronize);
     SC_CALL(cuMemFree, mem);
     return rc;
@@ -72,6 +73,8 @@ static int open_device(int d, char *why, size_t n)
     } else {
         int was = drv_cur;
         drv_cur = d;
+        if (d == 0)
+            drv_library_load(); /* the context-independent kernel (library_kernel), which drv_warm_up runs */
         if ((rc = drv_warm_up())) {
             SC_CALL(cuGetErrorName, rc, &name);
             snprintf(why, n, "the suite's kernels do not run on device %d: %s", d, name);

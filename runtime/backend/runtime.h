@@ -49,6 +49,8 @@ int rt_ctx_action(int action);
 int rt_ctx_create(void **ctx);
 int rt_ctx_destroy(void *ctx);
 int rt_ctx_enter(void *ctx, int action);
+int rt_ctx_record_event(void *e);
+int rt_ctx_wait_event(void *e);
 int rt_ctx_create_flags(void **ctx, unsigned flags);
 int rt_ctx_create_current(void **ctx, unsigned flags);
 int rt_green_support(char *why, size_t n);
@@ -61,6 +63,7 @@ int rt_primary_release(int action, int *reset);
 /* ---- runtime_launch.c: the suite's kernels launched */
 int rt_launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 int rt_launch_mark(void *s, void *slot, uint32_t token);
+int rt_launch_library(void *s, void *slot, uint32_t token);
 int rt_launch_invalid(void *s, void *slot, uint32_t token);
 int rt_wait_gate(void *s, void *flag, void *slot, uint32_t token);
 int rt_launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token);

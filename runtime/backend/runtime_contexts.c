@@ -32,6 +32,19 @@ int rt_ctx_enter(void *ctx, int action)
     return SC_UNSUPPORTED;
 }
 
+/* nor has it context-level events: cudaEventRecord and cudaStreamWaitEvent take a stream (the driver's
+ * cuCtxRecordEvent / cuCtxWaitEvent are for rules that run through the driver API only) */
+int rt_ctx_record_event(void *e)
+{
+    (void)e;
+    return SC_UNSUPPORTED;
+}
+int rt_ctx_wait_event(void *e)
+{
+    (void)e;
+    return SC_UNSUPPORTED;
+}
+
 /* nor does it create contexts with flags */
 int rt_ctx_create_flags(void **ctx, unsigned flags)
 {

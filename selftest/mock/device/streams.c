@@ -161,6 +161,7 @@ struct mstream *new_stream(int kind)
         blocking_list = s;
     }
     pthread_mutex_unlock(&registry);
+    ctx_waits_apply(s); /* "all future work submitted to context" waits for its cuCtxWaitEvent events */
     return s;
 }
 
