@@ -86,6 +86,7 @@ int drv_launch_mark(void *s, void *slot, uint32_t token);
 int drv_launch_library(void *s, void *slot, uint32_t token);
 void drv_library_load(void);  /* loads the context-independent kernel, once per process (device 0's opening) */
 int drv_library_loaded(void); /* 1: it was loaded (drv_warm_up runs it in each context it warms) */
+void drv_library_failed(int rc); /* drv_warm_up could not run it: each launch answers rc from now on */
 int drv_launch_invalid(void *s, void *slot, uint32_t token);
 int drv_wait_gate(void *s, void *flag, void *slot, uint32_t token);
 int drv_launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token);

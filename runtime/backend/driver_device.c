@@ -31,9 +31,12 @@ CUresult drv_warm_up(void)
     /* the launches take the current context's kernels: a created context's too */
     if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = drv_launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
         !(rc = drv_launch_mark(NULL, slot, 1)) && !(rc = drv_wait_gate(NULL, flag, slot, 1)) &&
-        !(rc = SC_CALL(cuLaunchKernel, drv_kernels()->pdl, 1, 1, 1, 1, 1, 1, 0, NULL, pdl_args, NULL)) &&
-        (!drv_library_loaded() || !(rc = drv_launch_library(NULL, slot, 1)))) /* in the current context */
+        !(rc = SC_CALL(cuLaunchKernel, drv_kernels()->pdl, 1, 1, 1, 1, 1, 1, 0, NULL, pdl_args, NULL))) {
+        int lrc; /* the context-independent kernel, in the current context: only library_kernel needs it */
+        if (drv_library_loaded() && (lrc = drv_launch_library(NULL, slot, 1)))
+            drv_library_failed(lrc);
         rc = SC_CALL(cuCtxSynchronize);
+    }
     SC_CALL(cuMemFree, mem);
     return rc;
 }

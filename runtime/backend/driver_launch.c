@@ -55,6 +55,13 @@ int drv_launch_library(void *s, void *slot, uint32_t token)
 }
 /* whether the context-independent kernel was loaded (drv_warm_up runs it then) */
 int drv_library_loaded(void) { return library_mark != NULL; }
+/* it would not run where drv_warm_up ran it: each launch answers that code from now on (the case fails, naming
+ * it); no other op kind uses it, so the device still opens */
+void drv_library_failed(int rc)
+{
+    library_mark = NULL;
+    library_rc = rc;
+}
 
 /* 2048 threads per block, over every device's 1024: refused before it runs (were it run, it would only
  * mark its slot) */
