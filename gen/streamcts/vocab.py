@@ -339,6 +339,8 @@ SPELLINGS = {
     "CTX_RECORD": (S("ctx_record", ("event",)),),
     "CTX_WAIT": (S("ctx_wait", ("event",)),),
     "LIBRARY_KERNEL": (S("library_kernel"),),
+    # a runtime-API rule's cuCtxSetCurrent of a created context (the runtime API then works on it)
+    "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),),
 }
 
 

@@ -38,6 +38,7 @@ extern cudaKernel_t rt_k_gate, rt_k_mark, rt_k_fault, rt_k_pdl, rt_k_gate_open, 
 
 /* ---- runtime_device.c: cudart initialised, the current device, the linked cudart's version */
 int rt_init(char *why, size_t whylen);
+cudaError_t rt_warm_up(void); /* runs each kernel once in the current context (lazy loading) */
 int rt_thread_attach(void);
 int rt_device_count(int *n);
 int rt_use_device(int dev);

@@ -11,8 +11,10 @@
 
 cudaKernel_t rt_k_gate, rt_k_mark, rt_k_fault, rt_k_pdl, rt_k_gate_open, rt_k_gate_close;
 
-/* Runs each kernel once, so lazy loading never happens inside a case (see driver_device.c). */
-static cudaError_t warm_up(void)
+/* Runs each kernel once in the current context, so lazy loading never happens inside a case (see
+ * driver_device.c): device 0's primary context at init, another device's at its first use, a context the driver
+ * API made when it is made (runtime_contexts.c). */
+cudaError_t rt_warm_up(void)
 {
     char *mem;
     cudaError_t rc = cudaMalloc((void **)&mem, 64);
@@ -51,7 +53,7 @@ int rt_init(char *why, size_t whylen)
                    (rc = cudaLibraryGetKernel(&rt_k_gate_open, lib, "sc_gate_open")) != cudaSuccess ||
                    (rc = cudaLibraryGetKernel(&rt_k_gate_close, lib, "sc_gate_close")) != cudaSuccess) {
             snprintf(reason, sizeof reason, "cannot load the suite's kernels: %s", cudaGetErrorName(rc));
-        } else if ((rc = warm_up()) != cudaSuccess) {
+        } else if ((rc = rt_warm_up()) != cudaSuccess) {
             snprintf(reason, sizeof reason, "the suite's kernels do not run: %s", cudaGetErrorName(rc));
         } else {
             state = SC_READY;
@@ -76,7 +78,7 @@ int rt_use_device(int dev)
     if ((rc = cudaSetDevice(dev)))
         return rc;
     pthread_mutex_lock(&mu);
-    if (!warmed[dev] && (rc = warm_up()) == cudaSuccess)
+    if (!warmed[dev] && (rc = rt_warm_up()) == cudaSuccess)
         warmed[dev] = 1;
     pthread_mutex_unlock(&mu);
     return rc;

@@ -357,6 +357,7 @@ static int issue_ctx(struct run *r, int i, const struct issue_args *a)
     return r->b->ctx_action(r->op[i].def->cond);
 }
 
+/* ctx_enter, and driver_ctx_set (a runtime-API rule's: the runtime backend's ctx_enter is the driver's) */
 static int issue_ctx_enter(struct run *r, int i, const struct issue_args *a)
 {
     const struct sc_op_def *d = r->op[i].def;
@@ -527,6 +528,7 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_LIBRARY_KERNEL] = issue_library_kernel,
     [SC_OP_CTX_RECORD] = issue_ctx_record,
     [SC_OP_CTX_WAIT] = issue_ctx_wait,
+    [SC_OP_DRIVER_CTX_SET] = issue_ctx_enter, /* the runtime backend's ctx_enter is cuCtxSetCurrent */
     [SC_OP_NODE_ALLOC] = issue_node_alloc,
     [SC_OP_INSTANTIATE_CHECKED] = issue_instantiate_checked,
     [SC_OP_INSTANTIATE_AUTO_FREE] = issue_instantiate_auto_free,

@@ -404,6 +404,14 @@ sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a
     op->cond = a;
     return index_of(p, op);
 }
+sc_op sc_driver_ctx_set(sc_prog *p, const char *n, sc_context c)
+{
+    struct sc_op_def *op = add(p, SC_OP_DRIVER_CTX_SET, n, SC_NULL_STREAM);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
+    op->cond = SC_CTX_SET_TO;
+    return index_of(p, op);
+}
 sc_op sc_thread_exit(sc_prog *p, const char *n) { return simple(p, SC_OP_THREAD_EXIT, n, SC_NULL_STREAM); }
 /* contexts: one destroyed, one created during the case; the primary context synchronized, released */
 sc_op sc_ctx_destroy(sc_prog *p, const char *n, sc_context c)

@@ -506,6 +506,9 @@ sc_op sc_library_kernel(sc_prog *p, const char *name, sc_stream s);
  * context's work at the time of the call; cuCtxWaitEvent makes all its later work wait for e's. */
 sc_op sc_ctx_record(sc_prog *p, const char *name, sc_event e);
 sc_op sc_ctx_wait(sc_prog *p, const char *name, sc_event e);
+/* In a runtime-API rule: cuCtxSetCurrent of c (made with cuCtxCreate), on which the runtime API's later calls of
+ * the issuing thread then operate. */
+sc_op sc_driver_ctx_set(sc_prog *p, const char *name, sc_context c);
 
 /* Host calls that synchronize or query. */
 sc_op sc_stream_sync(sc_prog *p, const char *name, sc_stream s);

@@ -7,8 +7,10 @@
 # work issued after it (ctx_record_tracks_later_work) or accepts another context's event
 # (ctx_record_other_context), a wait that holds nothing (ctx_wait_noop) or blocks the host instead
 # (ctx_wait_blocks), a CUkernel run at once outside its stream's order (library_kernel_unordered) or in the
-# current context's legacy stream instead of its stream (library_kernel_current_ctx), the rules each breaks
-# fail; a driver whose every enqueue waits (enqueue_waits) fails no MUST point, and one without green contexts
+# current context's legacy stream instead of its stream (library_kernel_current_ctx), and for ctx.interop.* (the
+# runtime API on a context the driver API made current: the driver_ctx_set op kind) a cuCtxSetCurrent that leaves
+# the thread's context current (ctx_set_ignored) or a legacy-stream query that asks the primary context's
+# (query_legacy_primary), the rules each breaks fail; a driver whose every enqueue waits (enqueue_waits) fails no MUST point, and one without green contexts
 # (no_green) skips the green points.  The programs are linked here from the objects plain `ninja` builds,
 # against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
@@ -25,7 +27,8 @@ ctx.record_event.excludes_later_work ctx.record_event.captures_other_threads_wor
 ctx.record_event.primary_captures_green_work ctx.record_event.other_contexts_event_fails
 ctx.wait_event.holds_later_work_of_every_stream ctx.wait_event.holds_later_work_of_other_threads
 ctx.wait_event.primary_holds_green_work ctx.wait_event.does_not_block_the_host
-launch.library_kernel.ordered_in_its_stream launch.library_kernel.runs_in_the_streams_context"
+launch.library_kernel.ordered_in_its_stream launch.library_kernel.runs_in_the_streams_context
+ctx.interop.runtime_work_goes_to_the_drivers_current_context ctx.interop.runtime_query_sees_the_drivers_current_context"
 link_rules "$rules"
 
 # broken promise, rule, message its cases must report
@@ -44,6 +47,8 @@ ctx_wait_blocks ctx.wait_event.does_not_block_the_host X did not return until th
 library_kernel_unordered launch.library_kernel.ordered_in_its_stream B completed while A was still pending
 library_kernel_unordered launch.library_kernel.runs_in_the_streams_context B completed while A was still pending
 library_kernel_current_ctx launch.library_kernel.runs_in_the_streams_context B completed while A was still pending
+ctx_set_ignored ctx.interop.runtime_work_goes_to_the_drivers_current_context Q kept answering not-ready for the whole window
+query_legacy_primary ctx.interop.runtime_query_sees_the_drivers_current_context Q reported success while A was held
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure

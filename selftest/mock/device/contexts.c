@@ -121,7 +121,9 @@ int ctx_destroy(void *ctx)
 }
 int ctx_enter(void *ctx, int action)
 {
-    (void)action; /* push and set alike: the stack holds one */
+    if (action == SC_CTX_SET_TO && breaks(ctx_set_ignored))
+        return 0; /* broken: the calling thread's context stays current */
+    /* push and set alike: the stack holds one */
     cur_ctx = ctx;
     return 0;
 }
