@@ -10,7 +10,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    CONDITIONALS, NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
+    CAPTURES_INTO, CONDITIONALS, NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
 )
 
 
@@ -156,7 +156,7 @@ def check_nodes(prog, types):
 
     for name, op in zip(prog.names(), prog.ops):
         graphs = [arg for t, arg in typed_args(name, op) if t == "graph"]
-        if op.kind in NODE_KINDS or op.kind in INSTANTIATES + ("exec_update", "exec_destroy"):
+        if op.kind in NODE_KINDS or op.kind in INSTANTIATES + ("exec_update", "exec_destroy") + CAPTURES_INTO:
             errs += [f"op {name}: {op.kind} needs a graph declared nodes ({g}=graph nodes)" for g in graphs
                      if types.get(g) == "graph" and not built(g)]
         if op.kind == "graph_launch" and graphs and built(graphs[0]):
@@ -177,6 +177,9 @@ def check_nodes(prog, types):
                      "memset, memcpy, child graph and conditional nodes only)"
                      for n, o in zip(prog.names(), prog.ops) if o.kind in NODE_KINDS and o is not op
                      and o.args and o.args[0] in graphs[1:] and o.kind in UNFIT_IN_BODY]
+        if op.kind in CAPTURES_INTO:  # its first captured node's dependency: a node of its graph
+            errs += [f"op {name}: {op.kind} depends on '{n}', which is no node of '{graphs[0]}' added before it"
+                     for t, n in typed_args(name, op) if t == "node" and nodes.get(n) != graphs[0]]
         if op.kind == "edge":
             ends = [arg for t, arg in typed_args(name, op) if t == "node"]
             unknown = [e for e in ends if e not in nodes]

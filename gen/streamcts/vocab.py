@@ -175,6 +175,8 @@ TAGS = {
                    "child is (expect.py's runs_in)",
     "changes_current": "changes the issuing thread's current context or device: a built-in stream named after "
                        "it may be another context's or device's (order.py)",
+    "into_graph": "begins a capture into a graph built by hand, or ends one asking which graph it gave back: its "
+                  "GRAPH is declared nodes, and its NODE is a node of it added before (check.py)",
 }
 S = Spelling
 COPIES = (
@@ -323,6 +325,15 @@ SPELLINGS = {
                     S("kernel_prio", consts=("SC_LAUNCH_PRIORITY",))),
     "GATE_ATTR": (S("gate_remote", consts=("SC_LAUNCH_REMOTE_DOMAIN",), tags="gate"),
                   S("gate_prio", consts=("SC_LAUNCH_PRIORITY",), tags="gate")),
+    # a capture into a graph built by hand: capture_to s P (its first node depends on none), capture_to_after s P A
+    # (on node A of P), capture_to_relaxed s P (relaxed mode); capture_end_graph s P ends a capture and gives whether
+    # cuStreamEndCapture gave back P
+    "CAPTURE_TO": (S("capture_to", ("stream", "graph"), ("SC_NO_NODE", "SC_CAPTURE_GLOBAL"), tags="into_graph"),
+                   S("capture_to_after", ("stream", "graph", "node"), ("SC_CAPTURE_GLOBAL",), tags="into_graph"),
+                   S("capture_to_relaxed", ("stream", "graph"), ("SC_NO_NODE", "SC_CAPTURE_RELAXED"),
+                     tags="into_graph")),
+    "CAPTURE_END_GRAPH": (S("capture_end_graph", ("stream", "graph"), getter=True,
+                            values=("its_graph", "another_graph"), tags="into_graph"),),
     # conditional nodes: node_if_set P C (IF, body a clone of C, its condition set to 1 by a kernel node before
     # it), ...; two bodies: node_switch_0 P C D, node_if_else_set P C D
     "NODE_COND": tuple(S("node_" + n, ("graph", "graph"), ("SC_NO_BODY", c), tags="conditional")
@@ -436,6 +447,7 @@ CONDITIONALS = tagged("conditional")  # conditional nodes: their bodies are clon
 # launched, not in issue order (order.py)
 CAPTURE_BEGINS = kinds_where("begins_capture")
 CURRENT_CHANGERS = tagged("changes_current")
+CAPTURES_INTO = tagged("into_graph")  # begin or end a capture into a graph built by hand (check.py)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]
 # The stream memory operations' WORD ARGs, in order: whether each is waited on or written (check.py)
 WORD_ROLES = {k: kind.spelling.words for k, kind in KINDS.items() if kind.spelling.words}

@@ -294,6 +294,13 @@ typedef struct sc_backend {
      * to its token, one attribute for all: CU_MEMCPY_SRC_ACCESS_ORDER_STREAM; kind: enum sc_copy (host pinned or
      * device memory only) */
     int (*memcpy_batch)(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev);
+    /* cuStreamBeginCaptureToGraph: s captures into graph, a graph graph_new made, the first node captured in s
+     * depending on node dep of it (a node node_add gave; NULL: none), in mode (enum sc_capture_mode).  A driver
+     * without the call (before CUDA 12.3) answers SC_UNSUPPORTED.  capture_end_to ends the capture of s
+     * (cuStreamEndCapture) and says whether the graph it gave back is graph's own (*same 1: kept, it is graph's);
+     * any other graph is destroyed at once. */
+    int (*capture_to)(void *s, void *graph, void *dep, int mode);
+    int (*capture_end_to)(void *s, void *graph, int *same);
 } sc_backend;
 #define SC_BATCH_COPIES 4
 /* flags of graph_instantiate_with, and the result_out values the rules name */
@@ -362,7 +369,7 @@ typedef struct sc_backend {
         .launch_invalid = P##launch_invalid, \
         .pool_used = P##pool_used, .settle = P##settle, \
         .capture_info = P##capture_info, .capture_sever = P##capture_sever, .launch_attr = P##launch_attr, \
-        .memcpy_batch = P##memcpy_batch, \
+        .memcpy_batch = P##memcpy_batch, .capture_to = P##capture_to, .capture_end_to = P##capture_end_to, \
     }
 
 extern const sc_backend sc_driver_backend;

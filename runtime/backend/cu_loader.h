@@ -24,7 +24,9 @@
  *    (sc_rule.needs, runtime/suite/support.c); other rules never call them.
  *  - Conditional graph nodes (cuGraphConditionalHandleCreate, CUDA 12.3) are
  *    the same kind of capability: a point that adds one skips where the
- *    library lacks them (driver_graphs.c), as where the device refuses them.
+ *    library lacks them (driver_graphs.c), as where the device refuses them;
+ *    so is a capture into an existing graph (cuStreamBeginCaptureToGraph,
+ *    CUDA 12.3).
  *  - Context-level events (cuCtxRecordEvent, cuCtxWaitEvent: CUDA 12.5) are
  *    one too: a driver that says it is older skips the point
  *    (driver_contexts.c); one that says 12.5 or later and lacks them fails.
@@ -82,7 +84,7 @@
     X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)       \
     X(cuGreenCtxStreamCreate) X(cuMemPoolExportPointer) X(cuMemPoolImportPointer) \
     X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies) X(cuMemcpyBatchAsync) \
-    X(cuGraphConditionalHandleCreate) X(cuGraphAddNode)                         \
+    X(cuGraphConditionalHandleCreate) X(cuGraphAddNode) X(cuStreamBeginCaptureToGraph) \
     X(cuCtxRecordEvent) X(cuCtxWaitEvent) X(cuLibraryLoadData) X(cuLibraryGetKernel)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)

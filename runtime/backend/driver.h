@@ -55,7 +55,7 @@ struct made {
 #define DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
 
 /* ---- driver_device.c: the devices: the driver loaded and initialised, a device opened, the current device */
-CUresult drv_warm_up(void); /* runs each kernel of the current context once (lazy loading) */
+CUresult drv_warm_up(const char **what); /* runs each kernel of the current context once (lazy loading); *what failed */
 int drv_init(char *why, size_t whylen);
 int drv_device_count(int *n);
 int drv_use_device(int d);
@@ -173,6 +173,8 @@ int drv_graph_replay(void *g, void *s);
 int drv_capture_status(void *s, int *status);
 int drv_capture_info(void *s, int *status, uint64_t *id, size_t *ndeps);
 int drv_capture_sever(void *s);
+int drv_capture_to(void *s, void *graph, void *dep, int mode);
+int drv_capture_end_to(void *s, void *graph, int *same);
 int drv_thread_capture_relaxed(void);
 
 /* ---- driver_ipc.c: registered host memory and IPC handles */

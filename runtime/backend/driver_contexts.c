@@ -86,8 +86,9 @@ static int make_context(void **ctx, unsigned flags, int keep)
     pthread_mutex_unlock(&made_mu);
     if (!rc && slot < 0)
         rc = CUDA_ERROR_OUT_OF_MEMORY;
+    const char *what;
     if (!rc)
-        rc = drv_warm_up(); /* lazy loading must not wait for other work inside a case */
+        rc = drv_warm_up(&what); /* lazy loading must not wait for other work inside a case */
     if (rc || !keep)
         SC_CALL(cuCtxPopCurrent, &popped);
     if (rc) {

@@ -18,26 +18,42 @@ _Thread_local int drv_cur; /* the device whose context this thread made current 
  * Runs each kernel once.  With lazy module loading (the default since CUDA
  * 12.2) a kernel's first launch loads it, and loading may wait for work
  * pending in other streams: that false dependency must not land in a case.
+ * The flag and slot are host memory mapped for the device, as a case's gates
+ * and slots are: a stream wait takes no managed memory (Driver API, Stream
+ * Memory Operations), which a layer may hand out for cuMemAlloc (nvshare does),
+ * and the rules of device memory, not the start of every program, report that.
+ * *what: the step that failed.
  */
-CUresult drv_warm_up(void)
+CUresult drv_warm_up(const char **what)
 {
-    CUdeviceptr mem;
-    CUresult rc = SC_CALL(cuMemAlloc, &mem, 64);
-    void *flag = (void *)(uintptr_t)mem, *slot = (void *)(uintptr_t)(mem + 32);
-    if (rc)
+    void *host = NULL;
+    CUdeviceptr mem = 0;
+    CUresult rc;
+    *what = "cuMemHostAlloc";
+    if ((rc = SC_CALL(cuMemHostAlloc, &host, 64, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE)))
         return rc;
+    if (host) /* a stand-in that answers success and does nothing gives none (selftest/loader) */
+        memset(host, 1, 64);
+    void *flag, *slot;
     uint32_t token = 1, sync = 0;
     void *none = NULL, *pdl_args[] = { &slot, &token, &sync, &none };
     /* the launches take the current context's kernels: a created context's too */
-    if (!(rc = SC_CALL(cuMemsetD8, mem, 1, 64)) && !(rc = drv_launch_gate(NULL, flag, 1000000000u, slot, 1)) &&
-        !(rc = drv_launch_mark(NULL, slot, 1)) && !(rc = drv_wait_gate(NULL, flag, slot, 1)) &&
-        !(rc = SC_CALL(cuLaunchKernel, drv_kernels()->pdl, 1, 1, 1, 1, 1, 1, 0, NULL, pdl_args, NULL))) {
-        int lrc; /* the context-independent kernel, in the current context: only library_kernel needs it */
-        if (drv_library_loaded() && (lrc = drv_launch_library(NULL, slot, 1)))
-            drv_library_failed(lrc);
-        rc = SC_CALL(cuCtxSynchronize);
+    if (!(rc = SC_CALL(cuMemHostGetDevicePointer, &mem, host, 0))) {
+        flag = (void *)(uintptr_t)mem, slot = (void *)(uintptr_t)(mem + 32);
+        if ((*what = "the gate kernel", !(rc = drv_launch_gate(NULL, flag, 1000000000u, slot, 1))) &&
+            (*what = "the marking kernel", !(rc = drv_launch_mark(NULL, slot, 1))) &&
+            (*what = "the stream wait (cuStreamWaitValue32)", !(rc = drv_wait_gate(NULL, flag, slot, 1))) &&
+            (*what = "the PDL kernel", !(rc = SC_CALL(cuLaunchKernel, drv_kernels()->pdl, 1, 1, 1, 1, 1, 1, 0, NULL,
+                                                      pdl_args, NULL)))) {
+            int lrc; /* the context-independent kernel, in the current context: only library_kernel needs it */
+            if (drv_library_loaded() && (lrc = drv_launch_library(NULL, slot, 1)))
+                drv_library_failed(lrc);
+            *what = "cuCtxSynchronize", rc = SC_CALL(cuCtxSynchronize);
+        }
+    } else {
+        *what = "cuMemHostGetDevicePointer";
     }
-    SC_CALL(cuMemFree, mem);
+    SC_CALL(cuMemFreeHost, host);
     return rc;
 }
 
@@ -75,12 +91,13 @@ static int open_device(int d, char *why, size_t n)
         snprintf(why, n, "cannot load the suite's kernels on device %d: %s", d, name);
     } else {
         int was = drv_cur;
+        const char *what;
         drv_cur = d;
         if (d == 0)
             drv_library_load(); /* the context-independent kernel (library_kernel), which drv_warm_up runs */
-        if ((rc = drv_warm_up())) {
+        if ((rc = drv_warm_up(&what))) {
             SC_CALL(cuGetErrorName, rc, &name);
-            snprintf(why, n, "the suite's kernels do not run on device %d: %s", d, name);
+            snprintf(why, n, "the suite's kernels do not run on device %d: %s answered %s", d, what, name);
             drv_cur = was;
         } else {
             g->open = 1;

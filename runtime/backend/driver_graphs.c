@@ -283,12 +283,33 @@ int drv_exec_destroy(void *g)
 
 /* -- stream capture --------------------------------------------------------- */
 
+static CUstreamCaptureMode capture_mode_of(int mode)
+{
+    return mode == SC_CAPTURE_THREAD_LOCAL ? CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+           : mode == SC_CAPTURE_RELAXED    ? CU_STREAM_CAPTURE_MODE_RELAXED
+                                           : CU_STREAM_CAPTURE_MODE_GLOBAL;
+}
 int drv_capture_begin(void *s, int mode)
 {
-    CUstreamCaptureMode m = mode == SC_CAPTURE_THREAD_LOCAL ? CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
-                            : mode == SC_CAPTURE_RELAXED    ? CU_STREAM_CAPTURE_MODE_RELAXED
-                                                            : CU_STREAM_CAPTURE_MODE_GLOBAL;
-    return SC_CALL(cuStreamBeginCapture, (CUstream)s, m);
+    return SC_CALL(cuStreamBeginCapture, (CUstream)s, capture_mode_of(mode));
+}
+/* into a graph built by hand: a capability of CUDA 12.3 and later (a library without the call skips the point) */
+int drv_capture_to(void *s, void *g, void *dep, int mode)
+{
+    CUgraphNode d = dep;
+    if (!drv.cuStreamBeginCaptureToGraph)
+        return SC_UNSUPPORTED;
+    return SC_CALL(cuStreamBeginCaptureToGraph, (CUstream)s, ((struct graph *)g)->g, d ? &d : NULL, NULL, d ? 1 : 0,
+                   capture_mode_of(mode));
+}
+int drv_capture_end_to(void *s, void *g, int *same)
+{
+    CUgraph got = NULL;
+    int rc = SC_CALL(cuStreamEndCapture, (CUstream)s, &got);
+    *same = got != NULL && got == ((struct graph *)g)->g;
+    if (got && !*same)
+        SC_CALL(cuGraphDestroy, got);
+    return rc;
 }
 int drv_capture_end(void *s)
 {

@@ -38,7 +38,7 @@ extern cudaKernel_t rt_k_gate, rt_k_mark, rt_k_fault, rt_k_pdl, rt_k_gate_open, 
 
 /* ---- runtime_device.c: cudart initialised, the current device, the linked cudart's version */
 int rt_init(char *why, size_t whylen);
-cudaError_t rt_warm_up(void); /* runs each kernel once in the current context (lazy loading) */
+cudaError_t rt_warm_up(const char **what); /* runs each kernel once in the current context (lazy loading) */
 int rt_thread_attach(void);
 int rt_device_count(int *n);
 int rt_use_device(int dev);
@@ -150,6 +150,8 @@ int rt_graph_replay(void *g, void *s);
 int rt_capture_status(void *s, int *status);
 int rt_capture_info(void *s, int *status, uint64_t *id, size_t *ndeps);
 int rt_capture_sever(void *s);
+int rt_capture_to(void *s, void *graph, void *dep, int mode);
+int rt_capture_end_to(void *s, void *graph, int *same);
 int rt_thread_capture_relaxed(void);
 
 /* ---- runtime_ipc.c: registered host memory and IPC handles */

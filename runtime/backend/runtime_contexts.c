@@ -28,6 +28,7 @@ int rt_ctx_action(int action)
 int rt_ctx_create(void **ctx)
 {
     char why[256];
+    const char *what;
     CUcontext popped = NULL;
     int rc;
     if (sc_driver_backend.init(why, sizeof why) != SC_READY) /* loads libcuda.so.1 (done once) */
@@ -35,7 +36,7 @@ int rt_ctx_create(void **ctx)
     if ((rc = sc_driver_backend.ctx_create(ctx)))
         return rc;
     if (!(rc = SC_CALL(cuCtxPushCurrent, (CUcontext)*ctx))) {
-        rc = rt_warm_up();
+        rc = rt_warm_up(&what);
         SC_CALL(cuCtxPopCurrent, &popped);
     }
     if (rc)

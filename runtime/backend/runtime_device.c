@@ -8,26 +8,38 @@
 #include "fatbin.h"
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 cudaKernel_t rt_k_gate, rt_k_mark, rt_k_fault, rt_k_pdl, rt_k_gate_open, rt_k_gate_close;
 
-/* Runs each kernel once in the current context, so lazy loading never happens inside a case (see
- * driver_device.c): device 0's primary context at init, another device's at its first use, a context the driver
- * API made when it is made (runtime_contexts.c). */
-cudaError_t rt_warm_up(void)
+/* Runs each kernel once in the current context, so lazy loading never happens inside a case; in host memory
+ * mapped for the device, as a case's gates (see driver_device.c): device 0's primary context at init, another
+ * device's at its first use, a context the driver API made when it is made (runtime_contexts.c).  *what: the
+ * step that failed. */
+cudaError_t rt_warm_up(const char **what)
 {
-    char *mem;
-    cudaError_t rc = cudaMalloc((void **)&mem, 64);
-    if (rc)
+    char *host, *mem = NULL;
+    cudaError_t rc;
+    *what = "cudaHostAlloc";
+    if ((rc = cudaHostAlloc((void **)&host, 64, cudaHostAllocMapped | cudaHostAllocPortable)))
         return rc;
-    void *slot = mem + 32;
+    if (host) /* a stand-in that answers success and does nothing gives none (selftest/loader) */
+        memset(host, 1, 64);
+    void *slot;
     uint32_t token = 1, sync = 0;
     void *none = NULL, *pdl_args[] = { &slot, &token, &sync, &none };
-    if (!(rc = cudaMemset(mem, 1, 64)) && !(rc = (cudaError_t)rt_launch_gate(NULL, mem, 1000000000u, mem + 32, 1)) &&
-        !(rc = (cudaError_t)rt_launch_mark(NULL, mem + 32, 1)) && !(rc = (cudaError_t)rt_wait_gate(NULL, mem, mem + 32, 1)) &&
-        !(rc = cudaLaunchKernel((const void *)rt_k_pdl, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, pdl_args, 0, NULL)))
-        rc = cudaDeviceSynchronize();
-    cudaFree(mem);
+    if (!(rc = cudaHostGetDevicePointer((void **)&mem, host, 0))) {
+        slot = mem + 32;
+        if ((*what = "the gate kernel", !(rc = (cudaError_t)rt_launch_gate(NULL, mem, 1000000000u, mem + 32, 1))) &&
+            (*what = "the marking kernel", !(rc = (cudaError_t)rt_launch_mark(NULL, mem + 32, 1))) &&
+            (*what = "the stream wait (cuStreamWaitValue32)", !(rc = (cudaError_t)rt_wait_gate(NULL, mem, mem + 32, 1))) &&
+            (*what = "the PDL kernel", !(rc = cudaLaunchKernel((const void *)rt_k_pdl, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 },
+                                                               pdl_args, 0, NULL))))
+            *what = "cudaDeviceSynchronize", rc = cudaDeviceSynchronize();
+    } else {
+        *what = "cudaHostGetDevicePointer";
+    }
+    cudaFreeHost(host);
     return rc;
 }
 
@@ -38,6 +50,7 @@ int rt_init(char *why, size_t whylen)
     if (state < 0) {
         int n = 0;
         cudaLibrary_t lib;
+        const char *what = "";
         cudaError_t rc = cudaGetDeviceCount(&n);
         state = SC_BROKEN;
         if (rc == cudaErrorNoDevice || rc == cudaErrorInsufficientDriver || rc == cudaErrorStubLibrary) {
@@ -53,8 +66,8 @@ int rt_init(char *why, size_t whylen)
                    (rc = cudaLibraryGetKernel(&rt_k_gate_open, lib, "sc_gate_open")) != cudaSuccess ||
                    (rc = cudaLibraryGetKernel(&rt_k_gate_close, lib, "sc_gate_close")) != cudaSuccess) {
             snprintf(reason, sizeof reason, "cannot load the suite's kernels: %s", cudaGetErrorName(rc));
-        } else if ((rc = rt_warm_up()) != cudaSuccess) {
-            snprintf(reason, sizeof reason, "the suite's kernels do not run: %s", cudaGetErrorName(rc));
+        } else if ((rc = rt_warm_up(&what)) != cudaSuccess) {
+            snprintf(reason, sizeof reason, "the suite's kernels do not run: %s answered %s", what, cudaGetErrorName(rc));
         } else {
             state = SC_READY;
         }
@@ -67,7 +80,7 @@ int rt_thread_attach(void) { return cudaSetDevice(0); }
 
 int rt_device_count(int *n) { return cudaGetDeviceCount(n); }
 
-/* Makes dev current; the first time, runs the kernels there once (lazy loading, see warm_up). */
+/* Makes dev current; the first time, runs the kernels there once (lazy loading, see rt_warm_up). */
 int rt_use_device(int dev)
 {
     static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -78,7 +91,8 @@ int rt_use_device(int dev)
     if ((rc = cudaSetDevice(dev)))
         return rc;
     pthread_mutex_lock(&mu);
-    if (!warmed[dev] && (rc = rt_warm_up()) == cudaSuccess)
+    const char *what;
+    if (!warmed[dev] && (rc = rt_warm_up(&what)) == cudaSuccess)
         warmed[dev] = 1;
     pthread_mutex_unlock(&mu);
     return rc;

@@ -274,12 +274,32 @@ int rt_exec_destroy(void *g)
 
 /* -- stream capture --------------------------------------------------------- */
 
+static enum cudaStreamCaptureMode capture_mode_of(int mode)
+{
+    return mode == SC_CAPTURE_THREAD_LOCAL ? cudaStreamCaptureModeThreadLocal
+           : mode == SC_CAPTURE_RELAXED    ? cudaStreamCaptureModeRelaxed
+                                           : cudaStreamCaptureModeGlobal;
+}
 int rt_capture_begin(void *s, int mode)
 {
-    enum cudaStreamCaptureMode m = mode == SC_CAPTURE_THREAD_LOCAL ? cudaStreamCaptureModeThreadLocal
-                                   : mode == SC_CAPTURE_RELAXED    ? cudaStreamCaptureModeRelaxed
-                                                                   : cudaStreamCaptureModeGlobal;
-    return cudaStreamBeginCapture((cudaStream_t)s, m);
+    return cudaStreamBeginCapture((cudaStream_t)s, capture_mode_of(mode));
+}
+/* into a graph built by hand (CUDA 12.3 and later: an older driver skips the point) */
+int rt_capture_to(void *s, void *g, void *dep, int mode)
+{
+    cudaGraphNode_t d = dep;
+    int rc = cudaStreamBeginCaptureToGraph((cudaStream_t)s, ((struct graph *)g)->g, d ? &d : NULL, NULL, d ? 1 : 0,
+                                           capture_mode_of(mode));
+    return rc == cudaErrorCallRequiresNewerDriver ? SC_UNSUPPORTED : rc;
+}
+int rt_capture_end_to(void *s, void *g, int *same)
+{
+    cudaGraph_t got = NULL;
+    int rc = cudaStreamEndCapture((cudaStream_t)s, &got);
+    *same = got != NULL && got == ((struct graph *)g)->g;
+    if (got && !*same)
+        cudaGraphDestroy(got);
+    return rc;
 }
 int rt_capture_end(void *s)
 {

@@ -214,6 +214,7 @@ struct run {
     uint64_t word_set[SC_MAX_WORDS]; /* the value a write_value writes           */
     int word_cond[SC_MAX_WORDS];     /* the condition of the word's first wait  */
     int capture_thread[SC_MAX_STREAMS]; /* worker that began a capture, + 1      */
+    int capture_into[SC_MAX_STREAMS];   /* the graph its capture_to captures into, + 1 (0: none) */
     int entered_device[SC_MAX_THREADS]; /* device_enter: the device the thread keeps current, + 1 */
     int least, greatest;             /* the stream priority range               */
     int ndevices;                    /* devices the program uses                */
@@ -261,6 +262,9 @@ static inline int op_state(struct run *r, int i)
 {
     return r->proc && !mine(r, i) ? load(&r->sh->op[i].state) : load(&r->op[i].state);
 }
+
+/* issue_graph.c: ends the capture of stream s (a worker's end_captures too); a capture into a graph keeps it. */
+int end_capture_of(struct run *r, int s, void *stream, int *same);
 
 /* Op i was captured into a graph that has been launched since: its slot will show it ran. */
 static inline int replayed(const struct run *r, int i)
@@ -378,8 +382,8 @@ struct issue_args {
 /* A kind's issue function: the call's result, 0, a CUDA code, or SC_UNSUPPORTED. */
 typedef int issue_fn(struct run *r, int i, const struct issue_args *a);
 /* issue_graph.c: the issue functions of captures and graphs. */
-issue_fn issue_capture_begin, issue_capture_end, issue_capture_keep, issue_capture_status, issue_capture_id,
-    issue_capture_deps, issue_capture_sever, issue_graph_launch,
+issue_fn issue_capture_begin, issue_capture_to, issue_capture_end, issue_capture_end_graph, issue_capture_keep,
+    issue_capture_status, issue_capture_id, issue_capture_deps, issue_capture_sever, issue_graph_launch,
     issue_graph_replay, issue_node, issue_node_data, issue_node_event, issue_node_child, issue_node_cond,
     issue_node_alloc, issue_node_memset_alloc, issue_edge, issue_instantiate,
     issue_instantiate_upload, issue_instantiate_checked, issue_instantiate_auto_free, issue_exec_update, issue_exec_destroy;

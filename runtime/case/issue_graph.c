@@ -32,11 +32,64 @@ int issue_capture_begin(struct run *r, int i, const struct issue_args *a)
     return rc;
 }
 
+/* cuStreamBeginCaptureToGraph: the ops captured until the capture's end are nodes of its graph */
+int issue_capture_to(struct run *r, int i, const struct issue_args *a)
+{
+    const struct sc_op_def *d = r->op[i].def;
+    void *dep = d->from >= 0 ? r->op[d->from].node : NULL;
+    int rc;
+    if ((rc = r->b->capture_to(a->stream, r->graphs[d->graph], dep, d->cond)) == 0 && d->stream >= 0) {
+        r->capture_thread[d->stream] = d->thread + 1;
+        r->capture_into[d->stream] = d->graph + 1;
+    }
+    return rc;
+}
+
+/*
+ * Ends the capture of stream s (the program's stream index, or a built-in one: < 0): a capture into a graph
+ * (capture_to) keeps that graph, which *same says cuStreamEndCapture gave back; other graphs it gives are destroyed
+ * at once.  compare >= 0: *same asks of that graph instead (capture_end_graph).  Where the capture was ended, the
+ * ops captured before op i that no earlier end claimed are its graph's (its graph's launches run them), or none's.
+ */
+static int end_capture(struct run *r, int i, void *stream, int compare, int *same)
+{
+    int s = r->op[i].def->stream, into = s >= 0 ? r->capture_into[s] - 1 : -1, status = SC_CAPTURE_NONE, rc;
+    *same = 0;
+    if (into >= 0) {
+        rc = r->b->capture_end_to(stream, r->graphs[into], same);
+        *same = *same && (compare < 0 || compare == into);
+    } else
+        rc = compare >= 0 ? r->b->capture_end_to(stream, r->graphs[compare], same) : r->b->capture_end(stream);
+    if (into >= 0 && r->b->capture_status(stream, &status) == 0 && status == SC_CAPTURE_NONE)
+        r->capture_into[s] = 0; /* ended, whatever it answered */
+    if (rc == 0)
+        claim_captured(r, i, into >= 0 ? into + 1 : -1);
+    return rc;
+}
+
+/* what a worker's end_captures ends (op: none) */
+int end_capture_of(struct run *r, int s, void *stream, int *same)
+{
+    int into = s >= 0 ? r->capture_into[s] - 1 : -1, rc;
+    *same = 0;
+    rc = into >= 0 ? r->b->capture_end_to(stream, r->graphs[into], same) : r->b->capture_end(stream);
+    if (into >= 0)
+        r->capture_into[s] = 0;
+    return rc;
+}
+
 int issue_capture_end(struct run *r, int i, const struct issue_args *a)
 {
-    int rc;
-    if ((rc = r->b->capture_end(a->stream)) == 0)
-        claim_captured(r, i, -1);
+    int same;
+    return end_capture(r, i, a->stream, -1, &same);
+}
+
+/* its value: 1 when cuStreamEndCapture gave back its graph */
+int issue_capture_end_graph(struct run *r, int i, const struct issue_args *a)
+{
+    int same, rc = end_capture(r, i, a->stream, r->op[i].def->graph, &same);
+    r->op[i].value = same;
+    r->op[i].valueless = rc != 0;
     return rc;
 }
 

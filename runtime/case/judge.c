@@ -157,6 +157,15 @@ static int value_capture_deps(struct run *r, const struct op_rt *o, enum sc_valu
     return 0;
 }
 
+/* whether cuStreamEndCapture gave back the graph the capture was begun into (capture_end_graph) */
+static int value_capture_end_graph(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    *v = o->valueless ? 0 : o->value ? SC_VALUE_ITS_GRAPH : SC_VALUE_ANOTHER_GRAPH;
+    snprintf(got, n, "%s", o->valueless ? "no graph (the end failed)" : sc_value_name(*v));
+    return 0;
+}
+
 /* judged once every gate has completed and stamped its hold: judge_elapsed */
 static int value_elapsed(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
@@ -192,6 +201,7 @@ static value_fn *const value_of[SC_OP_KIND_END] = {
     [SC_OP_POOL_ACCESS] = value_pool_access,
     [SC_OP_CAPTURE_STATUS] = value_capture_status,
     [SC_OP_CAPTURE_DEPS] = value_capture_deps,
+    [SC_OP_CAPTURE_END_GRAPH] = value_capture_end_graph,
     [SC_OP_PRIMARY_RELEASE] = value_primary_release,
     [SC_OP_INSTANTIATE_CHECKED] = value_instantiate_checked,
     [SC_OP_ELAPSED] = value_elapsed,

@@ -10,11 +10,11 @@
 
 static void end_captures(struct run *r, int worker)
 {
-    int status;
+    int status, same;
     for (int s = 0; s < r->p->nstreams; s++)
         if (r->members[r->first[s]] && r->capture_thread[s] == worker + 1 &&
             r->b->capture_status(r->members[r->first[s]], &status) == 0 && status != SC_CAPTURE_NONE)
-            r->b->capture_end(r->members[r->first[s]]);
+            end_capture_of(r, s, r->members[r->first[s]], &same); /* a capture into a graph keeps it */
 }
 
 void run_job(struct worker *w, int job, int i)

@@ -423,6 +423,8 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_NO_DEPENDENCIES: return "no_dependencies";
     case SC_VALUE_ONE_DEPENDENCY: return "one_dependency";
     case SC_VALUE_TWO_DEPENDENCIES: return "two_dependencies";
+    case SC_VALUE_ITS_GRAPH: return "its_graph";
+    case SC_VALUE_ANOTHER_GRAPH: return "another_graph";
     }
     return "?";
 }

@@ -320,6 +320,20 @@ sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
     op->to = to;
     return index_of(p, op);
 }
+/* a capture of s into graph g (built by hand), its first node after node dep of g, or none (SC_NO_NODE) */
+sc_op sc_capture_to(sc_prog *p, const char *n, sc_stream s, sc_graph g, sc_op dep, enum sc_capture_mode mode)
+{
+    struct sc_op_def *op = graph_on(p, SC_OP_CAPTURE_TO, n, g, s);
+    if (dep != SC_NO_NODE && (!is_node(p, dep) || p->ops[dep].graph != g))
+        sc_prog_misuse(p, "operation %s: the dependency of a capture into a graph is a node of that graph", n);
+    op->from = dep;
+    op->cond = mode;
+    return index_of(p, op);
+}
+sc_op sc_capture_end_graph(sc_prog *p, const char *n, sc_stream s, sc_graph g)
+{
+    return index_of(p, graph_on(p, SC_OP_CAPTURE_END_GRAPH, n, g, s));
+}
 sc_op sc_instantiate(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_INSTANTIATE, n, g)); }
 sc_op sc_instantiate_upload(sc_prog *p, const char *n, sc_graph g, sc_stream s)
 {

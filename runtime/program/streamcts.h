@@ -293,6 +293,9 @@ enum sc_value {
     SC_VALUE_NO_DEPENDENCIES,   /* none                                                             */
     SC_VALUE_ONE_DEPENDENCY,    /* one                                                              */
     SC_VALUE_TWO_DEPENDENCIES,  /* two                                                              */
+    /* capture_end_graph: the graph cuStreamEndCapture gave back */
+    SC_VALUE_ITS_GRAPH,         /* the graph the capture was begun into (cuStreamBeginCaptureToGraph) */
+    SC_VALUE_ANOTHER_GRAPH,     /* any other (a new graph, destroyed at once)                       */
 };
 
 /* APIs a rule runs in. */
@@ -390,6 +393,13 @@ sc_op sc_capture_status(sc_prog *p, const char *name, sc_stream s); /* getter */
 /* Ends the capture of s and keeps what it recorded as the executable graph g (SC_GRAPH_CAPTURED):
  * cuStreamEndCapture + cuGraphInstantiate.  The captured ops run when g is launched (sc_graph_replay). */
 sc_op sc_capture_keep(sc_prog *p, const char *name, sc_stream s, sc_graph g);
+/* cuStreamBeginCaptureToGraph: s captures into g, a graph built by hand (SC_GRAPH_NODES), its first captured
+ * node depending on node dep of g (an op of sc_node, sc_node_data, ...), or on none (SC_NO_NODE).  A later
+ * capture_end keeps g (its captured ops run when g, instantiated, is launched); sc_capture_end_graph ends the
+ * capture and gives whether cuStreamEndCapture gave back g (a getter: SC_VALUE_ITS_GRAPH, SC_VALUE_ANOTHER_GRAPH). */
+#define SC_NO_NODE (-1)
+sc_op sc_capture_to(sc_prog *p, const char *name, sc_stream s, sc_graph g, sc_op dep, enum sc_capture_mode mode);
+sc_op sc_capture_end_graph(sc_prog *p, const char *name, sc_stream s, sc_graph g);
 /* cuGraphLaunch of a graph sc_capture_keep made; observed by an event recorded after it. */
 sc_op sc_graph_replay(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 

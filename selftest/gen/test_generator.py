@@ -38,7 +38,7 @@ from streamcts.program import parse_stream  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
 from streamcts.opsdef import COLUMNS, OpsTableError, read_ops_def  # noqa: E402
-from streamcts.vocab import CONDITIONALS, DEFAULTS, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
+from streamcts.vocab import CAPTURES_INTO, CONDITIONALS, DEFAULTS, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
 
 BAD = os.path.join(HERE, "bad")
@@ -595,6 +595,12 @@ class Units(TempDirCase):
         ordered = sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))
         nodes = ("edge", "instantiate", "instantiate_upload", "exec_update", "exec_destroy") + NODE_KINDS  # N
         nodes += ("instantiate_checked", "instantiate_auto_free")  # rows of their own (N once each)
+        nodes += CAPTURES_INTO  # captures into N and D, after N's nodes
+        captures = {"capture_to": "capture_to s D; capture_end s",
+                    "capture_to_after": "capture_to_after s N n_node_gate; capture_end s",
+                    "capture_to_relaxed": "capture_to_relaxed s D; capture_end s",
+                    "capture_end_graph": "capture_to s D; capture_end_graph s D"}
+        self.assertEqual(set(captures), set(CAPTURES_INTO))
         ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes]
         rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
         # each row writes its words first: a wait on a word that no op before it writes is refused
@@ -606,7 +612,9 @@ class Units(TempDirCase):
                                         else " M" if "buffer" in KINDS[k].args  # node_memset_alloc
                                         else " D" * (len(KINDS[k].args) - 1) if k in CONDITIONALS else "")
                      for k in NODE_KINDS]
-                    + ["edge n_node_gate n_node_kernel", "instantiate N", "exec_update N D", "exec_destroy N",
+                    + ["edge n_node_gate n_node_kernel"]
+                    + list(captures.values())
+                    + ["instantiate N", "exec_update N D", "exec_destroy N",
                        "instantiate_upload D s"])
         rows += [["instantiate_checked N"], ["instantiate_auto_free N"]]
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:

@@ -14,8 +14,11 @@
  * a blocking stream captures, a kernel launched into the legacy stream, and
  * the question whether the legacy stream captures, answer the
  * implicit-dependency error; the kernel also invalidates that capture (its
- * status says so, and its end answers the invalidated error).  Not modelled:
- * capture modes, other invalid calls, other work on the legacy stream.
+ * status says so, and its end answers the invalidated error).  A capture into
+ * a graph built by hand (cuStreamBeginCaptureToGraph) records the same way; at
+ * its end what it recorded becomes one node of that graph, after the node it
+ * was given, and the end gives that graph back.  Not modelled: capture modes,
+ * other invalid calls, other work on the legacy stream.
  */
 #define _GNU_SOURCE
 #include "mock.h"
@@ -48,21 +51,63 @@ void join_capture(struct mgraph *cap, struct mstream *st)
     memset(st->clock, 0, sizeof st->clock);
     st->cap_nodes = 0;
 }
-int capture_begin(void *s, int mode)
+/* a capture begun on s, into graph into (built by hand) after its node dep, or into a graph of its own (into NULL) */
+static int begin_capture(void *s, struct mgraph *into, struct mnode *dep)
 {
     struct mstream *st = resolve(s);
-    (void)mode; /* modes are not modelled */
     pthread_mutex_lock(&registry);
-    int rc = st == legacy || st->capture ? refuse(1) : 0;
+    int rc = st == legacy || st->capture || (into && (!into->built || into->capturing)) ? refuse(1) : 0;
     if (rc == 0) {
         static uint64_t ids;
         struct mgraph *cap = calloc(1, sizeof *cap);
         cap->id = breaks(capture_id_reused) ? 1 : ++ids;
         cap->origin = st;
+        cap->into = into, cap->into_dep = dep;
+        if (into)
+            into->capturing = 1;
         join_capture(cap, st);
     }
     pthread_mutex_unlock(&registry);
     return rc;
+}
+int capture_begin(void *s, int mode)
+{
+    (void)mode; /* modes are not modelled */
+    return begin_capture(s, NULL, NULL);
+}
+/* cuStreamBeginCaptureToGraph: what the capture records becomes one node of g at its end (captured_into) */
+int capture_to(void *s, void *g, void *dep, int mode)
+{
+    struct mgraph *gr = g;
+    struct mnode *d = dep;
+    (void)mode;
+    if (quirks(no_capture_to))
+        return SC_UNSUPPORTED; /* the point skips */
+    if (d && (d < gr->nodes || d >= gr->nodes + gr->nnodes))
+        return refuse(1); /* not a node of the graph */
+    if (resolve(s) == legacy && breaks(capture_to_legacy))
+        return 0;
+    return begin_capture(s, gr, d);
+}
+/* A capture into a graph built by hand ended: what it recorded is a node of that graph (the registry lock held),
+ * after the node it was given (none: after none of the graph's nodes). */
+static void captured_into(struct mgraph *cap)
+{
+    struct mgraph *g = cap->into;
+    g->capturing = 0;
+    if (breaks(capture_to_replaces)) /* the nodes it had are gone */
+        g->nnodes = 0;
+    if (g->nnodes == MOCK_NODES)
+        abort(); /* no program adds that many nodes */
+    struct mnode *n = &g->nodes[g->nnodes++];
+    memset(n, 0, sizeof *n);
+    n->np.kind = MOCK_NODE_CAPTURED;
+    n->child = cap;
+    if (cap->into_dep && !breaks(capture_to_deps_ignored) && !breaks(capture_to_replaces))
+        n->deps[n->ndeps++] = (int)(cap->into_dep - g->nodes);
+    for (int k = 0; !cap->into_dep && breaks(capture_to_waits_existing) && k < g->nnodes - 1; k++)
+        if (n->ndeps < MOCK_DEPS)
+            n->deps[n->ndeps++] = k;
 }
 /* Does the origin's next node follow every node of every member (every fork joined back)? */
 static int joined(const struct mgraph *cap)
@@ -92,6 +137,10 @@ static struct mgraph *end_capture(void *s, int *rc)
             o->capture = NULL;
     if (cap)
         cap->origin = NULL; /* a record of it is no longer a point to join */
+    if (cap && cap->into && *rc)
+        cap->into->capturing = 0;
+    else if (cap && cap->into)
+        captured_into(cap);
     pthread_mutex_unlock(&registry);
     if (cap && *rc) {
         graph_destroy(cap);
@@ -105,7 +154,17 @@ int capture_end(void *s)
 {
     int rc;
     struct mgraph *cap = end_capture(s, &rc);
-    return cap ? graph_destroy(cap) : rc;
+    return cap && !cap->into ? graph_destroy(cap) : rc; /* a capture into a graph is a node of it now */
+}
+/* the graph the end gives back: the one a capture into a graph was given (capture_end_new_graph: a new one) */
+int capture_end_to(void *s, void *g, int *same)
+{
+    int rc;
+    struct mgraph *cap = end_capture(s, &rc);
+    *same = cap && cap->into == g && !breaks(capture_end_new_graph);
+    if (cap && !cap->into)
+        graph_destroy(cap);
+    return rc;
 }
 int capture_keep(void *s, void **graph)
 {
@@ -126,6 +185,27 @@ struct mgraph *blocking_capture(void)
     pthread_mutex_unlock(&registry);
     return cap;
 }
+/* an item onto stream on: pushed (the registry lock held) or enqueued */
+static uint64_t put(struct mstream *on, int locked, int type, void (*fn)(void *), void *arg, struct mstream *w,
+                    uint64_t target)
+{
+    return locked ? push(on, type, fn, arg, w, target, 0) : enqueue(on, type, fn, arg, w, target, 0);
+}
+/* One captured item as a launch runs it on stream on (locked: the registry lock held), after pos; returns the
+ * position of its last item there (pos: it enqueued none). */
+uint64_t replay_item(struct mstream *on, const struct item *it, int locked, uint64_t pos)
+{
+    struct mevent *ev = it->arg;
+    if (it->type == ITEM_RECORD_EXTERNAL && !breaks(external)) { /* each launch records the event */
+        pos = put(on, locked, ITEM_FN, run_record, ev, NULL, 0);
+        ev->capture = NULL, ev->stream = on, ev->target = pos;
+    } else if (it->type == ITEM_WAIT_EXTERNAL && !breaks(external)) { /* ... waits on it as it is now */
+        if (ev->stream)
+            pos = put(on, locked, ITEM_WAIT, NULL, NULL, ev->stream, ev->target);
+    } else if (it->type == ITEM_FN || it->type == ITEM_WAIT)
+        pos = put(on, locked, it->type, it->fn, it->arg, it->on, it->target);
+    return pos;
+}
 int graph_replay(void *g, void *s)
 {
     struct mgraph *gr = g;
@@ -137,18 +217,8 @@ int graph_replay(void *g, void *s)
         return 0;
     if (st && gr->last) /* behind its previous launch */
         pos = enqueue(st, ITEM_WAIT, NULL, NULL, gr->last, gr->last_pos, 0);
-    for (struct item *it = gr->head; it; it = it->next) {
-        void *on = st ? (void *)st : new_stream(KIND_NONBLOCKING);
-        struct mevent *ev = it->arg;
-        if (it->type == ITEM_RECORD_EXTERNAL && !breaks(external)) { /* each launch records the event */
-            pos = enqueue(on, ITEM_FN, run_record, ev, NULL, 0, 0);
-            ev->capture = NULL, ev->stream = resolve(on), ev->target = pos;
-        } else if (it->type == ITEM_WAIT_EXTERNAL && !breaks(external)) { /* ... waits on it as it is now */
-            if (ev->stream)
-                pos = enqueue(on, ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
-        } else if (it->type == ITEM_FN || it->type == ITEM_WAIT)
-            pos = enqueue(on, it->type, it->fn, it->arg, it->on, it->target, 0);
-    }
+    for (struct item *it = gr->head; it; it = it->next)
+        pos = replay_item(st ? st : new_stream(KIND_NONBLOCKING), it, 0, pos);
     if (st && pos)
         gr->last = st, gr->last_pos = pos;
     return 0;
@@ -164,7 +234,9 @@ int capture_status(void *s, int *status)
         return refuse(MOCK_CAPTURE_IMPLICIT);
     }
     pthread_mutex_lock(&registry);
-    *status = !st->capture ? SC_CAPTURE_NONE : st->capture->invalidated ? SC_CAPTURE_INVALIDATED : SC_CAPTURE_ACTIVE;
+    *status = !st->capture || (st->capture->into && breaks(capture_to_inactive)) ? SC_CAPTURE_NONE
+              : st->capture->invalidated                                         ? SC_CAPTURE_INVALIDATED
+                                                                                 : SC_CAPTURE_ACTIVE;
     pthread_mutex_unlock(&registry);
     return 0;
 }

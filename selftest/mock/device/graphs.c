@@ -5,7 +5,9 @@
  * Graph memory nodes: an allocation node sets its memory aside when a launch runs it and no
  * node frees it, so a relaunch is refused with the invalid-value error unless the graph was instantiated
  * with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH; an instantiation of a graph whose edges make a
- * cycle is refused (result_out CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE).
+ * cycle is refused (result_out CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE).  A graph a stream captures into
+ * (cuStreamBeginCaptureToGraph) takes nodes added by hand meanwhile and refuses to be instantiated until the
+ * capture ends; what the capture recorded is then one node of it (MOCK_NODE_CAPTURED, capture.c).
  */
 #define _GNU_SOURCE
 #include "mock.h"
@@ -235,6 +237,8 @@ int node_add(void *g, const struct sc_node_params *np, void **node)
     struct mgraph *gr = g;
     if (!gr->built || gr->nnodes == MOCK_NODES || (np->kind == 0 && !((struct mgraph *)np->child)->built))
         return refuse(1);
+    if (gr->capturing && breaks(capture_graph_locked)) /* documented: every operation but destroy and node removal */
+        return refuse(1);
     if (np->kind == SC_NODE_MEMSET && pool_memory(np->dst) && !breaks(memset_node_pool))
         return refuse(1); /* a memset node "does not work with" stream-ordered memory */
     if (np->kind == SC_NODE_COND)
@@ -287,6 +291,8 @@ int graph_instantiate(void *g, int upload, void *s)
 {
     struct mgraph *gr = g;
     if (!gr->built || gr->exec || (cyclic(gr) && !breaks(instantiate_cycle)))
+        return refuse(1);
+    if (gr->capturing && !breaks(capture_to_instantiable)) /* "not instantiable until ... cuStreamEndCapture" */
         return refuse(1);
     gr->exec = malloc(sizeof gr->nodes);
     memcpy(gr->exec, gr->nodes, sizeof gr->nodes);
@@ -379,6 +385,12 @@ static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *
     case SC_NODE_MEMSET:
     case SC_NODE_MEMCPY: return node_item(ns, l, run_copy, copy_args_of(&nd->np), 1);
     case SC_NODE_ALLOC: return node_item(ns, l, NULL, NULL, 0); /* its memory is set aside at the launch */
+    case MOCK_NODE_CAPTURED: { /* what a capture into the graph recorded, in capture order */
+        uint64_t pos = node_item(ns, l, NULL, NULL, 0);
+        for (const struct item *it = nd->child->head; it; it = it->next)
+            pos = replay_item(ns, it, 1, pos);
+        return pos;
+    }
     case SC_NODE_COND:
     case MOCK_COND_SET:
     case MOCK_COND_CLEAR:

@@ -129,7 +129,15 @@ struct mgraph {
     /* conditional nodes: the handles made for it, whose defaults each launch applies */
     struct mcond *conds[MOCK_NODES];
     int nconds;
+    /* a capture into a graph built by hand: that graph, and the node its first captured node depends on (or
+     * NULL); the graph built by hand: a capture into it is under way */
+    struct mgraph *into;
+    struct mnode *into_dep;
+    int capturing;
 };
+/* A node kind of the mock's own (beside enum sc_node_kind): what a capture into a graph built by hand recorded (its
+ * child: the capture), run in capture order, one node of the graph (a legal serialization of its nodes). */
+#define MOCK_NODE_CAPTURED 110
 
 struct mstream {
     int kind;
@@ -346,6 +354,9 @@ int capture_status(void *s, int *status);
 int thread_capture_relaxed(void);
 int capture_info(void *s, int *status, uint64_t *id, size_t *ndeps);
 int capture_sever(void *s);
+int capture_to(void *s, void *g, void *dep, int mode);
+int capture_end_to(void *s, void *g, int *same);
+uint64_t replay_item(struct mstream *on, const struct item *it, int locked, uint64_t pos);
 
 /* ---- graphs.c ------------------------------------------------------------------- */
 
