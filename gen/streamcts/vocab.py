@@ -23,7 +23,11 @@ MAX_REPEAT = 1000
 SUBSTITUTED = ("streams", "objects", "threads", "program", "expect", "control")  # cells where {axis} is replaced
 UNSUBSTITUTED = ("id", "level", "mode", "repeat")  # cells where a {placeholder} is a mistake
 
-LEVELS = {"MUST": "SC_MUST", "DE-FACTO": "SC_DE_FACTO", "SHOULD": "SC_SHOULD"}
+# MAY: the documentation names the behaviour as allowed and its absence as allowed too ("may be serialized",
+# "allows, but does not guarantee"); a point that does not see it is an observation (outcome not-seen), not a
+# rule not kept.  runtime/program/streamcts.h enum sc_level, report.c level_name, docs/results.schema.json
+# $defs.level and README "Levels" name the same levels.
+LEVELS = {"MUST": "SC_MUST", "DE-FACTO": "SC_DE_FACTO", "SHOULD": "SC_SHOULD", "MAY": "SC_MAY"}
 # mps (blocking): the rule's cases run only under MPS (tap/<rule>.mps.t; its plain program skips)
 MODES = {"both": ("legacy", "per-thread"), "legacy": ("legacy",), "per-thread": ("per-thread",), "mps": ("legacy",)}
 # per compile mode: the programs' suffix, the shared runtime they link, the archive the host links
@@ -212,6 +216,11 @@ SPELLINGS = {
     "MEMSET": (S("memset", fn="sc_memset"),
                S("memset_pinned", consts=("SC_MEM_PINNED",), main_only=True),
                S("memset_managed", consts=("SC_MEM_MANAGED",), main_only=True, tags="managed_writer")),
+    # a memset of managed memory, then cuMemPrefetchAsync of its bytes (to the host, or the stream's device)
+    "MEMSET_PREFETCH": (S("memset_managed_prefetch_host", consts=("SC_PREFETCH_HOST",), main_only=True,
+                          tags="managed_writer"),
+                        S("memset_managed_prefetch_device", consts=("SC_PREFETCH_DEVICE",), main_only=True,
+                          tags="managed_writer")),
     "MEMCPY_ASYNC": _copies(False),
     "MEMCPY_SYNC": _copies(True),
     "HOST_FUNC": (S("host_func", tags="counted"),),

@@ -220,6 +220,9 @@ typedef struct sc_backend {
                             int bits, unsigned flags);
     /* one cuStreamBatchMemOp of a memory barrier (scope: SC_BARRIER_SYS or SC_BARRIER_GPU) and a write, in that order */
     int (*batch_barrier_write)(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits);
+    /* cuMemPrefetchAsync of n bytes of managed memory at p in stream s, to the host (SC_PREFETCH_HOST) or the
+     * current device (SC_PREFETCH_DEVICE); SC_UNSUPPORTED where the device lacks concurrent managed access */
+    int (*prefetch)(void *s, void *p, size_t n, unsigned to);
     /* ctx_create with flags (SC_CTX_*); cuDevicePrimaryCtxRetain of device 0, cuCtxSynchronize
      * with it current, and its release (the runtime API's backend; the driver API's answers SC_UNSUPPORTED);
      * cuMemPoolTrimTo(pool, keep) */
@@ -354,6 +357,7 @@ typedef struct sc_backend {
         .ctx_create = P##ctx_create, .ctx_destroy = P##ctx_destroy, .ctx_enter = P##ctx_enter, \
         .ctx_record_event = P##ctx_record_event, .ctx_wait_event = P##ctx_wait_event, .launch_library = P##launch_library, \
         .batch_wait_write = P##batch_wait_write, .batch_barrier_write = P##batch_barrier_write, \
+        .prefetch = P##prefetch, \
         .capture_keep = P##capture_keep, .graph_replay = P##graph_replay, \
         .graph_new = P##graph_new, .node_add = P##node_add, .edge_add = P##edge_add, \
         .graph_instantiate = P##graph_instantiate, .exec_update = P##exec_update, .exec_destroy = P##exec_destroy, \

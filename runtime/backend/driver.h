@@ -134,6 +134,7 @@ int drv_memop_supported(int attribute); /* the current device's attribute is set
 int drv_wait_value(void *s, void *addr, uint64_t value, int cond, int bits);
 int drv_write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, int bits);
 int drv_batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits);
+int drv_prefetch(void *s, void *p, size_t n, unsigned to);
 int drv_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                          int bits, unsigned flags);
 

@@ -229,3 +229,17 @@ int drv_batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t w
         ops[1].writeValue.value = (cuuint32_t)write_value;
     return SC_CALL(cuStreamBatchMemOp, (CUstream)s, 2, ops, 0);
 }
+
+/* cuMemPrefetchAsync (CUDA 13: a CUmemLocation, flags 0): "Specifying CU_MEM_LOCATION_TYPE_DEVICE ... must have
+ * non-zero value for the device attribute CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS. Additionally, hStream must
+ * be associated with a device that has" it: a device without it cannot take the prefetch, a capability */
+int drv_prefetch(void *s, void *p, size_t n, unsigned to)
+{
+    CUmemLocation loc;
+    if (!drv_memop_supported(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS))
+        return SC_UNSUPPORTED;
+    memset(&loc, 0, sizeof loc);
+    loc.type = to == SC_PREFETCH_DEVICE ? CU_MEM_LOCATION_TYPE_DEVICE : CU_MEM_LOCATION_TYPE_HOST;
+    loc.id = to == SC_PREFETCH_DEVICE ? (int)drv_gpus[drv_cur].dev : 0;
+    return SC_CALL(cuMemPrefetchAsync, DPTR(p), n, loc, 0, (CUstream)s);
+}

@@ -111,6 +111,7 @@ int rt_memcpy_peer(void *s, void *dst, int dst_dev, const void *src, int src_dev
 int rt_wait_value(void *s, void *addr, uint64_t value, int cond, int bits);
 int rt_write_value(void *s, void *addr, uint64_t value, unsigned flags, int bits);
 int rt_batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits);
+int rt_prefetch(void *s, void *p, size_t n, unsigned to);
 int rt_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                         int bits, unsigned flags);
 

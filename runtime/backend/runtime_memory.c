@@ -105,3 +105,20 @@ int rt_batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t wr
     (void)s, (void)scope, (void)write_dev, (void)write_value, (void)bits;
     return SC_UNSUPPORTED;
 }
+
+/* cudaMemPrefetchAsync (CUDA 13: a cudaMemLocation, flags 0); a device without concurrent managed access cannot
+ * take it (drv_prefetch) */
+int rt_prefetch(void *s, void *p, size_t n, unsigned to)
+{
+    struct cudaMemLocation loc;
+    int dev = 0, v = 0;
+    cudaError_t rc;
+    if ((rc = cudaGetDevice(&dev)) || (rc = cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, dev)))
+        return rc;
+    if (!v)
+        return SC_UNSUPPORTED;
+    memset(&loc, 0, sizeof loc);
+    loc.type = to == SC_PREFETCH_DEVICE ? cudaMemLocationTypeDevice : cudaMemLocationTypeHost;
+    loc.id = to == SC_PREFETCH_DEVICE ? dev : 0;
+    return cudaMemPrefetchAsync(p, n, loc, 0, (cudaStream_t)s);
+}

@@ -161,6 +161,13 @@ static int issue_memset(struct run *r, int i, const struct issue_args *a)
     return r->b->memset_async(a->stream, a->dst, r->op[i].fill, SC_COPY_BYTES);
 }
 
+/* the memset, then the prefetch of the same bytes in the same stream; the call returns once both returned */
+static int issue_memset_prefetch(struct run *r, int i, const struct issue_args *a)
+{
+    int rc = r->b->memset_async(a->stream, a->dst, r->op[i].fill, SC_COPY_BYTES);
+    return rc ? rc : r->b->prefetch(a->stream, a->dst, SC_COPY_BYTES, r->op[i].def->flags);
+}
+
 static int issue_memset_sync(struct run *r, int i, const struct issue_args *a)
 {
     return r->b->memset_sync(a->dst, r->op[i].fill, SC_COPY_BYTES);
@@ -448,6 +455,7 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_HOST_GATE] = issue_host_gate,
     [SC_OP_KERNEL] = issue_kernel,
     [SC_OP_MEMSET] = issue_memset,
+    [SC_OP_MEMSET_PREFETCH] = issue_memset_prefetch,
     [SC_OP_MEMCPY_ASYNC] = issue_memcpy_async,
     [SC_OP_MEMCPY_BATCH] = issue_memcpy_batch,
     [SC_OP_MEMCPY_SYNC] = issue_memcpy_sync,

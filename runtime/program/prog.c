@@ -273,7 +273,7 @@ void sc_expect(sc_prog *p, sc_op subject, enum sc_relation rel, sc_op object)
         unsigned copy = x->copy & SC_COPY_KIND_MASK;
         if (sc_op_facts(p->ops[subject].kind)->role != SC_ROLE_QUERY)
             sc_prog_misuse(p, "sc_expect: the subject of 'synchronizes' must be a query");
-        if (!(x->kind == SC_OP_MEMSET && x->mem == SC_MEM_MANAGED) &&
+        if (!((x->kind == SC_OP_MEMSET || x->kind == SC_OP_MEMSET_PREFETCH) && x->mem == SC_MEM_MANAGED) &&
             !(x->kind == SC_OP_MEMCPY_ASYNC && (copy == SC_H2M || copy == SC_D2M)))
             sc_prog_misuse(p, "sc_expect: the object of 'synchronizes' must write managed memory");
     }

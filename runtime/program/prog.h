@@ -34,7 +34,7 @@ struct sc_op_def {
     sc_graph graph;     /* graph_launch, capture_keep, graph_replay */
     sc_word word;       /* write_value, wait_value */
     int cond;           /* enum sc_wait_cond, enum sc_capture_mode, enum sc_ctx_action, device, enum sc_launch_attr */
-    unsigned flags;     /* write_value flags, event_create_try flags */
+    unsigned flags;     /* write_value flags, event_create_try flags, memset_prefetch destination */
     int thread;         /* index into sc_prog.threads; 0 is "main" */
     sc_context context; /* ctx_enter, ctx_destroy, ctx_create */
     sc_word word2;      /* batch_wait_write: the word it writes (word: the one it waits on) */

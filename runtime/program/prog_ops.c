@@ -72,6 +72,13 @@ sc_op sc_memset_to(sc_prog *p, const char *n, enum sc_mem target, sc_stream s)
     return index_of(p, op);
 }
 sc_op sc_memset(sc_prog *p, const char *n, sc_stream s) { return sc_memset_to(p, n, SC_MEM_DEVICE, s); }
+sc_op sc_memset_prefetch(sc_prog *p, const char *n, unsigned to, sc_stream s)
+{
+    struct sc_op_def *op = add(p, SC_OP_MEMSET_PREFETCH, n, s);
+    op->mem = SC_MEM_MANAGED;
+    op->flags = to;
+    return index_of(p, op);
+}
 sc_op sc_memset_sync(sc_prog *p, const char *n, enum sc_mem target)
 {
     struct sc_op_def *op = add(p, SC_OP_MEMSET_SYNC, n, SC_NULL_STREAM);

@@ -163,12 +163,17 @@ enum sc_word_preset {
 /* sc_batch_barrier_write: the memory barrier's scope (CU_STREAM_MEMORY_BARRIER_TYPE_SYS, _GPU) */
 #define SC_BARRIER_SYS 0u
 #define SC_BARRIER_GPU 1u
+/* sc_memset_prefetch: where the prefetch moves the bytes (CU_MEM_LOCATION_TYPE_HOST, _DEVICE) */
+#define SC_PREFETCH_HOST 0u
+#define SC_PREFETCH_DEVICE 1u
 /* sc_batch_wait_write: a memory barrier (CU_STREAM_MEM_OP_BARRIER, system-wide) between the wait and the write */
 #define SC_BATCH_BARRIER 0x1u
 
 enum sc_capture_mode { SC_CAPTURE_GLOBAL = 1, SC_CAPTURE_THREAD_LOCAL, SC_CAPTURE_RELAXED };
 
-enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD };
+/* The rule levels (gen/streamcts/vocab.py LEVELS names the same): MAY is a behaviour the documentation
+ * permits and does not require; a point that does not see it is reported not-seen (runtime/result/outcomes.def). */
+enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD, SC_MAY };
 
 /* A programmatic dependent launch: does the kernel synchronize on its dependencies
  * (cudaGridDependencySynchronize) before it writes? */
@@ -355,6 +360,9 @@ sc_op sc_kernel(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_memset(sc_prog *p, const char *name, sc_stream s);                     /* device memory */
 sc_op sc_memset_to(sc_prog *p, const char *name, enum sc_mem target, sc_stream s);
 sc_op sc_memset_sync(sc_prog *p, const char *name, enum sc_mem target);
+/* A memset of managed memory, then cuMemPrefetchAsync of the same bytes in the same stream, to the host
+ * (SC_PREFETCH_HOST) or to the stream's device (SC_PREFETCH_DEVICE); its data is the memset's. */
+sc_op sc_memset_prefetch(sc_prog *p, const char *name, unsigned to, sc_stream s);
 sc_op sc_memcpy_async(sc_prog *p, const char *name, enum sc_copy kind, sc_stream s);
 sc_op sc_memcpy_sync(sc_prog *p, const char *name, enum sc_copy kind);
 sc_op sc_host_func(sc_prog *p, const char *name, sc_stream s);

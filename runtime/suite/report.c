@@ -14,7 +14,7 @@
 
 static const char *level_name(enum sc_level l)
 {
-    return l == SC_MUST ? "MUST" : l == SC_DE_FACTO ? "DE-FACTO" : "SHOULD";
+    return l == SC_MUST ? "MUST" : l == SC_DE_FACTO ? "DE-FACTO" : l == SC_MAY ? "MAY" : "SHOULD";
 }
 
 /* What the runtime and kernels the program links are (build/rt/digest.c, runtime/digest.sh). */
@@ -139,7 +139,8 @@ enum sc_point_outcome sc_report_outcome(const sc_rule *rule, int control, const 
         return SC_POINT_PASS;
     if (control && v->outcome == SC_PASS)
         return SC_POINT_VACUOUS;
-    return rule->level == SC_MUST ? SC_POINT_FAIL : SC_POINT_NOT_KEPT;
+    /* a MAY rule's behaviour is permitted, not promised: a point without it is an observation */
+    return rule->level == SC_MUST ? SC_POINT_FAIL : rule->level == SC_MAY ? SC_POINT_NOT_SEEN : SC_POINT_NOT_KEPT;
 }
 
 void sc_report_point(const sc_rule *rule, const sc_case *c, const sc_backend *b, int control,
@@ -162,6 +163,9 @@ void sc_report_point(const sc_rule *rule, const sc_case *c, const sc_backend *b,
                  row->reason);
     else if (outcome == SC_POINT_NOT_KEPT) /* the level is one of the column's words */
         snprintf(reason, sizeof reason, "%s rule%s", level_name(rule->level), control ? "" : " not kept");
+    else if (outcome == SC_POINT_NOT_SEEN) /* the column's word, the level */
+        snprintf(reason, sizeof reason, "%s rule%s", row->reason,
+                 control ? "" : ": not seen on this device (permitted, not promised)");
     snprintf(directive, sizeof directive, "%s %s", row->directive, reason);
     if (!strcmp(row->tap, "ok")) {
         if (outcome == SC_POINT_PASS && t->held) /* independence was seen, but not at the first attempt */

@@ -49,7 +49,7 @@ check(@lines && $? == 0, "$prog prints every point report.c can print", -x $prog
 my @want = map { /^# outcome (\S+)$/ ? $1 : () } @lines;
 my $tap = certify::Tap::program('tap/outcomes.t', \@lines, $prog, 1);
 my @points = map { +{line => undef, want => shift(@want), pt => $_, runtime => 1} } @{$tap->{points}};
-check(@points == 30 && !(grep { !defined $_->{want} } @points), "it printed 30 points, each after the outcome report.c decided",
+check(@points == 40 && !(grep { !defined $_->{want} } @points), "it printed 40 points, each after the outcome report.c decided",
     scalar(@points) . " points");
 my %line_of; # the TAP line and YAML block of each runtime point, as it printed them
 {

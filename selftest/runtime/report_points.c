@@ -13,13 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const level_id[] = { [SC_MUST] = "must", [SC_DE_FACTO] = "de-facto", [SC_SHOULD] = "should" };
+static const char *const level_id[] = { [SC_MUST] = "must", [SC_DE_FACTO] = "de-facto", [SC_SHOULD] = "should",
+                                        [SC_MAY] = "may" };
 
 int main(int argc, char **argv)
 {
     (void)argc;
     static const enum sc_outcome verdicts[] = { SC_PASS, SC_VIOLATED, SC_ERROR, SC_SKIP, SC_UNDECIDED };
-    static const enum sc_level levels[] = { SC_MUST, SC_DE_FACTO, SC_SHOULD };
+    static const enum sc_level levels[] = { SC_MUST, SC_DE_FACTO, SC_SHOULD, SC_MAY };
     enum { NV = sizeof verdicts / sizeof *verdicts, NL = sizeof levels / sizeof *levels, N = NV * NL * 2 };
     static char names[N][96];
     const char *name[N];

@@ -45,7 +45,7 @@ check "nor is the JUnit check: a junit.xml whose testcase lacks its name fails t
     '! xmllint --noout --schema $fix/junit.xsd "$tmp/broken.xml" 2>/dev/null'
 check "results.json has all 30 points, the SHOULD miss as not-kept with its spec line, timeline and rerun" \
     '[ "$(jq_ "$tmp/excerpt" "scalar @{\$d->{points}}")" = 30 ] &&
-     [ "$(jq_ "$tmp/excerpt" "my (\$p) = grep { \$_->{id} eq q(stream.priority.high_not_held_by_low.driver@legacy) } @{\$d->{points}}; join q( ), @\$p{qw(outcome level spec)}, scalar @{\$p->{timeline}}, \$p->{rerun} =~ /--case/ ? 1 : 0")" = "not-kept SHOULD spec/stream.rules:201 10 1" ]'
+     [ "$(jq_ "$tmp/excerpt" "my (\$p) = grep { \$_->{id} eq q(stream.priority.high_not_held_by_low.driver@legacy) } @{\$d->{points}}; join q( ), @\$p{qw(outcome level spec)}, scalar @{\$p->{timeline}}, \$p->{rerun} =~ /--case/ ? 1 : 0")" = "not-kept SHOULD spec/stream.rules:212 10 1" ]'
 check "provenance.json names the GPU, its UUID, the driver, the runtime's toolkit and the programs' settings" \
     'grep -q "NVIDIA H100 80GB HBM3" "$tmp/excerpt/provenance.json" && grep -q "GPU-ff8ac15e-534d-d48f-c9e2-4df870111ca7" "$tmp/excerpt/provenance.json" &&
      grep -q "\"580.159.04\"" "$tmp/excerpt/provenance.json" && grep -q "cudart 13.0 static" "$tmp/excerpt/provenance.json" &&

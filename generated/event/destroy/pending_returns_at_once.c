@@ -6,7 +6,7 @@
  * the work still completes.
  *
  * level:   MUST
- * source:  CUDA Driver API, Event Management, cuEventDestroy ("the function will return immediately and the resources associated with hEvent will be released automatically once the device has completed hEvent") + 2. API synchronization behavior ("Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources")
+ * source:  CUDA Driver API, Event Management, cuEventDestroy ("An event may be destroyed before it is complete (i.e., while cuEventQuery() would return CUDA_ERROR_NOT_READY). In this case, the call does not block on completion of the event") + 2. API synchronization behavior ("Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources")
  *
  * spec row:
  *   mode:    both
@@ -59,7 +59,7 @@ static const sc_rule rule = {
     .id = "event.destroy.pending_returns_at_once",
     .level = SC_MUST,
     .text = "cuEventDestroy of an event whose captured work is pending returns at once; the work still completes.",
-    .source = "CUDA Driver API, Event Management, cuEventDestroy (\"the function will return immediately and the resources associated with hEvent will be released automatically once the device has completed hEvent\") + 2. API synchronization behavior (\"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\")",
+    .source = "CUDA Driver API, Event Management, cuEventDestroy (\"An event may be destroyed before it is complete (i.e., while cuEventQuery() would return CUDA_ERROR_NOT_READY). In this case, the call does not block on completion of the event\") + 2. API synchronization behavior (\"Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources\")",
     .axes = "",
     .program = "gate on s; A: kernel on s; record E on s; X: event_destroy E",
     .expect = "X returns before A",
@@ -68,7 +68,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "c38ae5dbbbae178b",
+    .digest = "df43c13e346f4fcc",
     .cases = cases,
     .ncases = 1,
 };

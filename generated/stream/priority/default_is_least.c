@@ -6,7 +6,7 @@
  * least of the range on NVIDIA devices.
  *
  * level:   DE-FACTO
- * source:  CUDA Driver API, Stream Management, cuStreamCreateWithPriority ("'0' represents default priority") + Context Management, cuCtxGetStreamPriorityRange (NVIDIA devices report 0 as the least priority)
+ * source:  CUDA Driver API, Stream Management, cuStreamCreateWithPriority ("'0' represents default priority"; which priority cuStreamCreate gives is not said) + Context Management, cuCtxGetStreamPriorityRange (the range is "[*greatestPriority, *leastPriority]"; NVIDIA devices report 0 as the least priority, the text does not say so)
  *
  * spec row:
  *   mode:    both
@@ -74,7 +74,7 @@ static const sc_rule rule = {
     .id = "stream.priority.default_is_least",
     .level = SC_DE_FACTO,
     .text = "A stream created without a priority has the default priority, which is the least of the range on NVIDIA devices.",
-    .source = "CUDA Driver API, Stream Management, cuStreamCreateWithPriority (\"'0' represents default priority\") + Context Management, cuCtxGetStreamPriorityRange (NVIDIA devices report 0 as the least priority)",
+    .source = "CUDA Driver API, Stream Management, cuStreamCreateWithPriority (\"'0' represents default priority\"; which priority cuStreamCreate gives is not said) + Context Management, cuCtxGetStreamPriorityRange (the range is \"[*greatestPriority, *leastPriority]\"; NVIDIA devices report 0 as the least priority, the text does not say so)",
     .axes = "kind",
     .program = "X: stream_priority s",
     .expect = "X gives least",
@@ -83,7 +83,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "f1c06e0fd0df0a61",
+    .digest = "869aba77f7fa8182",
     .cases = cases,
     .ncases = 2,
 };

@@ -6,7 +6,7 @@
  * stream's kernel is held.
  *
  * level:   SHOULD
- * source:  CUDA Driver API, Stream Management, cuStreamCreateWithPriority ("Work in a higher priority stream may preempt work already executing in a low priority stream")
+ * source:  CUDA Driver API, Stream Management, cuStreamCreateWithPriority ("Priorities provide a hint to preferentially run work with higher priority when possible, but do not preempt already-running work")
  *
  * spec row:
  *   mode:    both
@@ -57,7 +57,7 @@ static const sc_rule rule = {
     .id = "stream.priority.high_not_held_by_low",
     .level = SC_SHOULD,
     .text = "A kernel in a greatest-priority stream runs while a least-priority stream's kernel is held.",
-    .source = "CUDA Driver API, Stream Management, cuStreamCreateWithPriority (\"Work in a higher priority stream may preempt work already executing in a low priority stream\")",
+    .source = "CUDA Driver API, Stream Management, cuStreamCreateWithPriority (\"Priorities provide a hint to preferentially run work with higher priority when possible, but do not preempt already-running work\")",
     .axes = "",
     .program = "gate on lo; A: kernel on lo; B: kernel on hi",
     .expect = "B not held by A",
@@ -66,7 +66,7 @@ static const sc_rule rule = {
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "73360610813ffc75",
+    .digest = "809df43f4c835906",
     .cases = cases,
     .ncases = 1,
 };

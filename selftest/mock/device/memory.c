@@ -267,3 +267,24 @@ int batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write
     return memop(breaks(batch_barrier_early) ? (void *)new_stream(KIND_NONBLOCKING) : s, run_batch_write, write_dev,
                  write_value, 0, bits);
 }
+
+/* a prefetch: a stream item that moves nothing (the mock's managed memory is the host's, coherent at all times).
+ * The break prefetch_stale: the bytes as they are at the call, copied back when the item runs (a migration made
+ * too early, whose copy lands over the writes queued before it); prefetch_waits: the call first waits for the
+ * stream to drain */
+int prefetch(void *s, void *p, size_t n, unsigned to)
+{
+    struct mstream *st = resolve(s);
+    if (!is_managed(p) || (to != SC_PREFETCH_HOST && to != SC_PREFETCH_DEVICE))
+        return refuse(1); /* invalid value */
+    if (breaks(prefetch_waits))
+        wait_done(st, enq_of(st));
+    if (breaks(prefetch_stale)) {
+        void *copy = malloc(n);
+        memcpy(copy, p, n);
+        copy_on(s, p, copy, n, -1); /* the copy stays: the item reads it whenever it runs */
+        return 0;
+    }
+    copy_on(s, p, p, 0, -1);
+    return 0;
+}

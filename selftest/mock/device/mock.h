@@ -317,6 +317,7 @@ int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind);
 int wait_value(void *s, void *a, uint64_t v, int cond, int bits);
 int write_value(void *s, void *a, uint64_t v, unsigned flags, int bits);
 int batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits);
+int prefetch(void *s, void *p, size_t n, unsigned to);
 int batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
                      int bits, unsigned flags);
 

@@ -133,7 +133,7 @@ sub table {
         . join('', map { "<tr>" . join('', map { "<td>" . esc($_) . "</td>" } @$_) . "</tr>\n" } @rows) . "</table>\n";
 }
 
-my @KINDS = qw(pass fail waived not-kept vacuous undecidable skip todo);
+my @KINDS = qw(pass fail waived not-kept not-seen vacuous undecidable skip todo);
 
 sub page {
     my ($res, $prov, $summary) = @_;

@@ -6,7 +6,8 @@
 # "event SHOULD"), one <testcase> per point (name: the point id, classname:
 # its rule).  A MUST failure is <failure>; a waived one <skipped> with the
 # waiver; a SKIP <skipped> with its reason; a DE-FACTO or SHOULD point not
-# kept, a vacuous control and an undecidable point pass with status="..."
+# kept, a MAY point whose permitted behaviour was not seen, a vacuous control
+# and an undecidable point pass with status="..."
 # and their message in <system-out>, so CI does not fail them yet they stay
 # apart from MUST failures.  Programs that crashed or were killed are
 # <error> test cases of the suite "programs".

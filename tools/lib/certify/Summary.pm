@@ -53,6 +53,8 @@ sub text {
         $other ? ", $other vacuous or undecidable" : '', $must;
     $s .= sprintf "not kept:      %d DE-FACTO, %d SHOULD points (do not fail certification)\n",
         map { $n{"$_ not-kept"} // 0 } qw(DE-FACTO SHOULD);
+    $s .= sprintf "not seen:      %d MAY points (permitted, not promised: observations)\n", $n{'not-seen'}
+        if $n{'not-seen'};
     $s .= sprintf "also:          %d vacuous controls, %d undecidable points, %d points in all\n",
         $n{vacuous} // 0, $n{undecidable} // 0, scalar @p;
     my @mp = @{$res->{mustpass}};
