@@ -355,6 +355,12 @@ SPELLINGS = {
                                        ("if_else_set", "SC_COND_IF_ELSE_SET"),
                                        ("if_else_clear", "SC_COND_IF_ELSE_CLEAR")],
                              args=("graph", "graph", "graph"), tags="conditional"),
+    # context-level events of the issuing thread's current context (cuCtxRecordEvent, cuCtxWaitEvent)
+    "CTX_RECORD": (S("ctx_record", ("event",)),),
+    "CTX_WAIT": (S("ctx_wait", ("event",)),),
+    "LIBRARY_KERNEL": (S("library_kernel"),),
+    # a runtime-API rule's cuCtxSetCurrent of a created context (the runtime API then works on it)
+    "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),),
 }
 
 

@@ -205,6 +205,15 @@ typedef struct sc_backend {
     int (*ctx_create)(void **ctx);
     int (*ctx_destroy)(void *ctx);
     int (*ctx_enter)(void *ctx, int action);
+    /* context-level events (CUDA 12.5) of the calling thread's current context: cuCtxRecordEvent captures in e all
+     * its work at the time of the call, cuCtxWaitEvent makes all its later work wait for e's (SC_UNSUPPORTED where
+     * the driver is older than 12.5, and in the runtime API's backend, which has neither) */
+    int (*ctx_record_event)(void *e);
+    int (*ctx_wait_event)(void *e);
+    /* launch_mark as a context-independent kernel: cuLibraryGetKernel's CUkernel of the suite's fatbin launched by
+     * cuLaunchKernel, which takes its context from s (the current one for the NULL stream); the runtime API's
+     * backend answers SC_UNSUPPORTED (its every kernel is a cudaKernel_t already) */
+    int (*launch_library)(void *s, void *slot_dev, uint32_t token);
     /* one cuStreamBatchMemOp of a GEQ wait and a write, in that order (bits: 32 or 64; flags SC_BATCH_BARRIER: a
      * system-wide memory barrier between them) */
     int (*batch_wait_write)(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
@@ -346,6 +355,7 @@ typedef struct sc_backend {
         .launch_pdl = P##launch_pdl, \
         .code = P##code, .error_name = P##error_name, \
         .ctx_create = P##ctx_create, .ctx_destroy = P##ctx_destroy, .ctx_enter = P##ctx_enter, \
+        .ctx_record_event = P##ctx_record_event, .ctx_wait_event = P##ctx_wait_event, .launch_library = P##launch_library, \
         .batch_wait_write = P##batch_wait_write, .batch_barrier_write = P##batch_barrier_write, \
         .prefetch = P##prefetch, \
         .capture_keep = P##capture_keep, .graph_replay = P##graph_replay, \

@@ -27,6 +27,9 @@
  *    library lacks them (driver_graphs.c), as where the device refuses them;
  *    so is a capture into an existing graph (cuStreamBeginCaptureToGraph,
  *    CUDA 12.3).
+ *  - Context-level events (cuCtxRecordEvent, cuCtxWaitEvent: CUDA 12.5) are
+ *    one too: a driver that says it is older skips the point
+ *    (driver_contexts.c); one that says 12.5 or later and lacks them fails.
  * Call sites read `SC_CALL(cuMemcpyHtoDAsync, ...)`, never drv.fn directly.
  */
 #ifndef SC_CU_LOADER_H
@@ -82,6 +85,7 @@
     X(cuGreenCtxStreamCreate) X(cuMemPoolExportPointer) X(cuMemPoolImportPointer) \
     X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies) X(cuMemcpyBatchAsync) \
     X(cuGraphConditionalHandleCreate) X(cuGraphAddNode) X(cuStreamBeginCaptureToGraph) \
+    X(cuCtxRecordEvent) X(cuCtxWaitEvent) X(cuLibraryLoadData) X(cuLibraryGetKernel) \
     X(cuMemPrefetchAsync)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)

@@ -75,12 +75,18 @@ int drv_green_create(void **green);
 int drv_green_support(char *why, size_t n);
 int drv_ctx_destroy(void *ctx);
 int drv_ctx_enter(void *ctx, int action);
+int drv_ctx_record_event(void *e);
+int drv_ctx_wait_event(void *e);
 int drv_primary_ctx_sync(void);
 int drv_primary_release(int action, int *reset);
 
 /* ---- driver_launch.c: the suite's kernels launched */
 int drv_launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 int drv_launch_mark(void *s, void *slot, uint32_t token);
+int drv_launch_library(void *s, void *slot, uint32_t token);
+void drv_library_load(void);  /* loads the context-independent kernel, once per process (device 0's opening) */
+int drv_library_loaded(void); /* 1: it was loaded (drv_warm_up runs it in each context it warms) */
+void drv_library_failed(int rc); /* drv_warm_up could not run it: each launch answers rc from now on */
 int drv_launch_invalid(void *s, void *slot, uint32_t token);
 int drv_wait_gate(void *s, void *flag, void *slot, uint32_t token);
 int drv_launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token);

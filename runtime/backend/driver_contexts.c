@@ -220,6 +220,39 @@ int drv_ctx_enter(void *ctx, int action)
     return action == SC_CTX_SET_TO ? SC_CALL(cuCtxSetCurrent, (CUcontext)ctx) : CUDA_ERROR_INVALID_VALUE;
 }
 
+/*
+ * context-level events of the calling thread's current context (cuCtxGetCurrent).  cuCtxRecordEvent
+ * "Captures in hEvent all the activities of the context hCtx at the time of this call"; cuCtxWaitEvent
+ * "Makes all future work submitted to context hCtx wait for all work captured in hEvent".  Both came with
+ * CUDA 12.5: a driver that says it is older has neither, a capability the point skips for; one that says
+ * 12.5 or later and lacks them fails, naming the entry point (SC_CALL).
+ */
+static int ctx_events_supported(void)
+{
+    int version = 0;
+    return !SC_CALL(cuDriverGetVersion, &version) && version >= 12050;
+}
+int drv_ctx_record_event(void *e)
+{
+    CUcontext c = NULL;
+    int rc;
+    if (!ctx_events_supported())
+        return SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuCtxGetCurrent, &c)))
+        return rc;
+    return SC_CALL(cuCtxRecordEvent, c, (CUevent)e);
+}
+int drv_ctx_wait_event(void *e)
+{
+    CUcontext c = NULL;
+    int rc;
+    if (!ctx_events_supported())
+        return SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuCtxGetCurrent, &c)))
+        return rc;
+    return SC_CALL(cuCtxWaitEvent, c, (CUevent)e);
+}
+
 /* the primary context as the runtime API shares it: a runtime-API rule's op only */
 int drv_primary_ctx_sync(void) { return SC_UNSUPPORTED; }
 

@@ -44,8 +44,12 @@ CUresult drv_warm_up(const char **what)
             (*what = "the marking kernel", !(rc = drv_launch_mark(NULL, slot, 1))) &&
             (*what = "the stream wait (cuStreamWaitValue32)", !(rc = drv_wait_gate(NULL, flag, slot, 1))) &&
             (*what = "the PDL kernel", !(rc = SC_CALL(cuLaunchKernel, drv_kernels()->pdl, 1, 1, 1, 1, 1, 1, 0, NULL,
-                                                      pdl_args, NULL))))
+                                                      pdl_args, NULL)))) {
+            int lrc; /* the context-independent kernel, in the current context: only library_kernel needs it */
+            if (drv_library_loaded() && (lrc = drv_launch_library(NULL, slot, 1)))
+                drv_library_failed(lrc);
             *what = "cuCtxSynchronize", rc = SC_CALL(cuCtxSynchronize);
+        }
     } else {
         *what = "cuMemHostGetDevicePointer";
     }
@@ -89,6 +93,8 @@ static int open_device(int d, char *why, size_t n)
         int was = drv_cur;
         const char *what;
         drv_cur = d;
+        if (d == 0)
+            drv_library_load(); /* the context-independent kernel (library_kernel), which drv_warm_up runs */
         if ((rc = drv_warm_up(&what))) {
             SC_CALL(cuGetErrorName, rc, &name);
             snprintf(why, n, "the suite's kernels do not run on device %d: %s answered %s", d, what, name);

@@ -5,6 +5,8 @@
  * synchronization domains, priority).
  */
 #include "driver.h"
+#include "fatbin.h"
+#include <pthread.h>
 
 int drv_launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
@@ -16,6 +18,51 @@ int drv_launch_mark(void *s, void *slot, uint32_t token)
     void *args[] = { &slot, &token };
     return SC_CALL(cuLaunchKernel, drv_kernels()->mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
 }
+
+/*
+ * The marking kernel as a context-independent kernel (library_kernel): a CUkernel of the suite's fatbin loaded
+ * once per process with cuLibraryLoadData (CUDA 12.0; an older driver skips the point) when device 0 opens, and
+ * run once in each context drv_warm_up warms, so that lazy loading waits for nothing inside a case.  "the
+ * context to launch the kernel on will either be taken from the specified stream hStream or the current context
+ * in case of NULL stream" (cuLaunchKernel).  A driver of 12.0 or later that cannot load it answers its code at
+ * each launch: the case fails, naming it.
+ */
+static CUkernel library_mark;
+static int library_rc = SC_UNSUPPORTED;
+static void library_load_once(void)
+{
+    CUlibrary lib;
+    int version = 0, rc;
+    if (SC_CALL(cuDriverGetVersion, &version) || version < 12000)
+        return;
+    if ((rc = SC_CALL(cuLibraryLoadData, &lib, sc_fatbin, NULL, NULL, 0, NULL, NULL, 0)) ||
+        (rc = SC_CALL(cuLibraryGetKernel, &library_mark, lib, "sc_mark"))) {
+        library_mark = NULL;
+        library_rc = rc;
+    }
+}
+void drv_library_load(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, library_load_once);
+}
+int drv_launch_library(void *s, void *slot, uint32_t token)
+{
+    void *args[] = { &slot, &token };
+    if (!library_mark)
+        return library_rc;
+    return SC_CALL(cuLaunchKernel, (CUfunction)library_mark, 1, 1, 1, 1, 1, 1, 0, (CUstream)s, args, NULL);
+}
+/* whether the context-independent kernel was loaded (drv_warm_up runs it then) */
+int drv_library_loaded(void) { return library_mark != NULL; }
+/* it would not run where drv_warm_up ran it: each launch answers that code from now on (the case fails, naming
+ * it); no other op kind uses it, so the device still opens */
+void drv_library_failed(int rc)
+{
+    library_mark = NULL;
+    library_rc = rc;
+}
+
 /* 2048 threads per block, over every device's 1024: refused before it runs (were it run, it would only
  * mark its slot) */
 int drv_launch_invalid(void *s, void *slot, uint32_t token)

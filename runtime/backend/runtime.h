@@ -38,6 +38,7 @@ extern cudaKernel_t rt_k_gate, rt_k_mark, rt_k_fault, rt_k_pdl, rt_k_gate_open, 
 
 /* ---- runtime_device.c: cudart initialised, the current device, the linked cudart's version */
 int rt_init(char *why, size_t whylen);
+cudaError_t rt_warm_up(const char **what); /* runs each kernel once in the current context (lazy loading) */
 int rt_thread_attach(void);
 int rt_device_count(int *n);
 int rt_use_device(int dev);
@@ -49,6 +50,8 @@ int rt_ctx_action(int action);
 int rt_ctx_create(void **ctx);
 int rt_ctx_destroy(void *ctx);
 int rt_ctx_enter(void *ctx, int action);
+int rt_ctx_record_event(void *e);
+int rt_ctx_wait_event(void *e);
 int rt_ctx_create_flags(void **ctx, unsigned flags);
 int rt_ctx_create_current(void **ctx, unsigned flags);
 int rt_green_support(char *why, size_t n);
@@ -61,6 +64,7 @@ int rt_primary_release(int action, int *reset);
 /* ---- runtime_launch.c: the suite's kernels launched */
 int rt_launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 int rt_launch_mark(void *s, void *slot, uint32_t token);
+int rt_launch_library(void *s, void *slot, uint32_t token);
 int rt_launch_invalid(void *s, void *slot, uint32_t token);
 int rt_wait_gate(void *s, void *flag, void *slot, uint32_t token);
 int rt_launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token);

@@ -1,8 +1,9 @@
 /*
  * runtime_contexts.c - contexts in the runtime API backend: the runtime API
  * makes, pushes and sets none and has no green contexts (those answer
- * SC_UNSUPPORTED), and its one driver call synchronizes the primary context it
- * shares with the driver API.
+ * SC_UNSUPPORTED); its driver calls synchronize the primary context it shares
+ * with the driver API, and make the contexts it then uses (cuCtxCreate,
+ * cuCtxSetCurrent).
  */
 #include "runtime.h"
 #include "cu_loader.h" /* primary_ctx_sync calls the driver API */
@@ -15,20 +16,46 @@ int rt_ctx_action(int action)
     return SC_UNSUPPORTED;
 }
 
-/* nor does it create contexts (rules that do run through the driver API only). */
+/*
+ * Contexts the driver API makes, which the runtime API then uses: "CUDA Runtime API calls operate on the CUDA
+ * Driver API CUcontext which is current to the calling host thread" (Runtime API, Interactions with the CUDA
+ * Driver API).  The runtime API makes none itself: ctx_create is the driver backend's (cuCtxCreate, the
+ * calling thread's context made current again), after which the runtime's kernels run once in the new context
+ * (lazy loading); ctx_destroy is cuCtxDestroy, and ctx_enter makes one current with cuCtxPushCurrent /
+ * cuCtxSetCurrent.  Only the driver_ctx_set op of a runtime-API rule makes one current: every other op that
+ * does (ctx_enter_push, ...) is the driver API's, and its rules run there only.
+ */
 int rt_ctx_create(void **ctx)
 {
-    (void)ctx;
+    char why[256];
+    const char *what;
+    CUcontext popped = NULL;
+    int rc;
+    if (sc_driver_backend.init(why, sizeof why) != SC_READY) /* loads libcuda.so.1 (done once) */
+        return SC_UNSUPPORTED;
+    if ((rc = sc_driver_backend.ctx_create(ctx)))
+        return rc;
+    if (!(rc = SC_CALL(cuCtxPushCurrent, (CUcontext)*ctx))) {
+        rc = rt_warm_up(&what);
+        SC_CALL(cuCtxPopCurrent, &popped);
+    }
+    if (rc)
+        sc_driver_backend.ctx_destroy(*ctx);
+    return rc;
+}
+int rt_ctx_destroy(void *ctx) { return sc_driver_backend.ctx_destroy(ctx); }
+int rt_ctx_enter(void *ctx, int action) { return sc_driver_backend.ctx_enter(ctx, action); }
+
+/* nor has it context-level events: cudaEventRecord and cudaStreamWaitEvent take a stream (the driver's
+ * cuCtxRecordEvent / cuCtxWaitEvent are for rules that run through the driver API only) */
+int rt_ctx_record_event(void *e)
+{
+    (void)e;
     return SC_UNSUPPORTED;
 }
-int rt_ctx_destroy(void *ctx)
+int rt_ctx_wait_event(void *e)
 {
-    (void)ctx;
-    return SC_UNSUPPORTED;
-}
-int rt_ctx_enter(void *ctx, int action)
-{
-    (void)ctx, (void)action;
+    (void)e;
     return SC_UNSUPPORTED;
 }
 

@@ -12,9 +12,11 @@
 
 cudaKernel_t rt_k_gate, rt_k_mark, rt_k_fault, rt_k_pdl, rt_k_gate_open, rt_k_gate_close;
 
-/* Runs each kernel once, so lazy loading never happens inside a case; in host memory mapped for the device, as
- * a case's gates (see driver_device.c).  *what: the step that failed. */
-static cudaError_t warm_up(const char **what)
+/* Runs each kernel once in the current context, so lazy loading never happens inside a case; in host memory
+ * mapped for the device, as a case's gates (see driver_device.c): device 0's primary context at init, another
+ * device's at its first use, a context the driver API made when it is made (runtime_contexts.c).  *what: the
+ * step that failed. */
+cudaError_t rt_warm_up(const char **what)
 {
     char *host, *mem = NULL;
     cudaError_t rc;
@@ -64,7 +66,7 @@ int rt_init(char *why, size_t whylen)
                    (rc = cudaLibraryGetKernel(&rt_k_gate_open, lib, "sc_gate_open")) != cudaSuccess ||
                    (rc = cudaLibraryGetKernel(&rt_k_gate_close, lib, "sc_gate_close")) != cudaSuccess) {
             snprintf(reason, sizeof reason, "cannot load the suite's kernels: %s", cudaGetErrorName(rc));
-        } else if ((rc = warm_up(&what)) != cudaSuccess) {
+        } else if ((rc = rt_warm_up(&what)) != cudaSuccess) {
             snprintf(reason, sizeof reason, "the suite's kernels do not run: %s answered %s", what, cudaGetErrorName(rc));
         } else {
             state = SC_READY;
@@ -78,7 +80,7 @@ int rt_thread_attach(void) { return cudaSetDevice(0); }
 
 int rt_device_count(int *n) { return cudaGetDeviceCount(n); }
 
-/* Makes dev current; the first time, runs the kernels there once (lazy loading, see warm_up). */
+/* Makes dev current; the first time, runs the kernels there once (lazy loading, see rt_warm_up). */
 int rt_use_device(int dev)
 {
     static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -90,7 +92,7 @@ int rt_use_device(int dev)
         return rc;
     pthread_mutex_lock(&mu);
     const char *what;
-    if (!warmed[dev] && (rc = warm_up(&what)) == cudaSuccess)
+    if (!warmed[dev] && (rc = rt_warm_up(&what)) == cudaSuccess)
         warmed[dev] = 1;
     pthread_mutex_unlock(&mu);
     return rc;

@@ -17,6 +17,13 @@ int rt_launch_mark(void *s, void *slot, uint32_t token)
     void *args[] = { &slot, &token };
     return cudaLaunchKernel((const void *)rt_k_mark, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, args, 0, (cudaStream_t)s);
 }
+/* library_kernel is the driver API's: this backend's every kernel is a context-independent cudaKernel_t of
+ * cudaLibraryGetKernel already (runtime_device.c), so launch_mark is that launch */
+int rt_launch_library(void *s, void *slot, uint32_t token)
+{
+    (void)s, (void)slot, (void)token;
+    return SC_UNSUPPORTED;
+}
 /* 2048 threads per block (see driver_launch.c) */
 int rt_launch_invalid(void *s, void *slot, uint32_t token)
 {

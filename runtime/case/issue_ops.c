@@ -364,11 +364,32 @@ static int issue_ctx(struct run *r, int i, const struct issue_args *a)
     return r->b->ctx_action(r->op[i].def->cond);
 }
 
+/* ctx_enter, and driver_ctx_set (a runtime-API rule's: the runtime backend's ctx_enter is the driver's) */
 static int issue_ctx_enter(struct run *r, int i, const struct issue_args *a)
 {
     const struct sc_op_def *d = r->op[i].def;
     (void)a;
     return r->b->ctx_enter(r->contexts[d->context], d->cond);
+}
+
+/* ctx_record, ctx_wait: the event of the issuing thread's current context */
+static int issue_ctx_record(struct run *r, int i, const struct issue_args *a)
+{
+    (void)a;
+    return r->b->ctx_record_event(r->op[i].event);
+}
+
+static int issue_ctx_wait(struct run *r, int i, const struct issue_args *a)
+{
+    (void)a;
+    return r->b->ctx_wait_event(r->op[i].event);
+}
+
+/* library_kernel: the marking kernel as a context-independent CUkernel */
+static int issue_library_kernel(struct run *r, int i, const struct issue_args *a)
+{
+    (void)i;
+    return r->b->launch_library(a->stream, a->slot_dev, a->token);
 }
 
 static int issue_ctx_destroy(struct run *r, int i, const struct issue_args *a)
@@ -514,6 +535,10 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_POOL_SET_ACCESS] = issue_pool_set_access,
     [SC_OP_POOL_ACCESS] = issue_pool_access,
     [SC_OP_MODULE_KERNEL] = issue_kernel,
+    [SC_OP_LIBRARY_KERNEL] = issue_library_kernel,
+    [SC_OP_CTX_RECORD] = issue_ctx_record,
+    [SC_OP_CTX_WAIT] = issue_ctx_wait,
+    [SC_OP_DRIVER_CTX_SET] = issue_ctx_enter, /* the runtime backend's ctx_enter is cuCtxSetCurrent */
     [SC_OP_NODE_ALLOC] = issue_node_alloc,
     [SC_OP_INSTANTIATE_CHECKED] = issue_instantiate_checked,
     [SC_OP_INSTANTIATE_AUTO_FREE] = issue_instantiate_auto_free,

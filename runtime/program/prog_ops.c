@@ -49,6 +49,7 @@ sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC
 sc_op sc_value_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_VALUE_GATE, n, s); }
 sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL, n, s); }
 sc_op sc_module_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MODULE_KERNEL, n, s); }
+sc_op sc_library_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_LIBRARY_KERNEL, n, s); }
 sc_op sc_fault(sc_prog *p, const char *n, enum sc_fault_kind how, sc_stream s)
 {
     sc_op op = simple(p, SC_OP_FAULT, n, s);
@@ -385,6 +386,8 @@ sc_op sc_instantiate_auto_free(sc_prog *p, const char *n, sc_graph g)
 sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_SYNC, n, s); }
 sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_SYNC, n, e, SC_NULL_STREAM); }
 sc_op sc_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM); }
+sc_op sc_ctx_record(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_CTX_RECORD, n, e, SC_NULL_STREAM); }
+sc_op sc_ctx_wait(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_CTX_WAIT, n, e, SC_NULL_STREAM); }
 sc_op sc_stream_query(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_QUERY, n, s); }
 sc_op sc_event_query(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_QUERY, n, e, SC_NULL_STREAM); }
 sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)
@@ -420,6 +423,14 @@ sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a
     check_index(p, n, "context", c, p->ncontexts);
     op->context = c;
     op->cond = a;
+    return index_of(p, op);
+}
+sc_op sc_driver_ctx_set(sc_prog *p, const char *n, sc_context c)
+{
+    struct sc_op_def *op = add(p, SC_OP_DRIVER_CTX_SET, n, SC_NULL_STREAM);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
+    op->cond = SC_CTX_SET_TO;
     return index_of(p, op);
 }
 sc_op sc_thread_exit(sc_prog *p, const char *n) { return simple(p, SC_OP_THREAD_EXIT, n, SC_NULL_STREAM); }

@@ -517,6 +517,16 @@ sc_op sc_device_enter(sc_prog *p, const char *name, int device);
 /* The marking kernel as a function of the issuing thread's current context (cuModuleGetFunction), where
  * sc_kernel may be a context-less kernel (cudaLibraryGetKernel) that runs in its stream's context. */
 sc_op sc_module_kernel(sc_prog *p, const char *name, sc_stream s);
+/* The marking kernel as a context-independent kernel: cuLibraryGetKernel's CUkernel of the suite's fatbin
+ * (cuLibraryLoadData), launched by cuLaunchKernel into s, in s's context (the current one for the NULL stream). */
+sc_op sc_library_kernel(sc_prog *p, const char *name, sc_stream s);
+/* Context-level events of the issuing thread's current context: cuCtxRecordEvent captures in e all the
+ * context's work at the time of the call; cuCtxWaitEvent makes all its later work wait for e's. */
+sc_op sc_ctx_record(sc_prog *p, const char *name, sc_event e);
+sc_op sc_ctx_wait(sc_prog *p, const char *name, sc_event e);
+/* In a runtime-API rule: cuCtxSetCurrent of c (made with cuCtxCreate), on which the runtime API's later calls of
+ * the issuing thread then operate. */
+sc_op sc_driver_ctx_set(sc_prog *p, const char *name, sc_context c);
 
 /* Host calls that synchronize or query. */
 sc_op sc_stream_sync(sc_prog *p, const char *name, sc_stream s);

@@ -121,8 +121,97 @@ int ctx_destroy(void *ctx)
 }
 int ctx_enter(void *ctx, int action)
 {
-    (void)action; /* push and set alike: the stack holds one */
+    if (action == SC_CTX_SET_TO && breaks(ctx_set_ignored))
+        return 0; /* broken: the calling thread's context stays current */
+    /* push and set alike: the stack holds one */
     cur_ctx = ctx;
     return 0;
+}
+/* the streams of context c (NULL: the primary, whose green contexts' streams count too, unless the break
+ * ctx_record_no_green leaves them out of a record), each with how many items it has now; at most n, but
+ * `except` */
+static int ctx_streams(struct mctx *c, int recording, struct mstream *except, struct mstream **out, uint64_t *at, int n)
+{
+    int k = 0;
+    pthread_mutex_lock(&registry);
+    for (struct mstream *s = all_list; s && k < n; s = s->next_all)
+        if (s != except && (s->ctx == c || (!c && s->ctx && s->ctx->green && !(recording && breaks(ctx_record_no_green))))) {
+            out[k] = s;
+            at[k++] = enq_of(s);
+        }
+    pthread_mutex_unlock(&registry);
+    return k;
+}
+/* whether some stream of context c has work pending now (the break ctx_record_tracks_later_work: a query of the
+ * event of a context's record asks this, when it is made) */
+int ctx_busy_now(struct mctx *c)
+{
+    int busy = 0;
+    pthread_mutex_lock(&registry);
+    for (struct mstream *s = all_list; s && !busy; s = s->next_all)
+        busy = s->ctx == c && done_of(s) < enq_of(s);
+    pthread_mutex_unlock(&registry);
+    return busy;
+}
+/* cuCtxRecordEvent of the current context: "Captures in hEvent all the activities of the context hCtx at the time
+ * of this call"; "hEvent and hCtx must be from the same CUDA context, otherwise CUDA_ERROR_INVALID_HANDLE" (the
+ * break ctx_record_other_context: accepted).  A stream of the mock's own waits for every stream of the context
+ * where it is now, and the event is recorded there (the break ctx_record_empty: it waits for none). */
+int ctx_record_event(void *e)
+{
+    struct mevent *ev = e;
+    struct mstream *all[256];
+    uint64_t at[256];
+    if (ev->ctx != cur_ctx && !breaks(ctx_record_other_context))
+        return refuse(MOCK_INVALID_HANDLE);
+    struct mstream *rec = new_stream(KIND_NONBLOCKING);
+    int n = breaks(ctx_record_empty) ? 0 : ctx_streams(cur_ctx, 1, rec, all, at, 256);
+    for (int i = 0; i < n; i++)
+        enqueue(rec, ITEM_WAIT, NULL, NULL, all[i], at[i], 0);
+    rec->ctx = ev->ctx; /* the event's (the same but under the break ctx_record_other_context) */
+    int rc = event_record(e, rec);
+    if (breaks(ctx_record_empty) && !rc) /* broken: complete when the call returns */
+        wait_done(rec, ev->target);
+    if (breaks(ctx_record_tracks_later_work)) /* broken: a query asks whether the context is idle then */
+        ev->tracks = cur_ctx, ev->tracking = 1;
+    return rc;
+}
+/* cuCtxWaitEvent of the current context: "Makes all future work submitted to context hCtx wait for all work
+ * captured in hEvent" (the primary's green contexts too).  Every stream of the context waits for the event now,
+ * and a stream made later (another thread's per-thread stream) when it is made (ctx_waits_apply).  The break
+ * ctx_wait_noop: none waits; ctx_wait_blocks: the calling thread waits instead. */
+static pthread_mutex_t waits_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct ctx_wait { struct mctx *ctx; struct mstream *on; uint64_t target; } waits[64];
+static int nwaits;
+int ctx_wait_event(void *e)
+{
+    struct mevent *ev = e;
+    struct mstream *all[256];
+    uint64_t at[256];
+    if (breaks(ctx_wait_blocks)) /* the wait made on the host, and none on the device */
+        return event_sync(e);
+    if (!ev->stream || breaks(ctx_wait_noop)) /* never recorded: nothing to wait for */
+        return 0;
+    pthread_mutex_lock(&waits_mu);
+    int kept = 0; /* the waits of earlier calls whose work completed bind no stream made from now on */
+    for (int i = 0; i < nwaits; i++)
+        if (done_of(waits[i].on) < waits[i].target)
+            waits[kept++] = waits[i];
+    nwaits = kept;
+    if (nwaits < 64)
+        waits[nwaits++] = (struct ctx_wait){ cur_ctx, ev->stream, ev->target };
+    pthread_mutex_unlock(&waits_mu);
+    int n = ctx_streams(cur_ctx, 0, NULL, all, at, 256);
+    for (int i = 0; i < n; i++)
+        enqueue(all[i], ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
+    return 0;
+}
+void ctx_waits_apply(struct mstream *s)
+{
+    pthread_mutex_lock(&waits_mu);
+    for (int i = 0; i < nwaits; i++)
+        if (waits[i].ctx == s->ctx || (!waits[i].ctx && s->ctx && s->ctx->green))
+            enqueue(s, ITEM_WAIT, NULL, NULL, waits[i].on, waits[i].target, 0);
+    pthread_mutex_unlock(&waits_mu);
 }
 int device_sync(int dev) { return dev == 0 ? ctx_sync() : SC_UNSUPPORTED; }

@@ -72,6 +72,7 @@ static void run_wait_ipc(void *a)
 int event_record(void *e, void *s)
 {
     struct mevent *ev = e;
+    ev->tracking = 0; /* a record of its stream's (a context's record of the break sets it after) */
     if (resolve(s)->ctx != ev->ctx) /* documented: hEvent and hStream must be from the same context */
         return refuse(MOCK_INVALID_HANDLE);
     if (ev->ipc) { /* the next record of every process's */
@@ -182,6 +183,8 @@ int event_query(void *e)
                        __atomic_load_n(&ev->ipc->recorded, __ATOMIC_ACQUIRE) ? 0 : SC_NOT_READY;
     if (!err && ev->capture)
         return captured_event(ev);
+    if (!err && ev->tracking && ctx_busy_now(ev->tracks))
+        return not_ready();
     return err ? err : !ev->stream || done_of(ev->stream) >= ev->target ? 0 : not_ready();
 }
 int event_elapsed(float *ms, void *start, void *end)

@@ -120,6 +120,27 @@ int launch_mark(void *s, void *slot, uint32_t token)
     launched(s, enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1));
     return 0;
 }
+/* A context-independent kernel (cuLibraryGetKernel's CUkernel): "the context to launch the kernel on will
+ * either be taken from the specified stream hStream or the current context in case of NULL stream"
+ * (cuLaunchKernel), so a stream of another context takes it.  The break library_kernel_current_ctx runs it in
+ * the current context's legacy stream instead; library_kernel_unordered on a stream of its own, at once. */
+int launch_library(void *s, void *slot, uint32_t token)
+{
+    struct mstream *st = resolve(s);
+    struct mgraph *cap;
+    if (breaks(library_kernel_current_ctx) && foreign(s))
+        st = cur_ctx ? cur_ctx->legacy : legacy;
+    if (breaks(library_kernel_unordered))
+        st = new_stream(KIND_NONBLOCKING);
+    if (st->kind == KIND_LEGACY && (cap = blocking_capture())) { /* invalid: it invalidates the capture */
+        cap->invalidated = 1;
+        return refuse(MOCK_CAPTURE_IMPLICIT);
+    }
+    struct gate_args *g = malloc(sizeof *g);
+    *g = (struct gate_args){ NULL, 0, slot, token, -1 };
+    launched(st, enqueue(st, ITEM_FN, run_mark, g, NULL, 0, 1));
+    return 0;
+}
 
 /* A programmatic dependent launch that runs early: on a thread of its own once the items before its
  * primary are done; its place in the stream (run_pdl_join) completes when it did. */

@@ -173,6 +173,8 @@ extern __thread struct mctx *cur_ctx; /* contexts.c */
 
 struct mevent {
     struct mctx *ctx;       /* the context current when it was created */
+    struct mctx *tracks;    /* the break ctx_record_tracks_later_work: recorded for this context (tracking 1), */
+    int tracking;           /* a query answers not-ready while any of its streams is busy, work issued later included */
     struct mgraph *capture; /* recorded into this capture: a wait on it joins the capture */
     struct mstream *stream; /* NULL: never recorded */
     uint64_t target;
@@ -274,6 +276,7 @@ void run_callback(void *arg);
 int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 int wait_gate(void *s, void *flag, void *slot, uint32_t token);
 int launch_mark(void *s, void *slot, uint32_t token);
+int launch_library(void *s, void *slot, uint32_t token);
 int launch_attr(void *s, int attr, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token);
 int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token);
@@ -383,6 +386,10 @@ int primary_release(int action, int *reset);
 int ctx_destroy(void *ctx);
 int ctx_enter(void *ctx, int action);
 int device_sync(int dev);
+int ctx_record_event(void *e);
+int ctx_wait_event(void *e);
+void ctx_waits_apply(struct mstream *s); /* a stream made now waits for its context's cuCtxWaitEvent events */
+int ctx_busy_now(struct mctx *c);        /* some stream of context c has work pending now */
 
 /* ---- processes.c ---------------------------------------------------------------- */
 

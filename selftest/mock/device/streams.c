@@ -161,6 +161,7 @@ struct mstream *new_stream(int kind)
         blocking_list = s;
     }
     pthread_mutex_unlock(&registry);
+    ctx_waits_apply(s); /* "all future work submitted to context" waits for its cuCtxWaitEvent events */
     return s;
 }
 
@@ -300,6 +301,8 @@ int stream_query(void *s)
     if (cur_ctx && cur_ctx->destroyed && !breaks(ctx_destroyed_usable))
         return MOCK_CONTEXT_IS_DESTROYED;
     struct mstream *st = resolve(s);
+    if (breaks(query_legacy_primary) && st->kind == KIND_LEGACY) /* broken: whichever context is current */
+        st = legacy;
     uint64_t enq = enq_of(st);
     int err = context_error();
     return err ? err : done_of(st) >= enq ? 0 : not_ready();
