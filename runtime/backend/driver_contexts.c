@@ -232,25 +232,23 @@ static int ctx_events_supported(void)
     int version = 0;
     return !SC_CALL(cuDriverGetVersion, &version) && version >= 12050;
 }
+/* The calling thread's context, for a context-level event call: SC_UNSUPPORTED before CUDA 12.5. */
+static int ctx_for_events(CUcontext *c)
+{
+    *c = NULL;
+    return !ctx_events_supported() ? SC_UNSUPPORTED : SC_CALL(cuCtxGetCurrent, c);
+}
 int drv_ctx_record_event(void *e)
 {
-    CUcontext c = NULL;
-    int rc;
-    if (!ctx_events_supported())
-        return SC_UNSUPPORTED;
-    if ((rc = SC_CALL(cuCtxGetCurrent, &c)))
-        return rc;
-    return SC_CALL(cuCtxRecordEvent, c, (CUevent)e);
+    CUcontext c;
+    int rc = ctx_for_events(&c);
+    return rc ? rc : SC_CALL(cuCtxRecordEvent, c, (CUevent)e);
 }
 int drv_ctx_wait_event(void *e)
 {
-    CUcontext c = NULL;
-    int rc;
-    if (!ctx_events_supported())
-        return SC_UNSUPPORTED;
-    if ((rc = SC_CALL(cuCtxGetCurrent, &c)))
-        return rc;
-    return SC_CALL(cuCtxWaitEvent, c, (CUevent)e);
+    CUcontext c;
+    int rc = ctx_for_events(&c);
+    return rc ? rc : SC_CALL(cuCtxWaitEvent, c, (CUevent)e);
 }
 
 /* the primary context as the runtime API shares it: a runtime-API rule's op only */
