@@ -5,13 +5,7 @@
 # every enqueue waits (enqueue_waits) fails no MUST point.  The programs are linked here from the objects plain
 # `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-export STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
-echo "TAP version 13"
-. selftest/mock/rule-programs.sh
+. selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 
 rules="batch.copy.after_prior_work batch.copy.holds_later_work batch.copy.stream_sync_waits
 batch.copy.event_orders_other_stream batch.copy.not_held_by_other_stream"

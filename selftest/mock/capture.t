@@ -13,15 +13,7 @@
 # (capture_deps_stale), and an update of the set ignored (sever_ignored).  The programs are linked here from the
 # objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-# a 50 ms window and no shorter first look (not mock.t's 5 ms): under load the mock's stream threads
-# may take longer than 5 ms to run work a broken promise lets through
-export STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
-echo "TAP version 13"
-. selftest/mock/rule-programs.sh
+. selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 
 # capture.callback.refused, the rules of a capture's end with a fork or on the wrong stream, of a captured
 # event, of external event nodes and of the legacy stream's status query (capmisc), and the rules of

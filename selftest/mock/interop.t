@@ -14,13 +14,7 @@
 # (no_green) skips the green points.  The programs are linked here from the objects plain `ninja` builds,
 # against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-export STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
-echo "TAP version 13"
-. selftest/mock/rule-programs.sh
+. selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 
 rules="ctx.record_event.captures_every_stream ctx.record_event.query_not_ready_while_held
 ctx.record_event.excludes_later_work ctx.record_event.captures_other_threads_work

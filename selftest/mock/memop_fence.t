@@ -8,13 +8,7 @@
 # leaves it passing; a driver whose every enqueue waits (enqueue_waits) fails no MUST point.  The programs are
 # linked here from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-export STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
-echo "TAP version 13"
-. selftest/mock/rule-programs.sh
+. selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 
 rules="memop.write_value.fences_prior_writes memop.batch.barrier_fences_prior_writes
 memop.batch.barrier_after_prior_work memop.batch.barrier_keeps_order"

@@ -15,15 +15,8 @@
 # MUST point.  The programs are linked here from the objects plain `ninja`
 # builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-# a 50 ms window and no shorter first look, as capture.t; a 2 s deadline: a node a broken driver never
-# runs is waited for that long
-export STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
-echo "TAP version 13"
-. selftest/mock/rule-programs.sh
+# the breaks run with a 2 s deadline: a node a broken driver never runs is waited for that long
+. selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 
 rules="graph.nodes.edge_orders_through_node graph.nodes.memcpy_node_writes_after_memset_node graph.nodes.edge_orders_host_node graph.nodes.unjoined_nodes_not_held
 graph.nodes.launch_after_prior_work graph.nodes.later_work_after_every_node

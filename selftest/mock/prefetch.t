@@ -7,13 +7,7 @@
 # each breaks reports it; a driver whose every enqueue waits (enqueue_waits) fails no MUST point.  The programs are
 # linked here from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-export STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
-echo "TAP version 13"
-. selftest/mock/rule-programs.sh
+. selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 
 rules="stream.query.synchronizes_prefetched_managed api_sync.prefetch_async.returns_before_work"
 link_rules "$rules"

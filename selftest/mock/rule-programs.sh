@@ -1,6 +1,18 @@
 # rule-programs.sh - what the mock's rule-program tests share (capture.t, graphinst.t, nodes.t, launch.t,
-# batch.t), sourced once each has defined ok, nok and tmp.  The programs are linked here from the objects
-# plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# batch.t, conditional.t, interop.t, ...), sourced from the repository root.  The programs are linked here
+# from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+
+# The test's beginning: a scratch directory, ok and nok, the TAP header, and a 50 ms window with no shorter
+# first look (not mock.t's 5 ms: under load the mock's stream threads may take longer than 5 ms to run work a
+# broken promise lets through).  A file that defined ok itself before sourcing this keeps its own.
+if ! command -v ok >/dev/null 2>&1; then
+    tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+    export STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=0
+    n=0
+    ok() { n=$((n + 1)); echo "ok $n - $1"; }
+    nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
+    echo "TAP version 13"
+fi
 
 # link_rules RULES: each rule's program linked against build/libsc-mock.a and build/libsc-mock-ptds.a
 # ($tmp/RULE.mock, $tmp/RULE.mock-ptds); every case and control of each must pass on the conforming mock.
