@@ -133,11 +133,7 @@ static int issue_all(struct run *r, uint64_t *last_issue)
                               desc, r->blocker);
             return 0;
         }
-        if (i == p->subject && load(&r->released)) {
-            snprintf(r->unheld_why, sizeof r->unheld_why, "%s blocked its issuing thread for the whole window",
-                     r->blocker);
-            r->subject_unheld = 1;
-        }
+        int posted_released = load(&r->released);
         r->issuing = i;
         post(&r->workers[o->def->thread], JOB_ISSUE, i);
         /* issuing a group takes a while per member: that is not waiting for held work */
@@ -149,8 +145,12 @@ static int issue_all(struct run *r, uint64_t *last_issue)
         if (!returned(r, i, desc))
             return 0;
         if (i == p->subject && load(&r->released) && o->t_issue >= r->t_release) {
-            /* posted while held, but its thread began the call only after the release: as if issued after it */
-            if (!r->subject_unheld)
+            /* the subject's call began after the release (release() stamps t_release first): posted after it,
+             * or posted while held but its thread kept off the CPU until then */
+            if (posted_released)
+                snprintf(r->unheld_why, sizeof r->unheld_why, "%s blocked its issuing thread for the whole window",
+                         r->blocker);
+            else
                 snprintf(r->unheld_why, sizeof r->unheld_why, "its thread, kept off the CPU, began the call only "
                          "%.3f ms after the release", (double)(o->t_issue - r->t_release) / 1e6);
             r->subject_unheld = 1;
