@@ -62,16 +62,17 @@ void judge_runs(struct run *r)
         sc_verdict_error(&r->v, "no launch of the graph succeeded: how often %s runs per launch cannot be judged",
                          opname(r, p->subject));
     else {
-        char each[32] = "once";
-        if (per > 1)
+        char each[32] = "once", not_each[48] = ""; /* a WHILE node's body: "3 times" */
+        if (per > 1) {
             snprintf(each, sizeof each, "%u times", per);
+            snprintf(not_each, sizeof not_each, ", not %s in each", each);
+        }
         if (runs == launches * per)
             sc_verdict_decide(&r->v, SC_PASS, "%s ran %u times, %s in each of the %u launches", opname(r, p->subject),
                               runs, each, launches);
         else
-            sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times in %u launches of its graph%s%s%s",
-                              opname(r, p->subject), runs, launches, per > 1 ? ", not " : "", per > 1 ? each : "",
-                              per > 1 ? " in each" : "");
+            sc_verdict_decide(&r->v, SC_VIOLATED, "%s ran %u times in %u launches of its graph%s",
+                              opname(r, p->subject), runs, launches, not_each);
     }
 }
 
