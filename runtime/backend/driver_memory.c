@@ -183,6 +183,23 @@ int drv_write_value(void *s, void *addr, uint64_t value, unsigned sc_flags, int 
     return SC_CALL(cuStreamWriteValue32, (CUstream)s, DPTR(addr), (cuuint32_t)value, flags);
 }
 
+/* one batch operation: a write of value, 32 or 64 bits wide */
+static void batch_write(CUstreamBatchMemOpParams *op, void *dev, uint64_t value, int bits)
+{
+    op->writeValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    op->writeValue.address = DPTR(dev);
+    if (bits == 64)
+        op->writeValue.value64 = value;
+    else
+        op->writeValue.value = (cuuint32_t)value;
+}
+/* one batch operation: a memory barrier ("Insert a memory barrier of the specified type") */
+static void batch_barrier(CUstreamBatchMemOpParams *op, unsigned type)
+{
+    op->memoryBarrier.operation = CU_STREAM_MEM_OP_BARRIER;
+    op->memoryBarrier.flags = type;
+}
+
 /* a GEQ wait and a write in one batch, enqueued "in the order they appear in the array" (SC_BATCH_BARRIER: a
  * system-wide memory barrier between them) */
 int drv_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *write_dev, uint64_t write_value,
@@ -193,40 +210,28 @@ int drv_batch_wait_write(void *s, void *wait_dev, uint64_t wait_value, void *wri
     if (bits == 64 && !drv_memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS))
         return SC_UNSUPPORTED;
     memset(ops, 0, sizeof ops);
-    if (flags & SC_BATCH_BARRIER) {
-        ops[1].memoryBarrier.operation = CU_STREAM_MEM_OP_BARRIER;
-        ops[1].memoryBarrier.flags = CU_STREAM_MEMORY_BARRIER_TYPE_SYS;
-    }
     ops[0].waitValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WAIT_VALUE_64 : CU_STREAM_MEM_OP_WAIT_VALUE_32;
     ops[0].waitValue.address = DPTR(wait_dev);
     ops[0].waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
-    ops[w].writeValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
-    ops[w].writeValue.address = DPTR(write_dev);
-    if (bits == 64) {
+    if (bits == 64)
         ops[0].waitValue.value64 = wait_value;
-        ops[w].writeValue.value64 = write_value;
-    } else {
+    else
         ops[0].waitValue.value = (cuuint32_t)wait_value;
-        ops[w].writeValue.value = (cuuint32_t)write_value;
-    }
+    if (flags & SC_BATCH_BARRIER)
+        batch_barrier(&ops[1], CU_STREAM_MEMORY_BARRIER_TYPE_SYS);
+    batch_write(&ops[w], write_dev, write_value, bits);
     return SC_CALL(cuStreamBatchMemOp, (CUstream)s, w + 1, ops, 0);
 }
 
-/* a memory barrier ("Insert a memory barrier of the specified type") and a write, in one batch */
+/* a memory barrier and a write, in one batch */
 int drv_batch_barrier_write(void *s, unsigned scope, void *write_dev, uint64_t write_value, int bits)
 {
     CUstreamBatchMemOpParams ops[2];
     if (bits == 64 && !drv_memop_supported(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS))
         return SC_UNSUPPORTED;
     memset(ops, 0, sizeof ops);
-    ops[0].memoryBarrier.operation = CU_STREAM_MEM_OP_BARRIER;
-    ops[0].memoryBarrier.flags = scope == SC_BARRIER_GPU ? CU_STREAM_MEMORY_BARRIER_TYPE_GPU : CU_STREAM_MEMORY_BARRIER_TYPE_SYS;
-    ops[1].writeValue.operation = bits == 64 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
-    ops[1].writeValue.address = DPTR(write_dev);
-    if (bits == 64)
-        ops[1].writeValue.value64 = write_value;
-    else
-        ops[1].writeValue.value = (cuuint32_t)write_value;
+    batch_barrier(&ops[0], scope == SC_BARRIER_GPU ? CU_STREAM_MEMORY_BARRIER_TYPE_GPU : CU_STREAM_MEMORY_BARRIER_TYPE_SYS);
+    batch_write(&ops[1], write_dev, write_value, bits);
     return SC_CALL(cuStreamBatchMemOp, (CUstream)s, 2, ops, 0);
 }
 

@@ -30,9 +30,9 @@ cudaError_t rt_warm_up(const char **what)
     void *none = NULL, *pdl_args[] = { &slot, &token, &sync, &none };
     if (!(rc = cudaHostGetDevicePointer((void **)&mem, host, 0))) {
         slot = mem + 32;
-        if ((*what = "the gate kernel", !(rc = (cudaError_t)rt_launch_gate(NULL, mem, 1000000000u, mem + 32, 1))) &&
-            (*what = "the marking kernel", !(rc = (cudaError_t)rt_launch_mark(NULL, mem + 32, 1))) &&
-            (*what = "the stream wait (cuStreamWaitValue32)", !(rc = (cudaError_t)rt_wait_gate(NULL, mem, mem + 32, 1))) &&
+        if ((*what = "the gate kernel", !(rc = (cudaError_t)rt_launch_gate(NULL, mem, 1000000000u, slot, 1))) &&
+            (*what = "the marking kernel", !(rc = (cudaError_t)rt_launch_mark(NULL, slot, 1))) &&
+            (*what = "the stream wait (cuStreamWaitValue32)", !(rc = (cudaError_t)rt_wait_gate(NULL, mem, slot, 1))) &&
             (*what = "the PDL kernel", !(rc = cudaLaunchKernel((const void *)rt_k_pdl, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 },
                                                                pdl_args, 0, NULL))))
             *what = "cudaDeviceSynchronize", rc = cudaDeviceSynchronize();
