@@ -123,7 +123,7 @@ CODES = (
     "launch_failed", "exec_update_failure",
     # a capture's end (unmatched, unjoined), a captured event
     "capture_unmatched", "capture_unjoined", "captured_event",
-    "context_is_destroyed", "not_permitted",
+    "context_is_destroyed", "not_permitted", "illegal_state",
     "an_error",  # the catch-all, last (messages name the codes in this order)
 )
 
