@@ -360,7 +360,9 @@ SPELLINGS = {
     "CTX_WAIT": (S("ctx_wait", ("event",)),),
     "LIBRARY_KERNEL": (S("library_kernel"),),
     # a runtime-API rule's cuCtxSetCurrent of a created context (the runtime API then works on it)
-    "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),),
+    "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),
+                       # cuCtxSetCurrent(NULL): no context current to the thread
+                       S("driver_ctx_clear", consts=("SC_NO_CONTEXT",), tags="changes_current")),
 }
 
 

@@ -119,10 +119,18 @@ int ctx_destroy(void *ctx)
         cur_ctx = NULL; /* the stack holds one: the primary is current again */
     return 0;
 }
+/* cuCtxPushCurrent / cuCtxSetCurrent; of NULL: no context current, and the runtime API's next call there takes
+ * the primary (cur_ctx NULL; the break unset_runtime_elsewhere: a context of the mock's own instead) */
 int ctx_enter(void *ctx, int action)
 {
+    static struct mctx *elsewhere;
     if (action == SC_CTX_SET_TO && breaks(ctx_set_ignored))
         return 0; /* broken: the calling thread's context stays current */
+    if (!ctx && action == SC_CTX_SET_TO && breaks(unset_runtime_elsewhere)) {
+        if (!elsewhere)
+            ctx_create((void **)&elsewhere);
+        ctx = elsewhere;
+    }
     /* push and set alike: the stack holds one */
     cur_ctx = ctx;
     return 0;
