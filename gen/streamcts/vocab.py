@@ -123,7 +123,7 @@ CODES = (
     "launch_failed", "exec_update_failure",
     # a capture's end (unmatched, unjoined), a captured event
     "capture_unmatched", "capture_unjoined", "captured_event",
-    "context_is_destroyed", "not_permitted",
+    "context_is_destroyed", "not_permitted", "illegal_state",
     "an_error",  # the catch-all, last (messages name the codes in this order)
 )
 
@@ -360,7 +360,9 @@ SPELLINGS = {
     "CTX_WAIT": (S("ctx_wait", ("event",)),),
     "LIBRARY_KERNEL": (S("library_kernel"),),
     # a runtime-API rule's cuCtxSetCurrent of a created context (the runtime API then works on it)
-    "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),),
+    "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),
+                       # cuCtxSetCurrent(NULL): no context current to the thread
+                       S("driver_ctx_clear", consts=("SC_NO_CONTEXT",), tags="changes_current")),
 }
 
 

@@ -40,6 +40,7 @@ int drv_code(enum sc_code c)
     case SC_CODE_CAPTURED_EVENT: return CUDA_ERROR_CAPTURED_EVENT;
     case SC_CODE_NOT_PERMITTED: return CUDA_ERROR_NOT_PERMITTED;
     case SC_CODE_CONTEXT_IS_DESTROYED: return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    case SC_CODE_ILLEGAL_STATE: return CUDA_ERROR_ILLEGAL_STATE;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

@@ -29,6 +29,7 @@ int rt_code(enum sc_code c)
     case SC_CODE_CAPTURED_EVENT: return cudaErrorCapturedEvent;
     case SC_CODE_NOT_PERMITTED: return cudaErrorNotPermitted;
     case SC_CODE_CONTEXT_IS_DESTROYED: return cudaErrorContextIsDestroyed;
+    case SC_CODE_ILLEGAL_STATE: return cudaErrorIllegalState;
     case SC_CODE_SKIPPED: case SC_CODE_AN_ERROR: break;
     }
     return -1;

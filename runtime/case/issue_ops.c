@@ -364,12 +364,13 @@ static int issue_ctx(struct run *r, int i, const struct issue_args *a)
     return r->b->ctx_action(r->op[i].def->cond);
 }
 
-/* ctx_enter, and driver_ctx_set (a runtime-API rule's: the runtime backend's ctx_enter is the driver's) */
+/* ctx_enter, and driver_ctx_set (a runtime-API rule's: the runtime backend's ctx_enter is the driver's);
+ * driver_ctx_clear names SC_NO_CONTEXT: cuCtxSetCurrent(NULL) */
 static int issue_ctx_enter(struct run *r, int i, const struct issue_args *a)
 {
     const struct sc_op_def *d = r->op[i].def;
     (void)a;
-    return r->b->ctx_enter(r->contexts[d->context], d->cond);
+    return r->b->ctx_enter(d->context != SC_NO_CONTEXT ? r->contexts[d->context] : NULL, d->cond);
 }
 
 /* ctx_record, ctx_wait: the event of the issuing thread's current context */

@@ -95,6 +95,7 @@ enum sc_code {
     SC_CODE_NOT_PERMITTED,         /* CUDA_ERROR_NOT_PERMITTED / cudaErrorNotPermitted */
     /* contexts */
     SC_CODE_CONTEXT_IS_DESTROYED,  /* CUDA_ERROR_CONTEXT_IS_DESTROYED / cudaErrorContextIsDestroyed (709) */
+    SC_CODE_ILLEGAL_STATE,         /* CUDA_ERROR_ILLEGAL_STATE / cudaErrorIllegalState (401) */
 };
 
 /* Values a getter can give. */

@@ -396,6 +396,7 @@ const char *sc_code_name(enum sc_code c)
     case SC_CODE_CAPTURED_EVENT: return "captured_event";
     case SC_CODE_NOT_PERMITTED: return "not_permitted";
     case SC_CODE_CONTEXT_IS_DESTROYED: return "context_is_destroyed";
+    case SC_CODE_ILLEGAL_STATE: return "illegal_state";
     }
     return "?";
 }

@@ -425,10 +425,12 @@ sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a
     op->cond = a;
     return index_of(p, op);
 }
+/* of SC_NO_CONTEXT (driver_ctx_clear): cuCtxSetCurrent(NULL), the thread left with no current context */
 sc_op sc_driver_ctx_set(sc_prog *p, const char *n, sc_context c)
 {
     struct sc_op_def *op = add(p, SC_OP_DRIVER_CTX_SET, n, SC_NULL_STREAM);
-    check_index(p, n, "context", c, p->ncontexts);
+    if (c != SC_NO_CONTEXT)
+        check_index(p, n, "context", c, p->ncontexts);
     op->context = c;
     op->cond = SC_CTX_SET_TO;
     return index_of(p, op);

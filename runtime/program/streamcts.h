@@ -26,6 +26,7 @@ typedef int sc_buffer; /* a stream-ordered allocation, named by the program     
 typedef int sc_graph;  /* an executable graph, instantiated before the case starts    */
 typedef int sc_word;   /* a host-mapped word for stream memory operations            */
 typedef int sc_context; /* a context cuCtxCreate made on device 0, destroyed after the case */
+#define SC_NO_CONTEXT (-1) /* no context: sc_driver_ctx_set of it leaves none current (driver_ctx_clear) */
 
 /* The built-in streams of device 0; they are never created or destroyed. */
 #define SC_LEGACY_STREAM     (-1) /* CU_STREAM_LEGACY / cudaStreamLegacy          */
@@ -404,7 +405,7 @@ sc_op sc_ctx_record(sc_prog *p, const char *name, sc_event e);
 sc_op sc_ctx_wait(sc_prog *p, const char *name, sc_event e);
 /* In a runtime-API rule: cuCtxSetCurrent of c (made with cuCtxCreate), on which the runtime API's later calls of
  * the issuing thread then operate. */
-sc_op sc_driver_ctx_set(sc_prog *p, const char *name, sc_context c);
+sc_op sc_driver_ctx_set(sc_prog *p, const char *name, sc_context c); /* SC_NO_CONTEXT: cuCtxSetCurrent(NULL) */
 
 /* Host calls that synchronize or query. */
 sc_op sc_stream_sync(sc_prog *p, const char *name, sc_stream s);

@@ -6,7 +6,7 @@
 # that runs its body once (while_once) or before testing its condition (while_do), a SWITCH node that runs
 # its first body (switch_first) or its last for a condition past it (switch_clamped), a handle's
 # default applied at the first launch only (cond_default_once), a conditional node that completes as its
-# body starts (cond_body_async) or a launch that waits for nothing (replay) the rules that check it fail;
+# body starts (cond_body_async), a body whose memset and memcpy nodes do nothing (cond_body_data_skipped) or a launch that waits for nothing (replay) the rules that check it fail;
 # a driver whose every enqueue waits (enqueue_waits) fails no MUST point, and one without conditional nodes
 # (no_conditional) skips every point.  The programs are linked here
 # from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
@@ -18,7 +18,8 @@ graph.conditional.if_else_runs_else_body_when_clear graph.conditional.while_repe
 graph.conditional.switch_runs_selected_body graph.conditional.switch_skips_other_bodies
 graph.conditional.default_applied_each_launch graph.conditional.body_before_dependent
 graph.conditional.launch_after_prior_work graph.conditional.later_work_after_body
-graph.conditional.while_skips_body_when_clear graph.conditional.switch_past_last_body_runs_none"
+graph.conditional.while_skips_body_when_clear graph.conditional.switch_past_last_body_runs_none
+graph.conditional.body_runs_memset_and_memcpy_nodes"
 link_rules "$rules"
 
 # broken promise, rule, message its cases must report (a body the condition selects that the broken node
@@ -35,6 +36,7 @@ cond_body_async graph.conditional.later_work_after_body B completed while G was 
 replay graph.conditional.launch_after_prior_work K completed while A was still pending
 while_do graph.conditional.while_skips_body_when_clear K ran 1 times, where no launch of the program may run it
 switch_clamped graph.conditional.switch_past_last_body_runs_none K ran 1 times, where no launch of the program may run it
+cond_body_data_skipped graph.conditional.body_runs_memset_and_memcpy_nodes written by the zeroes it was cleared with
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure

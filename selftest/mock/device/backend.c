@@ -44,7 +44,16 @@ static int init(char *why, size_t whylen)
 }
 static int thread_attach(void) { return 0; }
 static int device_count(int *n) { *n = 1; return 0; }
-static int use_device(int dev) { return dev == 0 ? 0 : SC_UNSUPPORTED; }
+/* cudaSetDevice (the runtime API) / cuCtxSetCurrent of the primary context (the driver API): the primary context is
+ * current to the calling thread, whatever context was (the break set_device_keeps_context: that one stays) */
+static int use_device(int dev)
+{
+    if (dev != 0)
+        return SC_UNSUPPORTED;
+    if (!breaks(set_device_keeps_context))
+        cur_ctx = NULL;
+    return 0;
+}
 static int memcpy_peer(void *s, void *dst, int dd, const void *src, int sd, size_t n)
 {
     (void)s, (void)dst, (void)dd, (void)src, (void)sd, (void)n;

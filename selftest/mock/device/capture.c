@@ -56,6 +56,10 @@ static int begin_capture(void *s, struct mgraph *into, struct mnode *dep)
 {
     struct mstream *st = resolve(s);
     pthread_mutex_lock(&registry);
+    if (st != legacy && st->capture && breaks(capture_begin_twice)) { /* broken: accepted, the capture goes on */
+        pthread_mutex_unlock(&registry);
+        return 0;
+    }
     int rc = st == legacy || st->capture || (into && (!into->built || into->capturing)) ? refuse(1) : 0;
     if (rc == 0) {
         static uint64_t ids;
@@ -280,8 +284,8 @@ int capture_info(void *s, int *status, uint64_t *id, size_t *ndeps)
     pthread_mutex_unlock(&registry);
     return rc;
 }
-/* the next node captured in s depends on nothing; a stream that is not capturing: CUDA_ERROR_ILLEGAL_STATE
- * (the break sever_ignored: success, and the set as it was) */
+/* the next node captured in s depends on nothing (the break sever_ignored: success, and the set as it was); a
+ * stream that is not capturing: CUDA_ERROR_ILLEGAL_STATE (the break sever_outside_capture: success) */
 int capture_sever(void *s)
 {
     struct mstream *st = resolve(s);
@@ -290,5 +294,20 @@ int capture_sever(void *s)
     if (capturing && !breaks(sever_ignored))
         memset(st->clock, 0, sizeof st->clock);
     pthread_mutex_unlock(&registry);
-    return capturing ? 0 : refuse(1);
+    return capturing || breaks(sever_outside_capture) ? 0 : refuse(MOCK_ILLEGAL_STATE);
+}
+/* Does a stream of context c capture?  Each such capture is invalidated (the break ctx_event_capture_kept: left
+ * valid); cuCtxRecordEvent and cuCtxWaitEvent ask it before they act. */
+int ctx_capturing_invalidate(struct mctx *c)
+{
+    int n = 0;
+    pthread_mutex_lock(&registry);
+    for (struct mstream *s = all_list; s; s = s->next_all)
+        if (s->ctx == c && s->capture) {
+            n++;
+            if (!breaks(ctx_event_capture_kept) && !breaks(ctx_event_in_capture))
+                s->capture->invalidated = 1;
+        }
+    pthread_mutex_unlock(&registry);
+    return n;
 }

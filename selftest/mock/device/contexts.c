@@ -119,10 +119,18 @@ int ctx_destroy(void *ctx)
         cur_ctx = NULL; /* the stack holds one: the primary is current again */
     return 0;
 }
+/* cuCtxPushCurrent / cuCtxSetCurrent; of NULL: no context current, and the runtime API's next call there takes
+ * the primary (cur_ctx NULL; the break unset_runtime_elsewhere: a context of the mock's own instead) */
 int ctx_enter(void *ctx, int action)
 {
+    static struct mctx *elsewhere;
     if (action == SC_CTX_SET_TO && breaks(ctx_set_ignored))
         return 0; /* broken: the calling thread's context stays current */
+    if (!ctx && action == SC_CTX_SET_TO && breaks(unset_runtime_elsewhere)) {
+        if (!elsewhere)
+            ctx_create((void **)&elsewhere);
+        ctx = elsewhere;
+    }
     /* push and set alike: the stack holds one */
     cur_ctx = ctx;
     return 0;
@@ -156,7 +164,9 @@ int ctx_busy_now(struct mctx *c)
 /* cuCtxRecordEvent of the current context: "Captures in hEvent all the activities of the context hCtx at the time
  * of this call"; "hEvent and hCtx must be from the same CUDA context, otherwise CUDA_ERROR_INVALID_HANDLE" (the
  * break ctx_record_other_context: accepted).  A stream of the mock's own waits for every stream of the context
- * where it is now, and the event is recorded there (the break ctx_record_empty: it waits for none). */
+ * where it is now, and the event is recorded there (the break ctx_record_empty: it waits for none).  While a
+ * stream of the context captures: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, and "the call will invalidate all the
+ * conflicting captures" (ctx_capturing_invalidate; the breaks ctx_event_in_capture, ctx_event_capture_kept). */
 int ctx_record_event(void *e)
 {
     struct mevent *ev = e;
@@ -164,6 +174,8 @@ int ctx_record_event(void *e)
     uint64_t at[256];
     if (ev->ctx != cur_ctx && !breaks(ctx_record_other_context))
         return refuse(MOCK_INVALID_HANDLE);
+    if (ctx_capturing_invalidate(cur_ctx)) /* the break ctx_event_in_capture: accepted, and nothing recorded */
+        return breaks(ctx_event_in_capture) ? 0 : refuse(MOCK_CAPTURE_UNSUPPORTED);
     struct mstream *rec = new_stream(KIND_NONBLOCKING);
     int n = breaks(ctx_record_empty) ? 0 : ctx_streams(cur_ctx, 1, rec, all, at, 256);
     for (int i = 0; i < n; i++)
@@ -177,7 +189,8 @@ int ctx_record_event(void *e)
     return rc;
 }
 /* cuCtxWaitEvent of the current context: "Makes all future work submitted to context hCtx wait for all work
- * captured in hEvent" (the primary's green contexts too).  Every stream of the context waits for the event now,
+ * captured in hEvent" (the primary's green contexts too); while a stream of the context captures, refused with
+ * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and that capture invalidated, as cuCtxRecordEvent.  Every stream of the context waits for the event now,
  * and a stream made later (another thread's per-thread stream) when it is made (ctx_waits_apply).  The break
  * ctx_wait_noop: none waits; ctx_wait_blocks: the calling thread waits instead. */
 static pthread_mutex_t waits_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -188,6 +201,8 @@ int ctx_wait_event(void *e)
     struct mevent *ev = e;
     struct mstream *all[256];
     uint64_t at[256];
+    if (ctx_capturing_invalidate(cur_ctx)) /* the break ctx_event_in_capture: accepted, and nothing waits */
+        return breaks(ctx_event_in_capture) ? 0 : refuse(MOCK_CAPTURE_UNSUPPORTED);
     if (breaks(ctx_wait_blocks)) /* the wait made on the host, and none on the device */
         return event_sync(e);
     if (!ev->stream || breaks(ctx_wait_noop)) /* never recorded: nothing to wait for */

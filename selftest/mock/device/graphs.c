@@ -137,7 +137,10 @@ static void run_inline(struct mnode *nd, struct mlaunch *l)
     case SC_NODE_GATE: args = gate_args_of(&nd->np); run_gate(args); free(args); return;
     case SC_NODE_KERNEL: args = gate_args_of(&nd->np); run_mark(args); free(args); return;
     case SC_NODE_MEMSET:
-    case SC_NODE_MEMCPY: args = copy_args_of(&nd->np); run_copy(args); free(args); return;
+    case SC_NODE_MEMCPY: /* the break cond_body_data_skipped: a body's memset and memcpy nodes do nothing */
+        if (breaks(cond_body_data_skipped))
+            return;
+        args = copy_args_of(&nd->np); run_copy(args); free(args); return;
     case SC_NODE_HOST: nd->np.fn(nd->np.arg); return; /* not allowed in a body: a GPU refuses to instantiate it */
     case SC_NODE_COND:
     case MOCK_COND_SET:

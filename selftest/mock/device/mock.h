@@ -222,6 +222,8 @@ extern struct mstream *blocking_list, *all_list, *legacy;
 #define MOCK_CAPTURE_IMPLICIT 906
 #define MOCK_CONTEXT_IS_DESTROYED 709
 #define MOCK_INVALID_CONTEXT 201
+#define MOCK_ILLEGAL_STATE 401       /* cuStreamUpdateCaptureDependencies of a stream not capturing */
+#define MOCK_CAPTURE_UNSUPPORTED 900 /* cuCtxRecordEvent / cuCtxWaitEvent while a stream of the context captures */
 
 extern int sticky; /* the context's error, once a kernel faulted */
 int refuse(int rc);
@@ -355,6 +357,7 @@ int capture_status(void *s, int *status);
 int thread_capture_relaxed(void);
 int capture_info(void *s, int *status, uint64_t *id, size_t *ndeps);
 int capture_sever(void *s);
+int ctx_capturing_invalidate(struct mctx *c); /* a stream of c captures: each such capture invalidated */
 int capture_to(void *s, void *g, void *dep, int mode);
 int capture_end_to(void *s, void *g, int *same);
 uint64_t replay_item(struct mstream *on, const struct item *it, int locked, uint64_t pos);
