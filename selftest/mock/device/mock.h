@@ -99,6 +99,9 @@ struct mnode {
 };
 struct mlaunch {
     int dead; /* exec_destroy (broken): its nodes that have not started are dropped */
+    /* device graph launch: the graphs its nodes launched from the device, by mode, in the order launched */
+    struct mgraph *faf[MOCK_NODES], *sib[MOCK_NODES], *tail[MOCK_NODES];
+    int nfaf, nsib, ntail;
 };
 
 /* A stream capture under way, or the graph kept from one: its nodes in capture order. */
