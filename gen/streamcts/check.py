@@ -181,8 +181,8 @@ def check_nodes(prog, types):
             if graphs[0] == graphs[1]:
                 errs.append(f"op {name}: a graph cannot launch itself from the device here")
             if graphs[1] in instantiated:
-                errs.append(f"op {name}: '{graphs[1]}' was instantiated before: the device launch's executable graph "
-                            "is its only one")
+                errs.append(f"op {name}: '{graphs[1]}' was instantiated (or launched from the device) before: one "
+                            "node_faf, node_tail or node_sibling makes its only executable graph")
             instantiated.add(graphs[1])  # instantiated for device launch by this op: no node may follow
             # cuGraphInstantiate: a graph instantiated for device launch holds kernel, memcpy, memset and child
             # graph nodes only

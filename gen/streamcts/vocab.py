@@ -365,7 +365,7 @@ SPELLINGS = {
     "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),),
     # device graph launch: node_faf P C, node_tail P C, node_sibling P C add to P a kernel node that launches C
     # (instantiated for device launch and uploaded by the op) from the device in that mode
-    "NODE_DEVLAUNCH": tuple(S("node_" + n, ("graph", "graph"), (c,), tags="device_launch counted")
+    "NODE_DEVLAUNCH": tuple(S("node_" + n, ("graph", "graph"), (c,), tags="device_launch")
                             for n, c in (("faf", "SC_DL_FAF"), ("tail", "SC_DL_TAIL"), ("sibling", "SC_DL_SIBLING"))),
 }
 
