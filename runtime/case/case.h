@@ -464,6 +464,8 @@ void check_stamps(struct run *r);
 void check_data(struct run *r);
 /* After the final synchronize: runs once per launch (how often the subject ran, from its slot). */
 void judge_runs(struct run *r);
+/* check.c: a device launch (node_faf, node_tail, node_sibling) the device refused makes the point an error */
+void judge_device_launches(struct run *r);
 /* After the final synchronize: what a programmatic dependent launch read of its primary's result. */
 void judge_primary_read(struct run *r);
 /* 'reads its fill': what the read copied into its slot, against its writer's fill. */

@@ -42,6 +42,16 @@ EOF_CASES
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure
 check_legal "$rules"
 
+# a device that refuses every device launch (devlaunch_refused: the launching kernel keeps the error): every
+# point is an error naming it, none passes and none is a violation
+for rule in $rules; do
+    out=$(STREAMCTS_MOCK_BREAK=devlaunch_refused STREAMCTS_DEADLINE_MS=2000 "$tmp/$rule.mock" --no-control 2>&1); rc=$?
+    if [ $rc -le 1 ] && ! grep -q '^ok [0-9]* - [^ ]*$' <<<"$out" && grep -q "message: \".*device-side cudaGraphLaunch answered cudaError 1" <<<"$out" &&
+        ! grep -q 'outcome: "violated"' <<<"$out"; then
+        ok "$rule: a refused device launch is an error, not a verdict"
+    else nok "$rule: a refused device launch was not reported as an error (exit $rc)" "$out"; fi
+done
+
 # a driver without device graph launch (no_devlaunch: instantiating for it is unsupported): every point skips
 for rule in $rules; do
     out=$(STREAMCTS_MOCK_QUIRK=no_devlaunch "$tmp/$rule.mock" 2>&1); rc=$?

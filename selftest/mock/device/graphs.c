@@ -386,9 +386,9 @@ static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *
 {
     switch (nd->np.kind) {
     case SC_NODE_GATE: return node_item(ns, l, run_gate, gate_args_of(&nd->np), 1);
-    case SC_NODE_KERNEL:
+    case SC_NODE_KERNEL: return node_item(ns, l, run_mark, gate_args_of(&nd->np), 1);
     case SC_NODE_DEVLAUNCH: /* the launching kernel marks its slot; launch_nodes enqueues what it launched */
-        return node_item(ns, l, run_mark, gate_args_of(&nd->np), 1);
+        return node_item(ns, l, breaks(devlaunch_refused) ? run_mark_refused : run_mark, gate_args_of(&nd->np), 1);
     case SC_NODE_HOST: callers_fn_add(nd->np.fn); return node_item(ns, l, nd->np.fn, nd->np.arg, 0);
     case SC_NODE_MEMSET:
     case SC_NODE_MEMCPY: return node_item(ns, l, run_copy, copy_args_of(&nd->np), 1);
@@ -459,6 +459,8 @@ static void launch_reversed(struct mnode *nodes, int n, const struct dep *roots,
 static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l);
 static void device_launch(struct mnode *nd, struct mstream *ns, uint64_t pos, struct mlaunch *l)
 {
+    if (breaks(devlaunch_refused))
+        return; /* run_refused_launch: the launch answered an error, nothing runs */
     struct dep here = { ns, pos };
     struct mgraph *c = nd->child;
     int mode = nd->np.dl_mode;

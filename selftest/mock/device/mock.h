@@ -273,6 +273,7 @@ int settle(uint64_t max_ns);
 extern __thread int in_callback; /* this thread runs a stream callback */
 void run_gate(void *a);
 void run_mark(void *a);
+void run_mark_refused(void *a); /* run_mark, its slot's arg 1: a device launch refused (devlaunch_refused) */
 void *gate_args_of(const struct sc_node_params *np);
 int early_done(const struct item *it);
 void run_callback(void *arg);
