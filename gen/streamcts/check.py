@@ -10,7 +10,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    CAPTURES_INTO, CONDITIONALS, NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
+    CAPTURES_INTO, CONDITIONALS, DEVICE_LAUNCHES, NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
 )
 
 
@@ -177,6 +177,19 @@ def check_nodes(prog, types):
                      "memset, memcpy, child graph and conditional nodes only)"
                      for n, o in zip(prog.names(), prog.ops) if o.kind in NODE_KINDS and o is not op
                      and o.args and o.args[0] in graphs[1:] and o.kind in UNFIT_IN_BODY]
+        if op.kind in DEVICE_LAUNCHES and len(graphs) == 2:
+            if graphs[0] == graphs[1]:
+                errs.append(f"op {name}: a graph cannot launch itself from the device here")
+            if graphs[1] in instantiated:
+                errs.append(f"op {name}: '{graphs[1]}' was instantiated (or launched from the device) before: one "
+                            "node_faf, node_tail or node_sibling makes its only executable graph")
+            instantiated.add(graphs[1])  # instantiated for device launch by this op: no node may follow
+            # cuGraphInstantiate: a graph instantiated for device launch holds kernel, memcpy, memset and child
+            # graph nodes only
+            errs += [f"op {name}: {o.kind} {n} of {o.args[0]} cannot be in a graph launched from the device (kernel, "
+                     "memset, memcpy and child graph nodes only)"
+                     for n, o in zip(prog.names(), prog.ops) if o.kind in NODE_KINDS and o is not op
+                     and o.args and o.args[0] == graphs[1] and o.kind in UNFIT_IN_DEVICE_GRAPH]
         if op.kind in CAPTURES_INTO:  # its first captured node's dependency: a node of its graph
             errs += [f"op {name}: {op.kind} depends on '{n}', which is no node of '{graphs[0]}' added before it"
                      for t, n in typed_args(name, op) if t == "node" and nodes.get(n) != graphs[0]]
@@ -201,6 +214,9 @@ def check_nodes(prog, types):
 # node kinds a conditional node's body may not hold ("Allowed node types are kernel nodes, empty nodes, child
 # graphs, memsets, memcopies, and conditionals")
 UNFIT_IN_BODY = ("node_host", "node_record", "node_wait", "node_alloc", "node_memset_alloc")
+# cuGraphInstantiate, CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: "The graph can only contain kernel nodes, memcpy
+# nodes, memset nodes, and child graph nodes"
+UNFIT_IN_DEVICE_GRAPH = UNFIT_IN_BODY + tuple(sorted(CONDITIONALS)) + tuple(sorted(DEVICE_LAUNCHES))
 
 
 def check_green(prog, runtime):

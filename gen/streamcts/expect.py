@@ -9,7 +9,7 @@ import re
 from .model import Bad, Expect, Object, article, one_of
 from .program import builtin
 from .vocab import (
-    CODES, COMPARISONS, CONDITIONALS, GATES, GETTERS, KINDS, MANAGED_WRITERS, NAME, NEVER_RUN_COUNTED, PDL_KINDS, PRIMARY_KINDS,
+    CODES, COMPARISONS, CONDITIONALS, DEVICE_LAUNCHES, GATES, GETTERS, KINDS, MANAGED_WRITERS, NAME, NEVER_RUN_COUNTED, PDL_KINDS, PRIMARY_KINDS,
     RELATIONS, RUN_COUNTED, RUN_ONCE_COUNTED, RUNS_N, SELF_BLOCKING, SLOT_KINDS, UNARY_RELATIONS,
 )
 
@@ -68,7 +68,8 @@ def is_gate(prog, op):
 def runs_in(prog, i):
     """The graphs whose launches run node op i: its own graph, a graph that a node_child after it
     cloned that graph into (the clone holds only the nodes added before it), or a conditional node after it
-    took as a body (which runs it as often as its condition says), and a graph an exec_update gave
+    took as a body (which runs it as often as its condition says), or a node after it launches from the device
+    (node_faf, node_tail, node_sibling: instantiated then, with the nodes added before), and a graph an exec_update gave
     the parameters of one of those."""
     since, todo = {}, [(prog.ops[i].args[0], i)]
     while todo:
@@ -80,6 +81,8 @@ def runs_in(prog, i):
             if op.kind == "node_child" and op.args[1] == g and j > at:
                 todo.append((op.args[0], j))
             if op.kind in CONDITIONALS and g in op.args[1:] and j > at:
+                todo.append((op.args[0], j))
+            if op.kind in DEVICE_LAUNCHES and op.args[1] == g and j > at:  # launched from the device by its node
                 todo.append((op.args[0], j))
             if op.kind == "exec_update" and op.args[1] == g:
                 todo.append((op.args[0], at))

@@ -177,6 +177,8 @@ TAGS = {
     "instantiates": "makes a 'nodes' graph's executable graph",
     "conditional": "a conditional node: the graphs it names after its own are its bodies, cloned as node_child's "
                    "child is (expect.py's runs_in)",
+    "device_launch": "a kernel node that launches the second graph it names from the device: that graph's nodes "
+                     "(added before it) run in the first graph's launches (expect.py's runs_in)",
     "changes_current": "changes the issuing thread's current context or device: a built-in stream named after "
                        "it may be another context's or device's (order.py)",
     "into_graph": "begins a capture into a graph built by hand, or ends one asking which graph it gave back: its "
@@ -363,6 +365,10 @@ SPELLINGS = {
     "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),
                        # cuCtxSetCurrent(NULL): no context current to the thread
                        S("driver_ctx_clear", consts=("SC_NO_CONTEXT",), tags="changes_current")),
+    # device graph launch: node_faf P C, node_tail P C, node_sibling P C add to P a kernel node that launches C
+    # (instantiated for device launch and uploaded by the op) from the device in that mode
+    "NODE_DEVLAUNCH": tuple(S("node_" + n, ("graph", "graph"), (c,), tags="device_launch")
+                            for n, c in (("faf", "SC_DL_FAF"), ("tail", "SC_DL_TAIL"), ("sibling", "SC_DL_SIBLING"))),
 }
 
 
@@ -453,6 +459,7 @@ RUN_ONCE_COUNTED = tagged("counted", "counted_once")  # the kinds 'runs once' ma
 SELF_BLOCKING = tagged("self_blocking")
 MANAGED_WRITERS = tagged("managed_writer")
 INSTANTIATES = tagged("instantiates")
+DEVICE_LAUNCHES = tagged("device_launch")  # node_faf, node_tail, node_sibling: the second graph runs in the first's
 CONDITIONALS = tagged("conditional")  # conditional nodes: their bodies are clones of graphs the op names
 # The kinds that begin a stream capture: work issued to a capturing stream runs only when a graph of it is
 # launched, not in issue order (order.py)

@@ -77,6 +77,11 @@ struct sc_node_params {
     int cond_tail;
     unsigned cond_trips;
     void *child2;
+    /* SC_NODE_DEVLAUNCH: a kernel node (sc_dl_launch of kernels/streamcts_devlaunch.cu) that launches the graph
+     * child (instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH and uploaded by the call) from the device
+     * in dl_mode (enum sc_dl_mode), its launch's code in the slot's arg; then publishes slot and token as
+     * sc_mark does.  A backend without device graph launch answers SC_UNSUPPORTED. */
+    int dl_mode;
 };
 enum { SC_COND_TYPE_IF = 0, SC_COND_TYPE_WHILE = 1, SC_COND_TYPE_SWITCH = 2 };
 enum { SC_COND_TAIL_NONE = 0, SC_COND_TAIL_CLEAR, SC_COND_TAIL_COUNT };

@@ -2,11 +2,14 @@
  * driver_graphs.c - graphs through the driver API: graphs of one kernel node,
  * graphs built by hand and their executable graphs, and stream capture.
  */
+#define _GNU_SOURCE /* clock_gettime */
 #include "driver.h"
 #include "fatbin.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* -- graphs of one kernel node ------------------------------------------- */
 
@@ -17,6 +20,7 @@ struct graph {
     CUfunction fn;
     CUdeviceptr alloc; /* the address of its memory allocation node (one at most), or 0 */
     int launched;      /* a launch of it succeeded: its allocation may be left unfreed */
+    CUgraphExec dexec; /* instantiated for device launch and uploaded by the first node_devlaunch of it, or NULL */
 };
 
 static void node_params(CUDA_KERNEL_NODE_PARAMS *kp, CUfunction fn, void **args)
@@ -71,6 +75,8 @@ int drv_graph_destroy(void *g)
     }
     if (gr->exec) /* none before the instantiate, none after exec_destroy */
         SC_CALL(cuGraphExecDestroy, gr->exec);
+    if (gr->dexec)
+        SC_CALL(cuGraphExecDestroy, gr->dexec);
     if (gr->g)
         SC_CALL(cuGraphDestroy, gr->g);
     free(gr);
@@ -171,6 +177,81 @@ static int cond_node_add(CUgraph graph, const struct sc_node_params *np, CUgraph
     return rc;
 }
 
+/* -- device graph launch ---------------------------------------------------
+ * The launching kernel (kernels/streamcts_devlaunch.cu) is a module of its own, loaded as the conditional
+ * nodes' kernels are.  The launched graph is instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH and
+ * uploaded (CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD) into a stream of the backend's own, waited for with a deadline.
+ * A driver that refuses the module or the flag (no device graph launch, or no unified addressing) skips the
+ * point. */
+static int devlaunch_kernel(CUcontext ctx, CUfunction *fn)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static struct { CUcontext ctx; CUfunction fn; } kept[SC_MAX_DEVICES];
+    int primary = -1, rc = 0;
+    CUmodule m;
+    for (int d = 0; d < SC_MAX_DEVICES; d++)
+        if (drv_gpus[d].open && drv_gpus[d].ctx == ctx)
+            primary = d;
+    pthread_mutex_lock(&mu);
+    if (primary >= 0 && kept[primary].ctx == ctx)
+        *fn = kept[primary].fn;
+    else if ((rc = SC_CALL(cuModuleLoadData, &m, sc_devlaunch_fatbin)) ||
+             (rc = SC_CALL(cuModuleGetFunction, fn, m, "sc_dl_launch")))
+        rc = SC_LACKS(rc) ? rc : SC_UNSUPPORTED; /* the driver cannot load the device-side cudaGraphLaunch */
+    else if (primary >= 0)
+        kept[primary].ctx = ctx, kept[primary].fn = *fn;
+    pthread_mutex_unlock(&mu);
+    return rc;
+}
+static int devlaunch_exec(struct graph *child)
+{
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+    CUstream up;
+    int rc;
+    if (child->dexec)
+        return 0;
+    if ((rc = SC_CALL(cuStreamCreate, &up, CU_STREAM_NON_BLOCKING)))
+        return rc;
+    memset(&ip, 0, sizeof ip);
+    ip.flags = CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
+    ip.hUploadStream = up;
+    rc = SC_CALL(cuGraphInstantiateWithParams, &child->dexec, child->g, &ip);
+    if (rc == CUDA_ERROR_NOT_SUPPORTED)
+        rc = SC_UNSUPPORTED; /* no device graph launch here */
+    if (rc)
+        child->dexec = NULL;
+    else { /* the upload: a few milliseconds; 10 s is a deadline, not an estimate */
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        while ((rc = SC_CALL(cuStreamQuery, up)) == CUDA_ERROR_NOT_READY) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if (t.tv_sec - t0.tv_sec > 10)
+                break;
+            sched_yield();
+        }
+    }
+    SC_CALL(cuStreamDestroy, up);
+    return rc;
+}
+static int devlaunch_node_add(CUgraph graph, const struct sc_node_params *np, CUgraphNode *out)
+{
+    CUDA_KERNEL_NODE_PARAMS kp;
+    CUfunction fn;
+    CUgraphExec g1, g2 = NULL;
+    unsigned m1 = (unsigned)np->dl_mode, m2 = 0;
+    const void *flag = NULL;
+    uint64_t max_ns = np->max_ns;
+    void *slot = np->slot;
+    uint32_t token = np->token;
+    void *args[] = { &g1, &m1, &g2, &m2, &flag, &max_ns, &slot, &token };
+    int rc;
+    if ((rc = devlaunch_kernel(drv_kernels()->ctx, &fn)) || (rc = devlaunch_exec(np->child)))
+        return rc;
+    g1 = ((struct graph *)np->child)->dexec;
+    node_params(&kp, fn, args);
+    return SC_CALL(cuGraphAddKernelNode, out, graph, NULL, 0, &kp);
+}
+
 int drv_node_add(void *g, const struct sc_node_params *np, void **node)
 {
     CUgraph graph = ((struct graph *)g)->g;
@@ -232,6 +313,7 @@ int drv_node_add(void *g, const struct sc_node_params *np, void **node)
     case SC_NODE_RECORD: return SC_CALL(cuGraphAddEventRecordNode, out, graph, NULL, 0, (CUevent)np->event);
     case SC_NODE_WAIT: return SC_CALL(cuGraphAddEventWaitNode, out, graph, NULL, 0, (CUevent)np->event);
     case SC_NODE_COND: return cond_node_add(graph, np, out);
+    case SC_NODE_DEVLAUNCH: return devlaunch_node_add(graph, np, out);
     default: return SC_CALL(cuGraphAddChildGraphNode, out, graph, NULL, 0, ((struct graph *)np->child)->g);
     }
 }

@@ -2,11 +2,14 @@
  * runtime_graphs.c - graphs through the runtime API: graphs of one kernel
  * node, graphs built by hand and their executable graphs, and stream capture.
  */
+#define _GNU_SOURCE /* clock_gettime */
 #include "runtime.h"
 #include "fatbin.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* -- graphs of one kernel node ---------------------------------------------
  * Built by capturing one launch in a private stream; each launch sets the
@@ -20,6 +23,7 @@ struct graph {
     cudaKernel_t kernel;
     void *alloc;  /* the address of its memory allocation node (one at most), or NULL */
     int launched; /* a launch of it succeeded: its allocation may be left unfreed */
+    cudaGraphExec_t dexec; /* instantiated for device launch and uploaded by the first node_devlaunch of it */
 };
 
 int rt_graph_create(void **out, int gate)
@@ -76,6 +80,8 @@ int rt_graph_destroy(void *g)
     }
     if (gr->exec) /* none before the instantiate, none after exec_destroy */
         cudaGraphExecDestroy(gr->exec);
+    if (gr->dexec)
+        cudaGraphExecDestroy(gr->dexec);
     if (gr->g)
         cudaGraphDestroy(gr->g);
     free(gr);
@@ -167,6 +173,79 @@ static int cond_node_add(cudaGraph_t graph, const struct sc_node_params *np, cud
     return rc;
 }
 
+/* -- device graph launch ---------------------------------------------------
+ * The launching kernel (kernels/streamcts_devlaunch.cu) is a library of its own, loaded as the conditional
+ * nodes' kernels are.  The launched graph is instantiated with cudaGraphInstantiateFlagDeviceLaunch and
+ * uploaded (cudaGraphInstantiateFlagUpload) into a stream of the backend's own, waited for with a deadline.
+ * A runtime or driver that refuses the library or the flag skips the point. */
+static int devlaunch_kernel(cudaKernel_t *k)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static cudaKernel_t k_dl;
+    static int state = -1;
+    cudaLibrary_t lib;
+    pthread_mutex_lock(&mu);
+    if (state < 0)
+        state = cudaLibraryLoadData(&lib, sc_devlaunch_fatbin, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess ||
+                        cudaLibraryGetKernel(&k_dl, lib, "sc_dl_launch") != cudaSuccess
+                    ? SC_UNSUPPORTED : 0;
+    *k = k_dl;
+    pthread_mutex_unlock(&mu);
+    return state;
+}
+static int devlaunch_exec(struct graph *child)
+{
+    cudaGraphInstantiateParams ip;
+    cudaStream_t up;
+    int rc;
+    if (child->dexec)
+        return 0;
+    if ((rc = cudaStreamCreateWithFlags(&up, cudaStreamNonBlocking)))
+        return rc;
+    memset(&ip, 0, sizeof ip);
+    ip.flags = cudaGraphInstantiateFlagDeviceLaunch | cudaGraphInstantiateFlagUpload;
+    ip.uploadStream = up;
+    rc = cudaGraphInstantiateWithParams(&child->dexec, child->g, &ip);
+    if (rc == cudaErrorNotSupported)
+        rc = SC_UNSUPPORTED; /* no device graph launch here */
+    if (rc)
+        child->dexec = NULL;
+    else { /* the upload: a few milliseconds; 10 s is a deadline, not an estimate */
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        while ((rc = cudaStreamQuery(up)) == cudaErrorNotReady) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if (t.tv_sec - t0.tv_sec > 10)
+                break;
+            sched_yield();
+        }
+    }
+    cudaStreamDestroy(up);
+    return rc;
+}
+static int devlaunch_node_add(cudaGraph_t graph, const struct sc_node_params *np, cudaGraphNode_t *out)
+{
+    struct cudaKernelNodeParams kp;
+    cudaKernel_t k;
+    cudaGraphExec_t g1, g2 = NULL;
+    unsigned m1 = (unsigned)np->dl_mode, m2 = 0;
+    const void *flag = NULL;
+    uint64_t max_ns = np->max_ns;
+    void *slot = np->slot;
+    uint32_t token = np->token;
+    void *args[] = { &g1, &m1, &g2, &m2, &flag, &max_ns, &slot, &token };
+    int rc;
+    if ((rc = devlaunch_kernel(&k)) || (rc = devlaunch_exec(np->child)))
+        return rc;
+    g1 = ((struct graph *)np->child)->dexec;
+    memset(&kp, 0, sizeof kp);
+    kp.func = (void *)k;
+    kp.gridDim = (dim3){ 1, 1, 1 };
+    kp.blockDim = (dim3){ 1, 1, 1 };
+    kp.kernelParams = args;
+    return cudaGraphAddKernelNode(out, graph, NULL, 0, &kp);
+}
+
 int rt_node_add(void *g, const struct sc_node_params *np, void **node)
 {
     cudaGraph_t graph = ((struct graph *)g)->g;
@@ -223,6 +302,7 @@ int rt_node_add(void *g, const struct sc_node_params *np, void **node)
     case SC_NODE_RECORD: return cudaGraphAddEventRecordNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
     case SC_NODE_WAIT: return cudaGraphAddEventWaitNode(out, graph, NULL, 0, (cudaEvent_t)np->event);
     case SC_NODE_COND: return cond_node_add(graph, np, out);
+    case SC_NODE_DEVLAUNCH: return devlaunch_node_add(graph, np, out);
     default: return cudaGraphAddChildGraphNode(out, graph, NULL, 0, ((struct graph *)np->child)->g);
     }
 }

@@ -385,6 +385,7 @@ typedef int issue_fn(struct run *r, int i, const struct issue_args *a);
 issue_fn issue_capture_begin, issue_capture_to, issue_capture_end, issue_capture_end_graph, issue_capture_keep,
     issue_capture_status, issue_capture_id, issue_capture_deps, issue_capture_sever, issue_graph_launch,
     issue_graph_replay, issue_node, issue_node_data, issue_node_event, issue_node_child, issue_node_cond,
+    issue_node_devlaunch,
     issue_node_alloc, issue_node_memset_alloc, issue_edge, issue_instantiate,
     issue_instantiate_upload, issue_instantiate_checked, issue_instantiate_auto_free, issue_exec_update, issue_exec_destroy;
 /* issue_memory.c: the issue functions of the stream-ordered allocator and memory pools. */
@@ -463,6 +464,8 @@ void check_stamps(struct run *r);
 void check_data(struct run *r);
 /* After the final synchronize: runs once per launch (how often the subject ran, from its slot). */
 void judge_runs(struct run *r);
+/* check.c: a device launch (node_faf, node_tail, node_sibling) the device refused makes the point an error */
+void judge_device_launches(struct run *r);
 /* After the final synchronize: what a programmatic dependent launch read of its primary's result. */
 void judge_primary_read(struct run *r);
 /* 'reads its fill': what the read copied into its slot, against its writer's fill. */

@@ -13,6 +13,32 @@
 
 /* Runs once per launch: the subject's slot counts its runs; the successful graph_replay ops, the launches.
  * Runs once: the slot counts one run. */
+/*
+ * A node_faf, node_tail or node_sibling node that ran keeps what its device-side cudaGraphLaunch answered in its
+ * slot's arg (its low 16 bits): a launch the device refused ran no graph, so whatever the case saw of that graph's
+ * nodes proves nothing of the rule: an error, never a verdict (a violation seen is kept in the message).
+ */
+void judge_device_launches(struct run *r)
+{
+    const struct sc_prog *p = r->p;
+    for (int i = 0; i < p->nops; i++) {
+        const struct sc_slot *sl = &r->arena->slots[i];
+        unsigned code;
+        if (p->ops[i].kind != SC_OP_NODE_DEVLAUNCH || !__atomic_load_n(&sl->token, __ATOMIC_ACQUIRE))
+            continue;
+        code = __atomic_load_n(&sl->arg, __ATOMIC_ACQUIRE) & 0xffffu;
+        if (code) { /* the cause, first: what was seen (or what erred) after it follows */
+            char seen[sizeof r->v.why];
+            int decided = r->v.outcome != SC_OPEN;
+            snprintf(seen, sizeof seen, "%s", r->v.why);
+            r->v.outcome = SC_OPEN;
+            sc_verdict_error(&r->v, "%s's device-side cudaGraphLaunch answered cudaError %u: the graph it launches did "
+                             "not run%s%s", opname(r, i), code, decided ? "; seen: " : "", decided ? seen : "");
+            return;
+        }
+    }
+}
+
 void judge_runs(struct run *r)
 {
     const struct sc_prog *p = r->p;

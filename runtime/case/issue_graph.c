@@ -253,6 +253,30 @@ int issue_node_cond(struct run *r, int i, const struct issue_args *a)
     return 0;
 }
 
+/*
+ * node_devlaunch: a kernel node that launches another graph of the program from the device (its mode in cond).
+ * The node itself is observed like a kernel node (its slot, written when a launch runs it); the nodes of the
+ * graph it launches, added before it, run in this graph's launches, as a child's do.  The backend instantiates
+ * that graph for device launch and uploads it here; a driver without device graph launch answers unsupported.
+ */
+int issue_node_devlaunch(struct run *r, int i, const struct issue_args *a)
+{
+    struct op_rt *o = &r->op[i];
+    const struct sc_op_def *d = o->def;
+    struct sc_node_params np = { .kind = SC_NODE_DEVLAUNCH, .child = r->graphs[d->graph2], .dl_mode = d->cond };
+    int rc;
+    (void)a;
+    if ((rc = add_node(r, i, &np)))
+        return rc;
+    o->captured = 1;
+    o->kept = d->graph + 1;
+    o->run_by = 1u << d->graph;
+    for (int j = 0; j < i; j++)
+        if (r->op[j].run_by & (1u << d->graph2))
+            r->op[j].run_by |= 1u << d->graph;
+    return 0;
+}
+
 /* a graph memory allocation node */
 int issue_node_alloc(struct run *r, int i, const struct issue_args *a)
 {

@@ -514,6 +514,7 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_NODE_EVENT] = issue_node_event,
     [SC_OP_NODE_CHILD] = issue_node_child,
     [SC_OP_NODE_COND] = issue_node_cond,
+    [SC_OP_NODE_DEVLAUNCH] = issue_node_devlaunch,
     [SC_OP_CAPTURE_TO] = issue_capture_to,
     [SC_OP_CAPTURE_END_GRAPH] = issue_capture_end_graph,
     [SC_OP_EDGE] = issue_edge,

@@ -280,6 +280,7 @@ static void judge_all(struct run *r)
     if (r->faulted_at < 0)
         check_data(r);
     judge_runs(r);
+    judge_device_launches(r);
     judge_primary_read(r);
     judge_fill_read(r);
     sc_verdict_finish(&r->v, opname(r, p->subject), p->object >= 0 ? opname(r, p->object) : "",

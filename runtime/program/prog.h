@@ -38,7 +38,8 @@ struct sc_op_def {
     int thread;         /* index into sc_prog.threads; 0 is "main" */
     sc_context context; /* ctx_enter, ctx_destroy, ctx_create */
     sc_word word2;      /* batch_wait_write: the word it writes (word: the one it waits on) */
-    sc_graph graph2;    /* node_child's child, exec_update's source graph, a conditional node's body */
+    sc_graph graph2;    /* node_child's child, exec_update's source graph, a conditional node's body, the graph
+                         * a node_devlaunch launches */
     sc_graph graph3;    /* a conditional node's second body, or -1 */
     sc_op from, to;     /* the nodes an edge joins */
 };

@@ -312,6 +312,19 @@ sc_op sc_node_cond(sc_prog *p, const char *n, sc_graph g, sc_graph body, sc_grap
     op->cond = how;
     return index_of(p, op);
 }
+/* a kernel node that launches another graph of the program from the device */
+sc_op sc_node_devlaunch(sc_prog *p, const char *n, sc_graph g, sc_graph child, enum sc_dl_mode how)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_DEVLAUNCH, n, g);
+    check_index(p, n, "graph", child, p->ngraphs);
+    if (how < SC_DL_FAF || how > SC_DL_SIBLING)
+        sc_prog_misuse(p, "operation %s: a device launch is fire-and-forget, tail or sibling", n);
+    if (child == g)
+        sc_prog_misuse(p, "operation %s: a graph cannot launch itself from the device here", n);
+    op->graph2 = child;
+    op->cond = how;
+    return index_of(p, op);
+}
 static int is_node(const sc_prog *p, sc_op i)
 {
     if (i < 0 || i >= p->nops)

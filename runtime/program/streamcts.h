@@ -95,6 +95,8 @@ enum sc_node_kind {
     SC_NODE_ALLOC,    /* a memory allocation node of 4 MiB (cuGraphAddMemAllocNode), never freed in the graph */
     /* conditional nodes */
     SC_NODE_COND,     /* a conditional node (cuGraphAddNode, CU_GRAPH_NODE_TYPE_CONDITIONAL), enum sc_cond_how */
+    /* device graph launch */
+    SC_NODE_DEVLAUNCH, /* a kernel node that launches another graph from the device, enum sc_dl_mode */
 };
 
 /*
@@ -119,6 +121,17 @@ enum sc_cond_how {
     SC_COND_SWITCH_2,        /* SWITCH of two bodies; the kernel sets 2, past the last: no body runs   */
     /* one body */
     SC_COND_WHILE_CLEAR,     /* WHILE as SC_COND_WHILE, the kernel setting 0: its body never runs       */
+};
+
+/*
+ * How a kernel node launches a graph from the device (sc_node_devlaunch): the device-side cudaGraphLaunch
+ * into one of its named streams.  The launched graph is instantiated for device launch
+ * (CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) and uploaded when the node is added.
+ */
+enum sc_dl_mode {
+    SC_DL_FAF = 1,    /* cudaStreamGraphFireAndForget: a child of the launching graph's environment        */
+    SC_DL_TAIL,       /* cudaStreamGraphTailLaunch: after the launching graph's environment completes        */
+    SC_DL_SIBLING,    /* cudaStreamGraphFireAndForgetAsSibling: a child of the launching graph's parent       */
 };
 
 /* Kinds of memory a copy or memset reads and writes. */
@@ -301,6 +314,9 @@ sc_op sc_node_child(sc_prog *p, const char *name, sc_graph g, sc_graph child); /
  * child graph node of body (cloned by the call); a second body, body2, for SWITCH and IF/ELSE, else SC_NO_BODY */
 #define SC_NO_BODY (-1)
 sc_op sc_node_cond(sc_prog *p, const char *name, sc_graph g, sc_graph body, sc_graph body2, enum sc_cond_how how);
+/* a kernel node of g that launches graph child from the device in mode how (child: a nodes graph, instantiated
+ * for device launch and uploaded by the call, so its nodes must be added before) */
+sc_op sc_node_devlaunch(sc_prog *p, const char *name, sc_graph g, sc_graph child, enum sc_dl_mode how);
 /* a memset node of g whose destination is buffer m, a stream-ordered allocation (alloc_async,
  * alloc_from) made before it; the op answers cuGraphAddMemsetNode's code. */
 sc_op sc_node_memset_alloc(sc_prog *p, const char *name, sc_graph g, sc_buffer m);

@@ -38,7 +38,7 @@ from streamcts.program import parse_stream  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
 from streamcts.opsdef import COLUMNS, OpsTableError, read_ops_def  # noqa: E402
-from streamcts.vocab import CAPTURES_INTO, CONDITIONALS, DEFAULTS, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
+from streamcts.vocab import CAPTURES_INTO, CONDITIONALS, DEFAULTS, DEVICE_LAUNCHES, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
 
 BAD = os.path.join(HERE, "bad")
@@ -611,12 +611,15 @@ class Units(TempDirCase):
         rows.append([f"n_{k}: {k} N" + (" E" if "event" in KINDS[k].args else " D" if k == "node_child"
                                         else " M" if "buffer" in KINDS[k].args  # node_memset_alloc
                                         else " D" * (len(KINDS[k].args) - 1) if k in CONDITIONALS else "")
-                     for k in NODE_KINDS]
+                     for k in NODE_KINDS if k not in DEVICE_LAUNCHES]
                     + ["edge n_node_gate n_node_kernel"]
                     + list(captures.values())
                     + ["instantiate N", "exec_update N D", "exec_destroy N",
                        "instantiate_upload D s"])
         rows += [["instantiate_checked N"], ["instantiate_auto_free N"]]
+        # device launches: D, launched from a node of N, in each mode (a row each: one node may launch D)
+        rows += [["kd: node_kernel D", f"x_{k}: {k} N D", "instantiate N", "graph_replay N on s"]
+                 for k in sorted(DEVICE_LAUNCHES)]
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):

@@ -246,11 +246,17 @@ int node_add(void *g, const struct sc_node_params *np, void **node)
         return refuse(1); /* a memset node "does not work with" stream-ordered memory */
     if (np->kind == SC_NODE_COND)
         return cond_add(gr, np, node);
+    if (np->kind == SC_NODE_DEVLAUNCH && quirks(no_devlaunch))
+        return SC_UNSUPPORTED; /* the point skips */
+    if (np->kind == SC_NODE_DEVLAUNCH && (!((struct mgraph *)np->child)->built || ((struct mgraph *)np->child)->nnodes == 0))
+        return refuse(1); /* "The graph cannot be empty" */
     struct mnode *n = &gr->nodes[gr->nnodes++];
     memset(n, 0, sizeof *n);
     n->np = *np;
     if (np->kind == 0) /* documented: the child graph is cloned in this call (child_reference: it is not) */
         n->child = breaks(child_reference) ? np->child : clone_graph(np->child);
+    if (np->kind == SC_NODE_DEVLAUNCH) /* the graph it launches, instantiated (for device launch) now */
+        n->child = clone_graph(np->child);
     *node = n;
     return 0;
 }
@@ -384,6 +390,8 @@ static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *
     switch (nd->np.kind) {
     case SC_NODE_GATE: return node_item(ns, l, run_gate, gate_args_of(&nd->np), 1);
     case SC_NODE_KERNEL: return node_item(ns, l, run_mark, gate_args_of(&nd->np), 1);
+    case SC_NODE_DEVLAUNCH: /* the launching kernel marks its slot; launch_nodes enqueues what it launched */
+        return node_item(ns, l, breaks(devlaunch_refused) ? run_mark_refused : run_mark, gate_args_of(&nd->np), 1);
     case SC_NODE_HOST: callers_fn_add(nd->np.fn); return node_item(ns, l, nd->np.fn, nd->np.arg, 0);
     case SC_NODE_MEMSET:
     case SC_NODE_MEMCPY: return node_item(ns, l, run_copy, copy_args_of(&nd->np), 1);
@@ -444,6 +452,71 @@ static void launch_reversed(struct mnode *nodes, int n, const struct dep *roots,
     pthread_mutex_unlock(&registry);
 }
 
+/* ---- device graph launch ----------------------------------------------------------------------------------
+ * A node_faf / node_sibling / node_tail node is a kernel that marks its slot; the graph it launches (cloned when
+ * the node was added: its instantiation for device launch) is enqueued here, after that kernel's item.  A
+ * fire-and-forget or sibling launch starts at once (faf_deferred: a fire-and-forget one waits as a tail launch);
+ * a tail launch is kept for launch_built, which starts the tail launches one after another once the launching
+ * graph's nodes and its fire-and-forget children completed (its environment).  The launch stream's later work
+ * waits for all of them. */
+static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l);
+static void device_launch(struct mnode *nd, struct mstream *ns, uint64_t pos, struct mlaunch *l)
+{
+    if (breaks(devlaunch_refused))
+        return; /* run_refused_launch: the launch answered an error, nothing runs */
+    struct dep here = { ns, pos };
+    struct mgraph *c = nd->child;
+    int mode = nd->np.dl_mode;
+    if (mode == SC_DL_FAF && breaks(faf_deferred))
+        mode = SC_DL_TAIL;
+    if (mode == SC_DL_TAIL && breaks(tail_immediate)) { /* at once, waited for by the stream only */
+        launch_nodes(c->nodes, c->nnodes, &here, 1, l);
+        l->sib[l->nsib++] = c;
+        return;
+    }
+    if (mode == SC_DL_TAIL) {
+        l->tail[l->ntail++] = c;
+        return;
+    }
+    launch_nodes(c->nodes, c->nnodes, &here, 1, l);
+    if (mode == SC_DL_FAF || breaks(sibling_gates_tail))
+        l->faf[l->nfaf++] = c;
+    else
+        l->sib[l->nsib++] = c;
+}
+/* One item on a stream of its own after the nodes given, and after every node of the graphs given (it takes the
+ * registry lock); its position. */
+static struct dep join_nodes(const struct mnode *nodes, int n, struct mgraph *const *gs, int ngs, const struct dep *also)
+{
+    struct mstream *js = new_stream(KIND_NONBLOCKING);
+    struct dep d;
+    pthread_mutex_lock(&registry);
+    if (also)
+        push(js, ITEM_WAIT, NULL, NULL, also->s, also->pos, 0);
+    for (int k = 0; k < n; k++)
+        push(js, ITEM_WAIT, NULL, NULL, nodes[k].ran_on, nodes[k].ran_at, 0);
+    for (int g = 0; g < ngs; g++)
+        for (int k = 0; k < gs[g]->nnodes; k++)
+            push(js, ITEM_WAIT, NULL, NULL, gs[g]->nodes[k].ran_on, gs[g]->nodes[k].ran_at, 0);
+    d = (struct dep){ js, push(js, ITEM_FN, NULL, NULL, NULL, 0, 0) };
+    pthread_mutex_unlock(&registry);
+    return d;
+}
+/* After the launching graph's nodes were enqueued (their end: env): its tail launches, one after another, each
+ * after the environment (the graph and its fire-and-forget children) and the tail launch before it. */
+static void launch_tails(struct mlaunch *l, struct dep env)
+{
+    struct dep after;
+    if (!breaks(tail_before_children))
+        env = join_nodes(NULL, 0, l->faf, l->nfaf, &env);
+    after = env;
+    for (int t = 0; t < l->ntail; t++) {
+        launch_nodes(l->tail[t]->nodes, l->tail[t]->nnodes, &after, 1, l);
+        if (!breaks(tails_concurrent))
+            after = join_nodes(NULL, 0, &l->tail[t], 1, NULL);
+    }
+}
+
 /* Enqueues the nodes of one graph, each on a stream of its own after `roots` (n of them) and the nodes its
  * edges come from. */
 static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l)
@@ -489,6 +562,8 @@ static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, in
         nd->ran_on = ns, nd->ran_at = pos;
         pthread_mutex_unlock(&registry);
         done[k] = 1;
+        if (nd->np.kind == SC_NODE_DEVLAUNCH)
+            device_launch(nd, ns, pos, l);
     }
 }
 int launch_built(struct mgraph *gr, void *s)
@@ -520,10 +595,20 @@ int launch_built(struct mgraph *gr, void *s)
         start.pos = enqueue(st, ITEM_FN, apply_defaults, d, NULL, 0, 1);
     }
     launch_nodes(gr->exec, gr->nnodes, &start, !breaks(replay), l); /* replay: the nodes wait for nothing */
+    if (l->ntail) /* after the launching graph's end: every node of it */
+        launch_tails(l, join_nodes(gr->exec, gr->nnodes, NULL, 0, NULL));
     pthread_mutex_lock(&registry);
     uint64_t end = start.pos;
     for (int k = 0; k < gr->nnodes && !breaks(replay); k++) /* the stream's later work waits for every node */
         end = push(st, ITEM_WAIT, NULL, NULL, gr->exec[k].ran_on, gr->exec[k].ran_at, 0);
+    /* ... and for every graph its nodes launched from the device (their environment: the stream's) */
+    struct mgraph *const *kinds[3] = { l->faf, l->sib, l->tail };
+    int counts[3] = { breaks(faf_detached) ? 0 : l->nfaf, breaks(sibling_detached) ? 0 : l->nsib,
+                      breaks(tail_detached) ? 0 : l->ntail };
+    for (int m = 0; m < 3 && !breaks(replay); m++)
+        for (int g = 0; g < counts[m]; g++)
+            for (int k = 0; k < kinds[m][g]->nnodes; k++)
+                end = push(st, ITEM_WAIT, NULL, NULL, kinds[m][g]->nodes[k].ran_on, kinds[m][g]->nodes[k].ran_at, 0);
     pthread_mutex_unlock(&registry);
     gr->last = st, gr->last_pos = end;
     gr->pending = l;

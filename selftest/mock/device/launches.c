@@ -56,6 +56,13 @@ void run_mark(void *a)
     g->slot->runs++;
     __atomic_store_n(&g->slot->token, g->token, __ATOMIC_RELEASE);
 }
+/* devlaunch_refused: a launching kernel whose device-side cudaGraphLaunch answered cudaErrorInvalidValue (1) */
+void run_mark_refused(void *a)
+{
+    struct gate_args *g = a;
+    g->slot->arg = 1u;
+    run_mark(a);
+}
 /* A gate enqueued at pos: it triggers its dependents, so a programmatic launch right after it may overlap it. */
 static void trigger_at(void *h, uint64_t pos)
 {

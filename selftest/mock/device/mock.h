@@ -99,6 +99,9 @@ struct mnode {
 };
 struct mlaunch {
     int dead; /* exec_destroy (broken): its nodes that have not started are dropped */
+    /* device graph launch: the graphs its nodes launched from the device, by mode, in the order launched */
+    struct mgraph *faf[MOCK_NODES], *sib[MOCK_NODES], *tail[MOCK_NODES];
+    int nfaf, nsib, ntail;
 };
 
 /* A stream capture under way, or the graph kept from one: its nodes in capture order. */
@@ -272,6 +275,7 @@ int settle(uint64_t max_ns);
 extern __thread int in_callback; /* this thread runs a stream callback */
 void run_gate(void *a);
 void run_mark(void *a);
+void run_mark_refused(void *a); /* run_mark, its slot's arg 1: a device launch refused (devlaunch_refused) */
 void *gate_args_of(const struct sc_node_params *np);
 int early_done(const struct item *it);
 void run_callback(void *arg);
