@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .levels import levels_def
 from .opsdef import OpsTableError, ops_def
 
 COLUMNS = (
@@ -23,11 +24,9 @@ MAX_REPEAT = 1000
 SUBSTITUTED = ("streams", "objects", "threads", "program", "expect", "control")  # cells where {axis} is replaced
 UNSUBSTITUTED = ("id", "level", "mode", "repeat")  # cells where a {placeholder} is a mistake
 
-# MAY: the documentation names the behaviour as allowed and its absence as allowed too ("may be serialized",
-# "allows, but does not guarantee"); a point that does not see it is an observation (outcome not-seen), not a
-# rule not kept.  runtime/program/streamcts.h enum sc_level, report.c level_name, docs/results.schema.json
-# $defs.level and README "Levels" name the same levels.
-LEVELS = {"MUST": "SC_MUST", "DE-FACTO": "SC_DE_FACTO", "SHOULD": "SC_SHOULD", "MAY": "SC_MAY"}
+# The levels a rule row may name -> their enum sc_level constant: the level table's rows
+# (runtime/program/levels.def, read by levels.py), in its order.
+LEVELS = levels_def()
 # mps (blocking): the rule's cases run only under MPS (tap/<rule>.mps.t; its plain program skips)
 MODES = {"both": ("legacy", "per-thread"), "legacy": ("legacy",), "per-thread": ("per-thread",), "mps": ("legacy",)}
 # per compile mode: the programs' suffix, the shared runtime they link, the archive the host links

@@ -187,7 +187,13 @@ enum sc_capture_mode { SC_CAPTURE_GLOBAL = 1, SC_CAPTURE_THREAD_LOCAL, SC_CAPTUR
 
 /* The rule levels (gen/streamcts/vocab.py LEVELS names the same): MAY is a behaviour the documentation
  * permits and does not require; a point that does not see it is reported not-seen (runtime/result/outcomes.def). */
-enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD, SC_MAY };
+/* How binding a rule is: the level table's rows (levels.def), SC_MUST first (1). */
+enum sc_level {
+    SC_LEVEL_NONE_ = 0,
+#define SC_RULE_LEVEL(ID, name, violated, meaning) SC_##ID,
+#include "levels.def"
+#undef SC_RULE_LEVEL
+};
 
 /* A programmatic dependent launch: does the kernel synchronize on its dependencies
  * (cudaGridDependencySynchronize) before it writes? */

@@ -348,8 +348,9 @@ class GenRunWithoutJinja2(TempDirCase):
         shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(self.root, "gen"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(GOLDEN, os.path.join(self.root, "spec"), ignore=shutil.ignore_patterns("expected"))
-        os.mkdir(os.path.join(self.root, "runtime"))  # the op table the generator reads
+        os.makedirs(os.path.join(self.root, "runtime", "program"))  # the op and level tables the generator reads
         shutil.copy(os.path.join(ROOT, "runtime", "ops.def"), os.path.join(self.root, "runtime"))
+        shutil.copy(os.path.join(ROOT, "runtime", "program", "levels.def"), os.path.join(self.root, "runtime", "program"))
         r = subprocess.run([os.path.join(self.root, "gen", "run")], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.generated = os.path.join(self.root, "generated")
@@ -711,7 +712,8 @@ class OpsTable(unittest.TestCase):
         """A bad ops.def stops the generator with its file:line, exit 2, before anything is written."""
         with tempfile.TemporaryDirectory() as tmp:
             shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(tmp, "gen"))
-            os.mkdir(os.path.join(tmp, "runtime"))
+            os.makedirs(os.path.join(tmp, "runtime", "program"))
+            shutil.copy(os.path.join(ROOT, "runtime", "program", "levels.def"), os.path.join(tmp, "runtime", "program"))
             with open(os.path.join(tmp, "runtime", "ops.def"), "w") as f:
                 f.write(self.text.replace("SC_OP(KERNEL,", "SC_OP(KERNEL, extra,", 1))
             out = os.path.join(tmp, "generated")
@@ -720,6 +722,25 @@ class OpsTable(unittest.TestCase):
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn(f"runtime/ops.def:{self.line_of('KERNEL')}: cell extra", r.stderr)
+            self.assertFalse(os.path.exists(out))
+
+    def test_gen_run_stops_on_a_level_table_it_cannot_read(self):
+        """A bad levels.def stops the generator with its file:line, exit 2, before anything is written."""
+        with open(os.path.join(ROOT, "runtime", "program", "levels.def")) as f:
+            levels = f.read()
+        line = 1 + levels[:levels.index("SC_RULE_LEVEL(SHOULD,")].count("\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(tmp, "gen"))
+            os.makedirs(os.path.join(tmp, "runtime", "program"))
+            shutil.copy(os.path.join(ROOT, "runtime", "ops.def"), os.path.join(tmp, "runtime"))
+            with open(os.path.join(tmp, "runtime", "program", "levels.def"), "w") as f:
+                f.write(levels.replace('SC_RULE_LEVEL(SHOULD, "SHOULD",', 'SC_RULE_LEVEL(SHOULD, "should",', 1))
+            out = os.path.join(tmp, "generated")
+            r = subprocess.run([sys.executable, os.path.join(tmp, "gen", "streamcts_gen.py"),
+                                "--spec-dir", os.path.join(ROOT, "spec"), "--out-dir", out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"runtime/program/levels.def:{line}: not a row of the level table", r.stderr)
             self.assertFalse(os.path.exists(out))
 
 
