@@ -180,6 +180,7 @@ TAGS = {
                      "(added before it) run in the first graph's launches (expect.py's runs_in)",
     "changes_current": "changes the issuing thread's current context or device: a built-in stream named after "
                        "it may be another context's or device's (order.py)",
+    "green": "acts on the program's green context, which its green streams belong to: it declares one (check.py)",
     "into_graph": "begins a capture into a graph built by hand, or ends one asking which graph it gave back: its "
                   "GRAPH is declared nodes, and its NODE is a node of it added before (check.py)",
 }
@@ -359,6 +360,13 @@ SPELLINGS = {
     # context-level events of the issuing thread's current context (cuCtxRecordEvent, cuCtxWaitEvent)
     "CTX_RECORD": (S("ctx_record", ("event",)),),
     "CTX_WAIT": (S("ctx_wait", ("event",)),),
+    # the program's green context: cuGreenCtxRecordEvent / cuGreenCtxWaitEvent, and cuCtxRecordEvent /
+    # cuCtxWaitEvent of the context cuCtxFromGreenCtx converts it to; cuStreamGetGreenCtx of a stream
+    "GREEN_RECORD": (S("green_record", ("event",), ("SC_GREEN_OWN",), tags="green"),
+                     S("green_ctx_record", ("event",), ("SC_GREEN_CONVERTED",), tags="green")),
+    "GREEN_WAIT": (S("green_wait", ("event",), ("SC_GREEN_OWN",), tags="green"),
+                   S("green_ctx_wait", ("event",), ("SC_GREEN_CONVERTED",), tags="green")),
+    "STREAM_GREEN": (S("stream_green", ("stream",), getter=True, values=("its_green", "none"), tags="green"),),
     "LIBRARY_KERNEL": (S("library_kernel"),),
     # a runtime-API rule's cuCtxSetCurrent of a created context (the runtime API then works on it)
     "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),
@@ -464,6 +472,7 @@ CONDITIONALS = tagged("conditional")  # conditional nodes: their bodies are clon
 # launched, not in issue order (order.py)
 CAPTURE_BEGINS = kinds_where("begins_capture")
 CURRENT_CHANGERS = tagged("changes_current")
+GREEN_KINDS = tagged("green")  # calls on the program's green context: it declares a green stream (check.py)
 CAPTURES_INTO = tagged("into_graph")  # begin or end a capture into a graph built by hand (check.py)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]
 # The stream memory operations' WORD ARGs, in order: whether each is waited on or written (check.py)

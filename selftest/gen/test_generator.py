@@ -38,7 +38,7 @@ from streamcts.program import parse_stream  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
 from streamcts.opsdef import COLUMNS, OpsTableError, read_ops_def  # noqa: E402
-from streamcts.vocab import CAPTURES_INTO, CONDITIONALS, DEFAULTS, DEVICE_LAUNCHES, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
+from streamcts.vocab import CAPTURES_INTO, CONDITIONALS, DEFAULTS, DEVICE_LAUNCHES, GREEN_KINDS, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
 
 BAD = os.path.join(HERE, "bad")
@@ -602,7 +602,7 @@ class Units(TempDirCase):
                     "capture_to_relaxed": "capture_to_relaxed s D; capture_end s",
                     "capture_end_graph": "capture_to s D; capture_end_graph s D"}
         self.assertEqual(set(captures), set(CAPTURES_INTO))
-        ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes]
+        ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes and k not in GREEN_KINDS]
         rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
         # each row writes its words first: a wait on a word that no op before it writes is refused
         # (bad/word_never_written)
@@ -621,10 +621,13 @@ class Units(TempDirCase):
         # device launches: D, launched from a node of N, in each mode (a row each: one node may launch D)
         rows += [["kd: node_kernel D", f"x_{k}: {k} N D", "instantiate N", "graph_replay N on s"]
                  for k in sorted(DEVICE_LAUNCHES)]
+        # the calls on a green context: a row of their own, whose program declares a green stream g
+        green = [op(k, kind) for k, kind in ordered if k in GREEN_KINDS]
+        rows.append(green)
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):
-                f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least"
+                f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least{', g=nonblocking green' if row is green else ''}"
                         " | P=pool keep_memory, G=graph kernel, C=context, K=graph captured, N=graph nodes, D=graph nodes,"
                         " E=event"  # a row may wait on E before (or without) a record of it
                         " | t"
