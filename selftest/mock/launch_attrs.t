@@ -21,7 +21,7 @@ prio_streams="launch.priority.attr_keeps_fifo_in_least_priority_stream launch.pr
 prio_rules="launch.priority.attr_kernel_after_prior_work launch.priority.attr_gate_holds_later_work"
 stream_rules="launch.stream_attr.set_while_pending_keeps_order launch.stream_attr.stream_keeps_fifo
 launch.stream_attr.event_orders_work launch.stream_attr.waiting_stream_waits_for_event
-launch.stream_attr.stream_sync_waits"
+launch.stream_attr.stream_sync_waits launch.stream_attr.blocking_stream_waits_for_legacy"
 rules="$attr_rules launch.attr.not_held_by_other_stream $prio_rules $stream_rules"
 link_rules "$rules"
 STREAMCTS_MOCK_QUIRK=two_priorities link_rules "$prio_streams"
@@ -62,6 +62,7 @@ stream_attr_unordered launch.stream_attr.stream_keeps_fifo B completed while A w
 stream_attr_unordered launch.stream_attr.event_orders_work B completed while A was still pending
 stream_attr_unordered launch.stream_attr.waiting_stream_waits_for_event B completed while A was still pending
 stream_attr_unordered launch.stream_attr.stream_sync_waits X returned while A was still pending
+stream_attr_unordered launch.stream_attr.blocking_stream_waits_for_legacy B completed while A was still pending
 EOF_CASES
 
 check_breaks STREAMCTS_MOCK_QUIRK=two_priorities <<'EOF_CASES'
