@@ -207,6 +207,15 @@ def _one_each(prefix, consts, **fields):
     return tuple(S(prefix + suffix, consts=(c,), **fields) for suffix, c in consts)
 
 
+# The launch attributes of kernel_X and gate_X (runtime/program/streamcts.h enum sc_launch_attr): the remote memory
+# synchronization domain, the greatest / least priority, an L2 access policy window, the cooperative attribute, a
+# cooperative launch by cuLaunchCooperativeKernel (no attribute), a 1x1x1 cluster, a memory synchronization domain map
+LAUNCH_ATTRS = (("remote", "SC_LAUNCH_REMOTE_DOMAIN"), ("prio", "SC_LAUNCH_PRIORITY"),
+                ("prio_least", "SC_LAUNCH_PRIORITY_LEAST"), ("policy", "SC_LAUNCH_ACCESS_POLICY"),
+                ("coop", "SC_LAUNCH_COOPERATIVE"), ("cooplaunch", "SC_LAUNCH_COOPERATIVE_KERNEL"),
+                ("cluster", "SC_LAUNCH_CLUSTER"), ("domain_map", "SC_LAUNCH_DOMAIN_MAP"))
+
+
 # ops.def's KIND -> its spellings, in ops.def's order.  Every fact of a row that both layers hold (builder,
 # role, handle, data, group, observable, proc, slot, devices, driver_only, runtime_only, isolate, and the
 # runtime's own columns the generator asks: records, node, begins_capture, allocates, primary, secondary)
@@ -332,10 +341,13 @@ SPELLINGS = {
     "CAPTURE_DEPS": (S("capture_deps", ("stream",), getter=True,
                        values=("no_dependencies", "one_dependency", "two_dependencies")),),
     "CAPTURE_SEVER": (S("capture_sever", ("stream",)),),
-    "KERNEL_ATTR": (S("kernel_remote", consts=("SC_LAUNCH_REMOTE_DOMAIN",)),
-                    S("kernel_prio", consts=("SC_LAUNCH_PRIORITY",))),
-    "GATE_ATTR": (S("gate_remote", consts=("SC_LAUNCH_REMOTE_DOMAIN",), tags="gate"),
-                  S("gate_prio", consts=("SC_LAUNCH_PRIORITY",), tags="gate")),
+    # kernel_X / gate_X: the marking kernel / the gate launched with launch attribute X (LAUNCH_ATTRS)
+    "KERNEL_ATTR": tuple(S("kernel_" + a, consts=(c,)) for a, c in LAUNCH_ATTRS),
+    "GATE_ATTR": tuple(S("gate_" + a, consts=(c,), tags="gate") for a, c in LAUNCH_ATTRS),
+    # stream_X s: cuStreamSetAttribute of stream attribute X on s
+    "STREAM_ATTR": _one_each("stream_", [("policy", "SC_STREAM_ACCESS_POLICY"),
+                                         ("remote_domain", "SC_STREAM_REMOTE_DOMAIN"),
+                                         ("domain_map", "SC_STREAM_DOMAIN_MAP")], args=("stream",)),
     # a capture into a graph built by hand: capture_to s P (its first node depends on none), capture_to_after s P A
     # (on node A of P), capture_to_relaxed s P (relaxed mode); capture_end_graph s P ends a capture and gives whether
     # cuStreamEndCapture gave back P

@@ -302,8 +302,12 @@ typedef struct sc_backend {
     int (*capture_sever)(void *s);
     /* sc_mark (flag_dev NULL) or sc_gate (on flag_dev, for at most max_ns) launched with one launch attribute
      * (enum sc_launch_attr); SC_UNSUPPORTED where the device has no such attribute (memory synchronization
-     * domains below compute capability 9.0) */
+     * domains and clusters below compute capability 9.0, no L2 set-aside, no cooperative launch) */
     int (*launch_attr)(void *s, int attr, void *flag_dev, uint64_t max_ns, void *slot_dev, uint32_t token);
+    /* cuStreamSetAttribute of one stream attribute (enum sc_stream_attr) on s, an access policy's window at
+     * window_dev; SC_UNSUPPORTED where the device has no such attribute (no L2 set-aside, memory synchronization
+     * domains below compute capability 9.0) */
+    int (*stream_attr)(void *s, int attr, void *window_dev);
     /* cuMemcpyBatchAsync of n bytes from src to dst in SC_BATCH_COPIES equal copies, and a copy of the slot's arg
      * to its token, one attribute for all: CU_MEMCPY_SRC_ACCESS_ORDER_STREAM; kind: enum sc_copy (host pinned or
      * device memory only) */
@@ -385,6 +389,7 @@ typedef struct sc_backend {
         .launch_invalid = P##launch_invalid, \
         .pool_used = P##pool_used, .settle = P##settle, \
         .capture_info = P##capture_info, .capture_sever = P##capture_sever, .launch_attr = P##launch_attr, \
+        .stream_attr = P##stream_attr, \
         .memcpy_batch = P##memcpy_batch, .capture_to = P##capture_to, .capture_end_to = P##capture_end_to, \
     }
 

@@ -88,7 +88,7 @@
     X(cuGraphConditionalHandleCreate) X(cuGraphAddNode) X(cuStreamBeginCaptureToGraph) \
     X(cuCtxRecordEvent) X(cuCtxWaitEvent) X(cuLibraryLoadData) X(cuLibraryGetKernel) \
     X(cuMemPrefetchAsync) X(cuGreenCtxRecordEvent) X(cuGreenCtxWaitEvent) X(cuCtxFromGreenCtx) \
-    X(cuStreamGetGreenCtx)
+    X(cuStreamGetGreenCtx) X(cuStreamSetAttribute) X(cuLaunchCooperativeKernel)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

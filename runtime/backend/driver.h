@@ -94,6 +94,7 @@ int drv_wait_gate(void *s, void *flag, void *slot, uint32_t token);
 int drv_launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token);
 int drv_launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 int drv_launch_attr(void *s, int which, void *flag, uint64_t max_ns, void *slot, uint32_t token);
+int drv_stream_attr(void *s, int which, void *window);
 int drv_launch_fault(void *s, int how);
 
 /* ---- driver_streams.c: streams, events, host functions and callbacks */

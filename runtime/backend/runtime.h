@@ -72,6 +72,7 @@ int rt_wait_gate(void *s, void *flag, void *slot, uint32_t token);
 int rt_launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token);
 int rt_launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 int rt_launch_attr(void *s, int which, void *flag, uint64_t max_ns, void *slot, uint32_t token);
+int rt_stream_attr(void *s, int which, void *window);
 int rt_launch_fault(void *s, int how);
 
 /* ---- runtime_streams.c: streams, events, host functions and callbacks */

@@ -2,9 +2,12 @@
  * runtime_launch.c - the suite's kernels launched through the runtime API
  * (cudaLaunchKernel, cudaLaunchKernelExC): gates, marks, faults, a gate held
  * by a stream wait, and launches with attributes (programmatic dependent
- * launch, programmatic events, memory synchronization domains, priority).
+ * launch, programmatic events, memory synchronization domains and their
+ * maps, priority, access policy windows, cooperative launches, clusters),
+ * and stream attributes.
  */
 #include "runtime.h"
+#include <string.h>
 #include "cu_loader.h" /* wait_gate's stream wait is the driver API's */
 
 int rt_launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
@@ -89,27 +92,101 @@ int rt_launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slo
     return cudaLaunchKernelExC(&cfg, flag ? (const void *)rt_k_gate : (const void *)rt_k_mark, flag ? gate_args : mark_args);
 }
 
-/* sc_mark or sc_gate through cudaLaunchKernelExC with one launch attribute */
+/* The current device's answer to attribute a, 0 where it has none */
+static int device_attr(enum cudaDeviceAttr a)
+{
+    int dev = 0, v = 0;
+    return cudaGetDevice(&dev) || cudaDeviceGetAttribute(&v, a, dev) ? 0 : v;
+}
+/* An L2 access policy window of 4 KiB at p, every line a persisting hit; 0 where the device has none */
+static int access_policy(struct cudaAccessPolicyWindow *w, void *p)
+{
+    *w = (struct cudaAccessPolicyWindow){ .base_ptr = p, .num_bytes = 4096, .hitRatio = 1.0f,
+                                          .hitProp = cudaAccessPropertyPersisting,
+                                          .missProp = cudaAccessPropertyStreaming };
+    return device_attr(cudaDevAttrMaxAccessPolicyWindowSize) >= 4096;
+}
+/* the memory synchronization domain map of kernel_domain_map and stream_domain_map: the two domains swapped */
+static const struct cudaLaunchMemSyncDomainMap_st swapped_domains = { .default_ = 1, .remote = 0 };
+
+/* sc_mark or sc_gate through cudaLaunchKernelExC with one launch attribute (or cudaLaunchCooperativeKernel) */
 int rt_launch_attr(void *s, int which, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     void *mark_args[] = { &slot, &token }, *gate_args[] = { &flag, &max_ns, &slot, &token };
-    int dev = 0, major = 0, least = 0, greatest = 0, rc;
+    const void *f = flag ? (const void *)rt_k_gate : (const void *)rt_k_mark;
+    int least = 0, greatest = 0, rc;
+    int cc9 = device_attr(cudaDevAttrComputeCapabilityMajor) >= 9; /* domains and clusters came with 9.0 */
     cudaLaunchAttribute attr = { .id = cudaLaunchAttributeMemSyncDomain };
-    if (which == SC_LAUNCH_REMOTE_DOMAIN) {
-        if ((rc = cudaGetDevice(&dev)) || (rc = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)))
-            return rc;
-        if (major < 9)
-            return SC_UNSUPPORTED; /* memory synchronization domains came with compute capability 9.0 */
+    switch (which) {
+    case SC_LAUNCH_REMOTE_DOMAIN:
+        if (!cc9)
+            return SC_UNSUPPORTED;
         attr.val.memSyncDomain = cudaLaunchMemSyncDomainRemote;
-    } else if (which == SC_LAUNCH_PRIORITY) {
+        break;
+    case SC_LAUNCH_PRIORITY:
+    case SC_LAUNCH_PRIORITY_LEAST:
         if ((rc = cudaDeviceGetStreamPriorityRange(&least, &greatest)))
             return rc;
-        attr.id = cudaLaunchAttributePriority, attr.val.priority = greatest;
-    } else
+        attr.id = cudaLaunchAttributePriority, attr.val.priority = which == SC_LAUNCH_PRIORITY ? greatest : least;
+        break;
+    case SC_LAUNCH_ACCESS_POLICY:
+        if (!access_policy(&attr.val.accessPolicyWindow, slot))
+            return SC_UNSUPPORTED;
+        attr.id = cudaLaunchAttributeAccessPolicyWindow;
+        break;
+    case SC_LAUNCH_COOPERATIVE:
+    case SC_LAUNCH_COOPERATIVE_KERNEL:
+        if (!device_attr(cudaDevAttrCooperativeLaunch))
+            return SC_UNSUPPORTED;
+        if (which == SC_LAUNCH_COOPERATIVE_KERNEL) /* one block: within any device's co-resident limit */
+            return cudaLaunchCooperativeKernel(f, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, flag ? gate_args : mark_args, 0,
+                                               (cudaStream_t)s);
+        attr.id = cudaLaunchAttributeCooperative, attr.val.cooperative = 1;
+        break;
+    case SC_LAUNCH_CLUSTER:
+        if (!cc9 || !device_attr(cudaDevAttrClusterLaunch))
+            return SC_UNSUPPORTED;
+        attr.id = cudaLaunchAttributeClusterDimension;
+        attr.val.clusterDim.x = attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+        break;
+    case SC_LAUNCH_DOMAIN_MAP:
+        if (!cc9)
+            return SC_UNSUPPORTED;
+        attr.id = cudaLaunchAttributeMemSyncDomainMap, attr.val.memSyncDomainMap = swapped_domains;
+        break;
+    default:
         return SC_UNSUPPORTED;
+    }
     cudaLaunchConfig_t cfg = { .gridDim = { 1, 1, 1 }, .blockDim = { 1, 1, 1 }, .stream = (cudaStream_t)s,
                                .attrs = &attr, .numAttrs = 1 };
-    return cudaLaunchKernelExC(&cfg, flag ? (const void *)rt_k_gate : (const void *)rt_k_mark, flag ? gate_args : mark_args);
+    return cudaLaunchKernelExC(&cfg, f, flag ? gate_args : mark_args);
+}
+
+/* cudaStreamSetAttribute of one stream attribute on s (applied to the work submitted after it) */
+int rt_stream_attr(void *s, int which, void *window)
+{
+    cudaStreamAttrValue v;
+    cudaStreamAttrID id;
+    memset(&v, 0, sizeof v);
+    switch (which) {
+    case SC_STREAM_ACCESS_POLICY:
+        if (!access_policy(&v.accessPolicyWindow, window))
+            return SC_UNSUPPORTED;
+        id = cudaStreamAttributeAccessPolicyWindow;
+        break;
+    case SC_STREAM_REMOTE_DOMAIN:
+    case SC_STREAM_DOMAIN_MAP:
+        if (device_attr(cudaDevAttrComputeCapabilityMajor) < 9)
+            return SC_UNSUPPORTED; /* memory synchronization domains came with compute capability 9.0 */
+        if (which == SC_STREAM_REMOTE_DOMAIN)
+            id = cudaStreamAttributeMemSyncDomain, v.memSyncDomain = cudaLaunchMemSyncDomainRemote;
+        else
+            id = cudaStreamAttributeMemSyncDomainMap, v.memSyncDomainMap = swapped_domains;
+        break;
+    default:
+        return SC_UNSUPPORTED;
+    }
+    return cudaStreamSetAttribute((cudaStream_t)s, id, &v);
 }
 
 int rt_launch_fault(void *s, int how)

@@ -74,6 +74,12 @@ static int issue_gate_attr(struct run *r, int i, const struct issue_args *a)
     return r->b->launch_attr(a->stream, r->p->ops[i].cond, r->arena->gate_dev, r->cfg.deadline_ns, a->slot_dev, a->token);
 }
 
+/* the window of an access policy is the gate flag's word: a host-mapped address the case holds throughout */
+static int issue_stream_attr(struct run *r, int i, const struct issue_args *a)
+{
+    return r->b->stream_attr(a->stream, r->p->ops[i].cond, r->arena->gate_dev);
+}
+
 static int issue_gate_progevent(struct run *r, int i, const struct issue_args *a)
 {
     return r->b->launch_progevent(a->stream, r->op[i].event, r->arena->gate_dev, r->cfg.deadline_ns, a->slot_dev,
@@ -545,6 +551,7 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_KERNEL_PROGEVENT] = issue_kernel_progevent,
     [SC_OP_GATE_PROGEVENT] = issue_gate_progevent,
     [SC_OP_KERNEL_ATTR] = issue_kernel_attr,
+    [SC_OP_STREAM_ATTR] = issue_stream_attr,
     [SC_OP_GATE_ATTR] = issue_gate_attr,
     [SC_OP_CALLBACK_API] = issue_callback_api,
     [SC_OP_CTX_DESTROY] = issue_ctx_destroy,

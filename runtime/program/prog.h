@@ -33,7 +33,7 @@ struct sc_op_def {
     sc_pool pool;       /* alloc, pool_reserved, pool_trim */
     sc_graph graph;     /* graph_launch, capture_keep, graph_replay */
     sc_word word;       /* write_value, wait_value */
-    int cond;           /* enum sc_wait_cond, enum sc_capture_mode, enum sc_ctx_action, device, enum sc_launch_attr */
+    int cond;           /* enum sc_wait_cond, enum sc_capture_mode, enum sc_ctx_action, device, enum sc_launch_attr, enum sc_stream_attr */
     unsigned flags;     /* write_value flags, event_create_try flags, memset_prefetch destination */
     int thread;         /* index into sc_prog.threads; 0 is "main" */
     sc_context context; /* ctx_enter, ctx_destroy, ctx_create */

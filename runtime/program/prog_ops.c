@@ -437,6 +437,12 @@ sc_op sc_gate_attr(sc_prog *p, const char *n, enum sc_launch_attr a, sc_stream s
 sc_op sc_capture_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_ID, n, s); }
 sc_op sc_capture_deps(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_DEPS, n, s); }
 sc_op sc_capture_sever(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_SEVER, n, s); }
+sc_op sc_stream_attr(sc_prog *p, const char *n, sc_stream s, enum sc_stream_attr a)
+{
+    struct sc_op_def *op = add(p, SC_OP_STREAM_ATTR, n, s);
+    op->cond = (int)a;
+    return index_of(p, op);
+}
 sc_op sc_ctx_op(sc_prog *p, const char *n, enum sc_ctx_action a)
 {
     struct sc_op_def *op = add(p, SC_OP_CTX, n, SC_NULL_STREAM);

@@ -351,6 +351,18 @@ enum sc_fault_kind { SC_FAULT_ADDRESS = 0, SC_FAULT_ASSERT = 1, SC_FAULT_TRAP = 
 enum sc_launch_attr {
     SC_LAUNCH_REMOTE_DOMAIN = 1, /* CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE (cc 9.0) */
     SC_LAUNCH_PRIORITY,          /* CU_LAUNCH_ATTRIBUTE_PRIORITY = the context's greatest stream priority       */
+    SC_LAUNCH_PRIORITY_LEAST,    /* CU_LAUNCH_ATTRIBUTE_PRIORITY = the context's least stream priority          */
+    SC_LAUNCH_ACCESS_POLICY,     /* CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: persisting hits over its slot     */
+    SC_LAUNCH_COOPERATIVE,       /* CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 1                                        */
+    SC_LAUNCH_COOPERATIVE_KERNEL,/* no attribute: cuLaunchCooperativeKernel / cudaLaunchCooperativeKernel      */
+    SC_LAUNCH_CLUSTER,           /* CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 1 x 1 x 1 (cc 9.0)                 */
+    SC_LAUNCH_DOMAIN_MAP,        /* CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: default -> 1, remote -> 0 (cc 9.0)  */
+};
+/* the stream attribute sc_stream_attr sets (cuStreamSetAttribute) on a created stream */
+enum sc_stream_attr {
+    SC_STREAM_ACCESS_POLICY = 1, /* CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW: persisting hits over the gate flag */
+    SC_STREAM_REMOTE_DOMAIN,     /* CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE (cc 9.0) */
+    SC_STREAM_DOMAIN_MAP,        /* CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: default -> 1, remote -> 0 (cc 9.0)    */
 };
 sc_op sc_fault(sc_prog *p, const char *name, enum sc_fault_kind how, sc_stream s);
 
@@ -366,6 +378,8 @@ sc_op sc_gate_attr(sc_prog *p, const char *name, enum sc_launch_attr attr, sc_st
 sc_op sc_capture_id(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_capture_deps(sc_prog *p, const char *name, sc_stream s);
 sc_op sc_capture_sever(sc_prog *p, const char *name, sc_stream s);
+/* cuStreamSetAttribute of one attribute on s (a host call; the kernels issued to s after it run with it) */
+sc_op sc_stream_attr(sc_prog *p, const char *name, sc_stream s, enum sc_stream_attr attr);
 sc_op sc_ctx_op(sc_prog *p, const char *name, enum sc_ctx_action a);   /* driver API only        */
 /* The issuing thread makes a created context current (SC_CTX_PUSH_TO or SC_CTX_SET_TO; driver API only):
  * its later ops on the built-in streams go to that context's, its ctx_sync synchronizes that context. */

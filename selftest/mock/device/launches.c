@@ -92,10 +92,17 @@ void *gate_args_of(const struct sc_node_params *np)
     *g = (struct gate_args){ np->flag, np->max_ns, np->slot, np->token, -1 };
     return g;
 }
+/* the stream a kernel issued to s runs in: s, or one of its own once the break stream_attr_unordered set s */
+static void *kernel_stream(void *s)
+{
+    return resolve(s)->attr_unordered ? new_stream(KIND_NONBLOCKING) : s;
+}
+
 int launch_gate(void *s, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
     if (foreign(s))
         return refuse(MOCK_INVALID_HANDLE);
+    s = kernel_stream(s);
     struct gate_args *g = malloc(sizeof *g);
     /* a serializing MPS server gives the GPU to the gate from its launch on: nothing runs beside it */
     *g = (struct gate_args){ flag, max_ns, slot, token, device_serial_lock() };
@@ -124,6 +131,7 @@ int launch_mark(void *s, void *slot, uint32_t token)
     }
     struct gate_args *g = malloc(sizeof *g);
     *g = (struct gate_args){ NULL, 0, slot, token, -1 };
+    s = kernel_stream(s);
     launched(s, enqueue(s, ITEM_FN, run_mark, g, NULL, 0, 1));
     return 0;
 }
@@ -235,17 +243,47 @@ int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, 
     return flag || breaks(progevent_early) ? 0 : event_record(e, s);
 }
 
-/* Launch attributes change nothing the mock models (the break remote_unordered: a kernel in the remote memory
- * synchronization domain runs at once, on a stream of its own, not in stream order) */
+/* Launch attributes change nothing the mock models.  Each break below runs a kernel launched with its
+ * attribute at once, on a stream of its own, outside its stream's order. */
+static int attr_broken(int attr)
+{
+    switch (attr) {
+    case SC_LAUNCH_REMOTE_DOMAIN: return breaks(remote_unordered);
+    case SC_LAUNCH_PRIORITY: return breaks(prio_overtakes);
+    case SC_LAUNCH_ACCESS_POLICY: return breaks(policy_unordered);
+    case SC_LAUNCH_COOPERATIVE:
+    case SC_LAUNCH_COOPERATIVE_KERNEL: return breaks(coop_unordered);
+    case SC_LAUNCH_CLUSTER: return breaks(cluster_unordered);
+    case SC_LAUNCH_DOMAIN_MAP: return breaks(domain_map_unordered);
+    default: return 0;
+    }
+}
+/* the quirk pre_hopper refuses the attributes of compute capability 9.0 as unsupported (the point skips) */
 int launch_attr(void *s, int attr, void *flag, uint64_t max_ns, void *slot, uint32_t token)
 {
-    if (attr != SC_LAUNCH_REMOTE_DOMAIN && attr != SC_LAUNCH_PRIORITY)
+    if (attr < SC_LAUNCH_REMOTE_DOMAIN || attr > SC_LAUNCH_DOMAIN_MAP)
         return refuse(1);
-    if (attr == SC_LAUNCH_REMOTE_DOMAIN && breaks(remote_unordered))
+    if ((attr == SC_LAUNCH_REMOTE_DOMAIN || attr == SC_LAUNCH_CLUSTER || attr == SC_LAUNCH_DOMAIN_MAP) &&
+        quirks(pre_hopper))
+        return SC_UNSUPPORTED;
+    if (attr_broken(attr))
         s = new_stream(KIND_NONBLOCKING);
     return flag ? launch_gate(s, flag, max_ns, slot, token) : launch_mark(s, slot, token);
 }
 
+/* cuStreamSetAttribute: nothing the mock models (the break stream_attr_unordered: the stream's later kernels run
+ * at once, each on a stream of its own; the quirk pre_hopper: a domain or its map is unsupported) */
+int stream_attr(void *s, int attr, void *window)
+{
+    (void)window;
+    if (attr < SC_STREAM_ACCESS_POLICY || attr > SC_STREAM_DOMAIN_MAP || foreign(s))
+        return refuse(1);
+    if (attr != SC_STREAM_ACCESS_POLICY && quirks(pre_hopper))
+        return SC_UNSUPPORTED;
+    if (breaks(stream_attr_unordered))
+        resolve(s)->attr_unordered = 1;
+    return 0;
+}
 static const int fault_codes[] = { MOCK_ILLEGAL_ADDRESS, MOCK_ASSERT, MOCK_LAUNCH_FAILED }; /* by sc_fault_kind */
 static void run_fault(void *code)
 {

@@ -160,6 +160,8 @@ struct mstream {
     /* what its worker waits for now (a test over arg, made under mu), NULL while it runs or idles (settle) */
     int (*blocked)(const void *arg);
     const void *blocked_arg;
+    int attr_unordered; /* the break stream_attr_unordered: cuStreamSetAttribute set one of its attributes */
+    int prio;           /* its priority: 0, or -1 (the quirk two_priorities) */
 };
 
 /* A created context: its own legacy stream.  A thread's current context is a stack of one: a
@@ -284,6 +286,7 @@ int wait_gate(void *s, void *flag, void *slot, uint32_t token);
 int launch_mark(void *s, void *slot, uint32_t token);
 int launch_library(void *s, void *slot, uint32_t token);
 int launch_attr(void *s, int attr, void *flag, uint64_t max_ns, void *slot, uint32_t token);
+int stream_attr(void *s, int attr, void *window);
 int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primary_token);
 int launch_progevent(void *s, void *e, void *flag, uint64_t max_ns, void *slot, uint32_t token);
 int launch_fault(void *s, int how);

@@ -247,15 +247,20 @@ void *builtin_stream(int which)
 {
     return which == SC_LEGACY_STREAM ? (void *)1 : which == SC_PER_THREAD_STREAM ? (void *)2 : NULL;
 }
+/* One priority: the range is [0, 0]; the quirk two_priorities gives [0, -1], each stream keeping the priority
+ * it was created with (clamped to the range, as cuStreamCreateWithPriority clamps it).  Priorities change
+ * nothing the mock runs. */
 int stream_create(void **s, int nonblocking, int prio_set, int prio)
 {
-    (void)prio_set, (void)prio; /* one priority: the range is [0, 0] */
     *s = new_stream(nonblocking ? KIND_NONBLOCKING : KIND_BLOCKING);
+    if (prio_set && quirks(two_priorities))
+        ((struct mstream *)*s)->prio = prio < -1 ? -1 : prio > 0 ? 0 : prio;
     return 0;
 }
 int priority_range(int *least, int *greatest)
 {
-    *least = *greatest = 0;
+    *least = 0;
+    *greatest = quirks(two_priorities) ? -1 : 0;
     return context_error(); /* as every call in a faulted context */
 }
 int stream_get_flags(void *s, int *nonblocking)
@@ -265,8 +270,7 @@ int stream_get_flags(void *s, int *nonblocking)
 }
 int stream_get_priority(void *s, int *prio)
 {
-    (void)s;
-    *prio = 0;
+    *prio = resolve(s)->prio;
     return 0;
 }
 int stream_create_invalid(void) { return refuse(1); /* invalid value */ }
