@@ -380,10 +380,11 @@ int exec_node_set(void *g, void *node, const struct sc_node_params *np)
     int kernel = np->kind == SC_NODE_GATE || np->kind == SC_NODE_KERNEL || np->kind == SC_NODE_HOST;
     int data = np->kind == SC_NODE_MEMSET || np->kind == SC_NODE_MEMCPY;
     int event = np->kind == SC_NODE_RECORD || np->kind == SC_NODE_WAIT;
+    int was_kernel = n && (n->np.kind == SC_NODE_GATE || n->np.kind == SC_NODE_KERNEL);
     if (quirks(no_graph_edit))
         return SC_UNSUPPORTED; /* the point skips */
-    if (!n || (n->np.kind != np->kind && !(kernel && n->np.kind != SC_NODE_HOST && np->kind != SC_NODE_HOST &&
-                                           (n->np.kind == SC_NODE_GATE || n->np.kind == SC_NODE_KERNEL))))
+    /* parameters of the node's own kind (a gate and a marking kernel are both kernel nodes) */
+    if (!n || (n->np.kind != np->kind && !(was_kernel && (np->kind == SC_NODE_GATE || np->kind == SC_NODE_KERNEL))))
         return refuse(1);
     if (np->kind == 0 && (!((struct mgraph *)np->child)->built || ((struct mgraph *)np->child)->nnodes != n->child->nnodes))
         return refuse(1); /* "The topology of childGraph ... must match that of the graph contained in hNode" */
