@@ -208,7 +208,37 @@ def check_nodes(prog, types):
             instantiated.add(graphs[0])
         if op.kind in ("exec_update", "exec_destroy") and graphs and graphs[0] not in instantiated:
             errs.append(f"op {name}: {op.kind} of '{graphs[0]}', which no instantiate before it made executable")
+        if op.kind in EDITS:
+            errs += check_edit(prog, name, op, nodes, instantiated)
     return errs
+
+
+# executable graph editing: cuGraphNodeSetEnabled, cuGraphExec*NodeSetParams
+EDITS = ("node_disable", "node_enable", "exec_set_params")
+# cuGraphNodeSetEnabled: "Currently only kernel, memset and memcpy nodes are supported"
+ENABLEABLE = ("node_gate", "node_kernel", "node_memset", "node_memcpy")
+# exec_set_params: the node kinds whose parameters another node of the same class may give
+SETTABLE = (("node_gate", "node_kernel"), ("node_host",), ("node_memset",), ("node_memcpy",), ("node_record",),
+            ("node_wait",), ("node_child",))
+
+
+def check_edit(prog, name, op, nodes, instantiated):
+    """An edit names nodes added before it; the first is a node of a graph instantiated before it, of a kind the
+    call takes (exec_set_params: the second of the same kind, a gate and a kernel node both kernel nodes)."""
+    ends = [arg for t, arg in typed_args(name, op) if t == "node"]
+    unknown = [e for e in ends if e not in nodes]
+    if unknown:
+        return [f"op {name}: {op.kind} names '{e}', which is no node added before it" for e in unknown]
+    kinds = [prog.ops[prog.named(e)].kind for e in ends]
+    if nodes[ends[0]] not in instantiated:
+        return [f"op {name}: {op.kind} edits the executable graph of '{nodes[ends[0]]}', which no instantiate before "
+                "it made"]
+    if op.kind != "exec_set_params" and kinds[0] not in ENABLEABLE:
+        return [f"op {name}: cuGraphNodeSetEnabled takes {one_of(ENABLEABLE)} only; '{ends[0]}' is {kinds[0]}"]
+    if op.kind == "exec_set_params" and (ends[0] == ends[1] or not any(set(kinds) <= set(c) for c in SETTABLE)):
+        return [f"op {name}: a node takes the parameters of another node of its kind ({kinds[0]} '{ends[0]}', "
+                f"{kinds[1]} '{ends[1]}')"]
+    return []
 
 
 # node kinds a conditional node's body may not hold ("Allowed node types are kernel nodes, empty nodes, child

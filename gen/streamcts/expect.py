@@ -70,7 +70,7 @@ def runs_in(prog, i):
     cloned that graph into (the clone holds only the nodes added before it), or a conditional node after it
     took as a body (which runs it as often as its condition says), or a node after it launches from the device
     (node_faf, node_tail, node_sibling: instantiated then, with the nodes added before), and a graph an exec_update gave
-    the parameters of one of those."""
+    the parameters of one of those, or whose node an exec_set_params gave its parameters (or a child's nodes)."""
     since, todo = {}, [(prog.ops[i].args[0], i)]
     while todo:
         g, at = todo.pop()
@@ -86,6 +86,12 @@ def runs_in(prog, i):
                 todo.append((op.args[0], j))
             if op.kind == "exec_update" and op.args[1] == g:
                 todo.append((op.args[0], at))
+            if op.kind == "exec_set_params" and None not in (prog.named(op.args[0]), prog.named(op.args[1])):
+                # later launches of the first node's graph run the second's work
+                src = prog.ops[prog.named(op.args[1])]
+                if (op.args[1] == prog.ops[i].name and g == src.args[0]) or (
+                        src.kind == "node_child" and src.args[1] == g and prog.named(op.args[1]) > at):
+                    todo.append((prog.ops[prog.named(op.args[0])].args[0], j))
     return set(since)
 
 

@@ -306,6 +306,8 @@ SPELLINGS = {
     "INSTANTIATE_UPLOAD": (S("instantiate_upload", ("graph", "stream"), tags="instantiates"),),
     "EXEC_UPDATE": (S("exec_update", ("graph", "graph")),),
     "EXEC_DESTROY": (S("exec_destroy", ("graph",)),),
+    "NODE_ENABLE": _one_each("node_", [("disable", "0"), ("enable", "1")], args=("node",)),
+    "EXEC_SET_PARAMS": (S("exec_set_params", ("node", "node")),),  # the first node takes the second's parameters
     "RECORD_EXTERNAL": (S("record_external", ("event",)),),
     "WAIT_EXTERNAL": (S("wait_external", ("event",), tags="wait"),),
     "KERNEL_PROGEVENT": (S("kernel_progevent", ("event",)),),

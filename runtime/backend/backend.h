@@ -167,6 +167,12 @@ typedef struct sc_backend {
     int (*graph_instantiate)(void *graph, int upload, void *s); /* upload: CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD into s */
     int (*exec_update)(void *graph, void *from);
     int (*exec_destroy)(void *graph);
+    /* executable graph editing: node (a node node_add gave) of graph's executable graph disabled or enabled
+     * (cuGraphNodeSetEnabled), or given np, parameters of its kind, as node_add takes them
+     * (cuGraphExecKernelNodeSetParams, ...MemsetNode..., ...MemcpyNode..., ...HostNode..., cuGraphExecEventRecord/
+     * WaitNodeSetEvent, cuGraphExecChildGraphNodeSetParams of np->child); later launches only */
+    int (*node_enable)(void *graph, void *node, int enable);
+    int (*exec_node_set)(void *graph, void *node, const struct sc_node_params *np);
 
     /* stream capture */
     int (*capture_begin)(void *s, int mode); /* enum sc_capture_mode */
@@ -376,6 +382,7 @@ typedef struct sc_backend {
         .capture_keep = P##capture_keep, .graph_replay = P##graph_replay, \
         .graph_new = P##graph_new, .node_add = P##node_add, .edge_add = P##edge_add, \
         .graph_instantiate = P##graph_instantiate, .exec_update = P##exec_update, .exec_destroy = P##exec_destroy, \
+        .node_enable = P##node_enable, .exec_node_set = P##exec_node_set, \
         .event_record_external = P##event_record_external, .launch_progevent = P##launch_progevent, \
         .ctx_create_flags = P##ctx_create_flags, .primary_ctx_sync = P##primary_ctx_sync, .pool_trim_to = P##pool_trim_to, \
         .primary_release = P##primary_release, .alloc_imported = P##alloc_imported, \

@@ -88,7 +88,9 @@
     X(cuGraphConditionalHandleCreate) X(cuGraphAddNode) X(cuStreamBeginCaptureToGraph) \
     X(cuCtxRecordEvent) X(cuCtxWaitEvent) X(cuLibraryLoadData) X(cuLibraryGetKernel) \
     X(cuMemPrefetchAsync) X(cuGreenCtxRecordEvent) X(cuGreenCtxWaitEvent) X(cuCtxFromGreenCtx) \
-    X(cuStreamGetGreenCtx) X(cuStreamSetAttribute) X(cuLaunchCooperativeKernel)
+    X(cuStreamGetGreenCtx) X(cuStreamSetAttribute) X(cuLaunchCooperativeKernel) X(cuGraphNodeSetEnabled) \
+    X(cuGraphExecHostNodeSetParams) X(cuGraphExecMemsetNodeSetParams) X(cuGraphExecMemcpyNodeSetParams) \
+    X(cuGraphExecEventRecordNodeSetEvent) X(cuGraphExecEventWaitNodeSetEvent) X(cuGraphExecChildGraphNodeSetParams)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

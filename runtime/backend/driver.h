@@ -169,6 +169,8 @@ int drv_edge_add(void *g, void *from, void *to);
 int drv_graph_instantiate(void *g, int upload, void *s);
 int drv_graph_instantiate_with(void *g, unsigned flags, int *result);
 int drv_exec_update(void *g, void *from);
+int drv_node_enable(void *g, void *node, int enable);
+int drv_exec_node_set(void *g, void *node, const struct sc_node_params *np);
 int drv_exec_destroy(void *g);
 int drv_capture_begin(void *s, int mode);
 int drv_capture_end(void *s);

@@ -252,6 +252,30 @@ static int devlaunch_node_add(CUgraph graph, const struct sc_node_params *np, CU
     return SC_CALL(cuGraphAddKernelNode, out, graph, NULL, 0, &kp);
 }
 
+/* a memset node's parameters: np->value into np->bytes of np->dst */
+static void memset_params(CUDA_MEMSET_NODE_PARAMS *mp, const struct sc_node_params *np)
+{
+    memset(mp, 0, sizeof *mp);
+    mp->dst = DPTR(np->dst);
+    mp->value = np->value;
+    mp->elementSize = 1;
+    mp->width = np->bytes;
+    mp->height = 1;
+    mp->pitch = np->bytes;
+}
+/* a memcpy node's parameters: np->bytes from np->src to np->dst, device to device */
+static void memcpy_params(CUDA_MEMCPY3D *m, const struct sc_node_params *np)
+{
+    memset(m, 0, sizeof *m);
+    m->srcMemoryType = m->dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    m->srcDevice = DPTR(np->src);
+    m->dstDevice = DPTR(np->dst);
+    m->srcPitch = m->dstPitch = np->bytes; /* one row of one slice */
+    m->srcHeight = m->dstHeight = 1;
+    m->WidthInBytes = np->bytes;
+    m->Height = m->Depth = 1;
+}
+
 int drv_node_add(void *g, const struct sc_node_params *np, void **node)
 {
     CUgraph graph = ((struct graph *)g)->g;
@@ -273,25 +297,12 @@ int drv_node_add(void *g, const struct sc_node_params *np, void **node)
     }
     case SC_NODE_MEMSET: {
         CUDA_MEMSET_NODE_PARAMS mp;
-        memset(&mp, 0, sizeof mp);
-        mp.dst = DPTR(np->dst);
-        mp.value = np->value;
-        mp.elementSize = 1;
-        mp.width = np->bytes;
-        mp.height = 1;
-        mp.pitch = np->bytes;
+        memset_params(&mp, np);
         return SC_CALL(cuGraphAddMemsetNode, out, graph, NULL, 0, &mp, drv_kernels()->ctx);
     }
     case SC_NODE_MEMCPY: {
         CUDA_MEMCPY3D m;
-        memset(&m, 0, sizeof m);
-        m.srcMemoryType = m.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        m.srcDevice = DPTR(np->src);
-        m.dstDevice = DPTR(np->dst);
-        m.srcPitch = m.dstPitch = np->bytes; /* one row of one slice */
-        m.srcHeight = m.dstHeight = 1;
-        m.WidthInBytes = np->bytes;
-        m.Height = m.Depth = 1;
+        memcpy_params(&m, np);
         return SC_CALL(cuGraphAddMemcpyNode, out, graph, NULL, 0, &m, drv_kernels()->ctx);
     }
     case SC_NODE_ALLOC: { /* device memory of the current device, freed by no node of the graph */
@@ -353,6 +364,57 @@ int drv_exec_update(void *g, void *from)
     CUgraphExecUpdateResultInfo info;
     memset(&info, 0, sizeof info);
     return SC_CALL(cuGraphExecUpdate, ((struct graph *)g)->exec, ((struct graph *)from)->g, &info);
+}
+/* a driver (or a layer standing in for one) without executable graph editing: the point skips */
+static int edit_answer(int rc)
+{
+    return rc == CUDA_ERROR_NOT_SUPPORTED ? SC_UNSUPPORTED : rc;
+}
+int drv_node_enable(void *g, void *node, int enable)
+{
+    return edit_answer(SC_CALL(cuGraphNodeSetEnabled, ((struct graph *)g)->exec, (CUgraphNode)node, enable ? 1u : 0u));
+}
+static int exec_node_set(void *g, void *node, const struct sc_node_params *np);
+int drv_exec_node_set(void *g, void *node, const struct sc_node_params *np)
+{
+    return edit_answer(exec_node_set(g, node, np));
+}
+/* the node takes np, parameters of its own kind: later launches of the executable graph run them */
+static int exec_node_set(void *g, void *node, const struct sc_node_params *np)
+{
+    CUgraphExec exec = ((struct graph *)g)->exec;
+    CUgraphNode n = node;
+    void *flag = np->flag, *slot = np->slot;
+    uint64_t max_ns = np->max_ns;
+    uint32_t token = np->token;
+    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
+    switch (np->kind) {
+    case SC_NODE_GATE:
+    case SC_NODE_KERNEL: { /* the kernel's arguments are copied by the call */
+        CUDA_KERNEL_NODE_PARAMS kp;
+        node_params(&kp, np->kind == SC_NODE_GATE ? drv_kernels()->gate : drv_kernels()->mark,
+                    np->kind == SC_NODE_GATE ? gate_args : mark_args);
+        return SC_CALL(cuGraphExecKernelNodeSetParams, exec, n, &kp);
+    }
+    case SC_NODE_HOST: {
+        CUDA_HOST_NODE_PARAMS hp = { np->fn, np->arg };
+        return SC_CALL(cuGraphExecHostNodeSetParams, exec, n, &hp);
+    }
+    case SC_NODE_MEMSET: {
+        CUDA_MEMSET_NODE_PARAMS mp;
+        memset_params(&mp, np);
+        return SC_CALL(cuGraphExecMemsetNodeSetParams, exec, n, &mp, drv_kernels()->ctx);
+    }
+    case SC_NODE_MEMCPY: {
+        CUDA_MEMCPY3D m;
+        memcpy_params(&m, np);
+        return SC_CALL(cuGraphExecMemcpyNodeSetParams, exec, n, &m, drv_kernels()->ctx);
+    }
+    case SC_NODE_RECORD: return SC_CALL(cuGraphExecEventRecordNodeSetEvent, exec, n, (CUevent)np->event);
+    case SC_NODE_WAIT: return SC_CALL(cuGraphExecEventWaitNodeSetEvent, exec, n, (CUevent)np->event);
+    case 0: return SC_CALL(cuGraphExecChildGraphNodeSetParams, exec, n, ((struct graph *)np->child)->g);
+    default: return CUDA_ERROR_INVALID_VALUE; /* the generator sets no other kind */
+    }
 }
 int drv_exec_destroy(void *g)
 {

@@ -146,6 +146,8 @@ int rt_edge_add(void *g, void *from, void *to);
 int rt_graph_instantiate(void *g, int upload, void *s);
 int rt_graph_instantiate_with(void *g, unsigned flags, int *result);
 int rt_exec_update(void *g, void *from);
+int rt_node_enable(void *g, void *node, int enable);
+int rt_exec_node_set(void *g, void *node, const struct sc_node_params *np);
 int rt_exec_destroy(void *g);
 int rt_capture_begin(void *s, int mode);
 int rt_capture_end(void *s);

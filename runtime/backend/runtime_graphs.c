@@ -343,6 +343,63 @@ int rt_exec_update(void *g, void *from)
     memset(&info, 0, sizeof info);
     return cudaGraphExecUpdate(((struct graph *)g)->exec, ((struct graph *)from)->g, &info);
 }
+/* a runtime (or a layer standing in for one) without executable graph editing: the point skips */
+static int edit_answer(int rc)
+{
+    return rc == cudaErrorNotSupported ? SC_UNSUPPORTED : rc;
+}
+int rt_node_enable(void *g, void *node, int enable)
+{
+    return edit_answer(cudaGraphNodeSetEnabled(((struct graph *)g)->exec, (cudaGraphNode_t)node, enable ? 1u : 0u));
+}
+static int exec_node_set(void *g, void *node, const struct sc_node_params *np);
+int rt_exec_node_set(void *g, void *node, const struct sc_node_params *np)
+{
+    return edit_answer(exec_node_set(g, node, np));
+}
+/* the node takes np, parameters of its own kind: later launches of the executable graph run them */
+static int exec_node_set(void *g, void *node, const struct sc_node_params *np)
+{
+    cudaGraphExec_t exec = ((struct graph *)g)->exec;
+    cudaGraphNode_t n = node;
+    void *flag = np->flag, *slot = np->slot;
+    uint64_t max_ns = np->max_ns;
+    uint32_t token = np->token;
+    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
+    switch (np->kind) {
+    case SC_NODE_GATE:
+    case SC_NODE_KERNEL: { /* the kernel's arguments are copied by the call */
+        struct cudaKernelNodeParams kp;
+        memset(&kp, 0, sizeof kp);
+        kp.func = (void *)(np->kind == SC_NODE_GATE ? rt_k_gate : rt_k_mark);
+        kp.gridDim = (dim3){ 1, 1, 1 };
+        kp.blockDim = (dim3){ 1, 1, 1 };
+        kp.kernelParams = np->kind == SC_NODE_GATE ? gate_args : mark_args;
+        return cudaGraphExecKernelNodeSetParams(exec, n, &kp);
+    }
+    case SC_NODE_HOST: {
+        struct cudaHostNodeParams hp = { np->fn, np->arg };
+        return cudaGraphExecHostNodeSetParams(exec, n, &hp);
+    }
+    case SC_NODE_MEMSET: {
+        struct cudaMemsetParams mp;
+        memset(&mp, 0, sizeof mp);
+        mp.dst = np->dst;
+        mp.value = np->value;
+        mp.elementSize = 1;
+        mp.width = np->bytes;
+        mp.height = 1;
+        mp.pitch = np->bytes;
+        return cudaGraphExecMemsetNodeSetParams(exec, n, &mp);
+    }
+    case SC_NODE_MEMCPY:
+        return cudaGraphExecMemcpyNodeSetParams1D(exec, n, np->dst, np->src, np->bytes, cudaMemcpyDeviceToDevice);
+    case SC_NODE_RECORD: return cudaGraphExecEventRecordNodeSetEvent(exec, n, (cudaEvent_t)np->event);
+    case SC_NODE_WAIT: return cudaGraphExecEventWaitNodeSetEvent(exec, n, (cudaEvent_t)np->event);
+    case 0: return cudaGraphExecChildGraphNodeSetParams(exec, n, ((struct graph *)np->child)->g);
+    default: return cudaErrorInvalidValue; /* the generator sets no other kind */
+    }
+}
 int rt_exec_destroy(void *g)
 {
     struct graph *gr = g;

@@ -270,7 +270,9 @@ int end_capture_of(struct run *r, int s, void *stream, int *same);
 static inline int replayed(const struct run *r, int i)
 {
     const struct op_rt *o = &r->op[i];
-    if (o->run_by) /* a node, run by the launches of the graphs that hold it (or a clone of it) */
+    if (o->run_by || (sc_op_facts(o->def->kind)->node && o->captured)) /* a node, run by the launches of the graphs
+                                                                       * that hold it (or a clone of it); none may,
+                                                                       * once disabled or given other parameters */
         return sc_op_facts(o->def->kind)->slot && load(&o->launched);
     return o->captured && o->kept > 0 && sc_op_facts(o->def->kind)->slot && load(&r->replayed[o->kept - 1]);
 }
@@ -387,7 +389,8 @@ issue_fn issue_capture_begin, issue_capture_to, issue_capture_end, issue_capture
     issue_graph_replay, issue_node, issue_node_data, issue_node_event, issue_node_child, issue_node_cond,
     issue_node_devlaunch,
     issue_node_alloc, issue_node_memset_alloc, issue_edge, issue_instantiate,
-    issue_instantiate_upload, issue_instantiate_checked, issue_instantiate_auto_free, issue_exec_update, issue_exec_destroy;
+    issue_instantiate_upload, issue_instantiate_checked, issue_instantiate_auto_free, issue_exec_update, issue_exec_destroy,
+    issue_node_enable, issue_exec_set_params;
 /* issue_memory.c: the issue functions of the stream-ordered allocator and memory pools. */
 issue_fn issue_alloc, issue_free, issue_fill, issue_read, issue_alloc_imported,
     issue_pool_reserved, issue_pool_used, issue_address, issue_pool_trim, issue_pool_trim_keep,

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "case.h"
+#include <string.h>
 
 /* ---- captures and graphs ------------------------------------------------------------ */
 
@@ -353,4 +354,72 @@ int issue_exec_destroy(struct run *r, int i, const struct issue_args *a)
 {
     (void)a;
     return r->b->exec_destroy(r->graphs[r->op[i].def->graph]);
+}
+
+/* ---- executable graph editing ---------------------------------------------------------------------------- */
+
+/* cuGraphNodeSetEnabled: later launches of the graph run the node again, or do not (a launch enqueued before
+ * runs it as it was: its launched flag stays) */
+int issue_node_enable(struct run *r, int i, const struct issue_args *a)
+{
+    const struct sc_op_def *d = r->op[i].def;
+    struct op_rt *n = &r->op[d->to];
+    int rc;
+    (void)a;
+    if ((rc = r->b->node_enable(r->graphs[d->graph], n->node, d->cond)) == 0 && n->captured)
+        n->run_by = d->cond ? n->run_by | 1u << d->graph : n->run_by & ~(1u << d->graph);
+    return rc;
+}
+
+/* the parameters node op j was added with, as its issue function made them */
+static int params_of(struct run *r, int j, struct sc_node_params *np)
+{
+    struct op_rt *o = &r->op[j];
+    const struct sc_op_def *d = o->def;
+    int rc = 0;
+    memset(np, 0, sizeof *np);
+    np->flag = r->arena->gate_dev;
+    np->max_ns = r->cfg.deadline_ns;
+    np->slot = (struct sc_slot *)r->arena->slots_dev + j;
+    np->token = o->token;
+    np->bytes = SC_COPY_BYTES;
+    switch (d->kind) {
+    case SC_OP_NODE: np->kind = d->cond, np->fn = host_mark, np->arg = &o->harg; return 0;
+    case SC_OP_NODE_DATA:
+        np->kind = d->cond, np->value = o->fill;
+        np->dst = arena_buffer(r, node_buffer(r->p, j), W_DEV_DST, &rc);
+        np->src = rc ? NULL : arena_buffer(r, j, W_DEV_SRC, &rc);
+        return rc;
+    case SC_OP_NODE_EVENT: np->kind = d->cond, np->event = o->event; return 0;
+    case SC_OP_NODE_CHILD: np->kind = 0, np->child = r->graphs[d->graph2]; return 0;
+    default: return -1; /* the generator names no other kind */
+    }
+}
+
+/*
+ * cuGraphExec*NodeSetParams: later launches of the node's graph run the work of node `from` in its place (a
+ * marking node's slot, a child's nodes); a launch enqueued before runs the node's own (launched flags stay).
+ */
+int issue_exec_set_params(struct run *r, int i, const struct issue_args *a)
+{
+    const struct sc_op_def *d = r->op[i].def;
+    struct op_rt *n = &r->op[d->to], *from = &r->op[d->from];
+    struct sc_node_params np;
+    unsigned g = 1u << d->graph;
+    int rc;
+    (void)a;
+    if ((rc = params_of(r, d->from, &np)) || (rc = r->b->exec_node_set(r->graphs[d->graph], n->node, &np)))
+        return rc;
+    if (n->captured) /* a marking node: its slot is written no more, the other's is */
+        n->run_by &= ~g, from->run_by |= g;
+    if (n->def->kind == SC_OP_NODE_CHILD) { /* the nodes of the other child run in its place */
+        unsigned was = 1u << n->def->graph2, now = 1u << from->def->graph2;
+        for (int j = 0; j < r->p->nops; j++)
+            if (r->op[j].run_by & was && j != d->to)
+                r->op[j].run_by &= ~g;
+        for (int j = 0; j < r->p->nops; j++)
+            if (r->op[j].run_by & now && j < d->from)
+                r->op[j].run_by |= g;
+    }
+    return 0;
 }

@@ -371,6 +371,25 @@ sc_op sc_exec_update(sc_prog *p, const char *n, sc_graph g, sc_graph from)
     return index_of(p, op);
 }
 sc_op sc_exec_destroy(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_EXEC_DESTROY, n, g)); }
+/* executable graph editing: the node's graph is the op's */
+sc_op sc_node_enable(sc_prog *p, const char *n, sc_op node, int enable)
+{
+    if (!is_node(p, node))
+        sc_prog_misuse(p, "operation %s: cuGraphNodeSetEnabled names a node", n);
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_ENABLE, n, is_node(p, node) ? p->ops[node].graph : 0);
+    op->to = node;
+    op->cond = enable != 0;
+    return index_of(p, op);
+}
+sc_op sc_exec_set_params(sc_prog *p, const char *n, sc_op node, sc_op from)
+{
+    if (!is_node(p, node) || !is_node(p, from) || node == from)
+        sc_prog_misuse(p, "operation %s: a node takes the parameters of another node", n);
+    struct sc_op_def *op = graph_op(p, SC_OP_EXEC_SET_PARAMS, n, is_node(p, node) ? p->ops[node].graph : 0);
+    op->to = node;
+    op->from = from;
+    return index_of(p, op);
+}
 /* graph memory nodes and instantiation with flags */
 sc_op sc_node_alloc(sc_prog *p, const char *n, sc_graph g)
 {

@@ -335,6 +335,10 @@ sc_op sc_instantiate(sc_prog *p, const char *name, sc_graph g);          /* cuGr
 sc_op sc_instantiate_upload(sc_prog *p, const char *name, sc_graph g, sc_stream s);
 sc_op sc_exec_update(sc_prog *p, const char *name, sc_graph g, sc_graph from); /* cuGraphExecUpdate */
 sc_op sc_exec_destroy(sc_prog *p, const char *name, sc_graph g);         /* cuGraphExecDestroy      */
+/* node of an instantiated graph disabled (enable 0) or enabled again (cuGraphNodeSetEnabled) */
+sc_op sc_node_enable(sc_prog *p, const char *name, sc_op node, int enable);
+/* node of an instantiated graph takes the parameters of node from, of its kind (cuGraphExec*NodeSetParams) */
+sc_op sc_exec_set_params(sc_prog *p, const char *name, sc_op node, sc_op from);
 /* a memory allocation node (cuGraphAddMemAllocNode) of 4 MiB that the graph never frees; the
  * runtime frees what a launch left allocated at the end of the case */
 sc_op sc_node_alloc(sc_prog *p, const char *name, sc_graph g);

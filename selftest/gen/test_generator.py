@@ -596,6 +596,7 @@ class Units(TempDirCase):
         ordered = sorted(KINDS.items(), key=lambda item: item[0].endswith("_destroy"))
         nodes = ("edge", "instantiate", "instantiate_upload", "exec_update", "exec_destroy") + NODE_KINDS  # N
         nodes += ("instantiate_checked", "instantiate_auto_free")  # rows of their own (N once each)
+        nodes += ("node_disable", "node_enable", "exec_set_params")  # edits of N's executable graph
         nodes += CAPTURES_INTO  # captures into N and D, after N's nodes
         captures = {"capture_to": "capture_to s D; capture_end s",
                     "capture_to_after": "capture_to_after s N n_node_gate; capture_end s",
@@ -615,7 +616,8 @@ class Units(TempDirCase):
                      for k in NODE_KINDS if k not in DEVICE_LAUNCHES]
                     + ["edge n_node_gate n_node_kernel"]
                     + list(captures.values())
-                    + ["instantiate N", "exec_update N D", "exec_destroy N",
+                    + ["instantiate N", "node_disable n_node_kernel", "node_enable n_node_kernel",
+                       "exec_set_params n_node_kernel n_node_gate", "exec_update N D", "exec_destroy N",
                        "instantiate_upload D s"])
         rows += [["instantiate_checked N"], ["instantiate_auto_free N"]]
         # device launches: D, launched from a node of N, in each mode (a row each: one node may launch D)

@@ -348,6 +348,59 @@ int exec_update(void *g, void *from)
     }
     return 0;
 }
+/* ---- executable graph editing ------------------------------------------------------------------------------
+ * A node of the executable graph disabled (an empty node: its dependencies still order what follows it) or
+ * enabled again, or given other parameters of its kind: later launches see it, the launches already enqueued
+ * hold copies of what they run. */
+static struct mnode *exec_node(struct mgraph *gr, void *node)
+{
+    struct mnode *n = node;
+    return gr->exec && n >= gr->nodes && n < gr->nodes + gr->nnodes ? &gr->exec[n - gr->nodes] : NULL;
+}
+int node_enable(void *g, void *node, int enable)
+{
+    struct mgraph *gr = g;
+    struct mnode *n = exec_node(gr, node);
+    int kind = n ? n->np.kind : -1;
+    if (quirks(no_graph_edit))
+        return SC_UNSUPPORTED; /* the point skips */
+    /* "Currently only kernel, memset and memcpy nodes are supported" */
+    if (kind != SC_NODE_GATE && kind != SC_NODE_KERNEL && kind != SC_NODE_MEMSET && kind != SC_NODE_MEMCPY)
+        return refuse(1);
+    if (gr->pending && breaks(node_enable_pending)) /* the change reaches the pending launch */
+        gr->pending->dead = 1;
+    if (!enable || !breaks(node_enable))
+        n->disabled = !enable;
+    return 0;
+}
+int exec_node_set(void *g, void *node, const struct sc_node_params *np)
+{
+    struct mgraph *gr = g;
+    struct mnode *n = exec_node(gr, node);
+    int kernel = np->kind == SC_NODE_GATE || np->kind == SC_NODE_KERNEL || np->kind == SC_NODE_HOST;
+    int data = np->kind == SC_NODE_MEMSET || np->kind == SC_NODE_MEMCPY;
+    int event = np->kind == SC_NODE_RECORD || np->kind == SC_NODE_WAIT;
+    int was_kernel = n && (n->np.kind == SC_NODE_GATE || n->np.kind == SC_NODE_KERNEL);
+    if (quirks(no_graph_edit))
+        return SC_UNSUPPORTED; /* the point skips */
+    /* parameters of the node's own kind (a gate and a marking kernel are both kernel nodes) */
+    if (!n || (n->np.kind != np->kind && !(was_kernel && (np->kind == SC_NODE_GATE || np->kind == SC_NODE_KERNEL))))
+        return refuse(1);
+    if (np->kind == 0 && (!((struct mgraph *)np->child)->built || ((struct mgraph *)np->child)->nnodes != n->child->nnodes))
+        return refuse(1); /* "The topology of childGraph ... must match that of the graph contained in hNode" */
+    if (np->kind != 0 && !kernel && !data && !event)
+        return refuse(1);
+    if (gr->pending && breaks(exec_set_pending)) /* the change reaches the pending launch: it runs nothing */
+        gr->pending->dead = 1;
+    if ((kernel && breaks(exec_set_kernel)) || (data && breaks(exec_set_data)) || (event && breaks(exec_set_event)) ||
+        (np->kind == 0 && breaks(exec_set_child)))
+        return 0; /* answered success, changed nothing */
+    if (np->kind == 0)
+        n->child = clone_graph(np->child);
+    else
+        n->np = *np;
+    return 0;
+}
 int exec_destroy(void *g)
 {
     struct mgraph *gr = g;
@@ -387,6 +440,9 @@ struct dep {
 /* One node but a child graph node, enqueued on ns (the registry lock held); returns its last item. */
 static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *l)
 {
+    int data = nd->np.kind == SC_NODE_MEMSET || nd->np.kind == SC_NODE_MEMCPY;
+    if (nd->disabled && !breaks(node_disable) && !(data && breaks(node_disable_data)))
+        return node_item(ns, l, NULL, NULL, 0); /* "functionally equivalent to empty nodes" */
     switch (nd->np.kind) {
     case SC_NODE_GATE: return node_item(ns, l, run_gate, gate_args_of(&nd->np), 1);
     case SC_NODE_KERNEL: return node_item(ns, l, run_mark, gate_args_of(&nd->np), 1);
@@ -555,7 +611,7 @@ static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, in
             pos = node_item(ns, l, NULL, NULL, 0);
         } else {
             pthread_mutex_lock(&registry);
-            for (int j = 0; j < nmine; j++)
+            for (int j = 0; j < nmine && !(nd->disabled && breaks(disabled_edges)); j++)
                 push(ns, ITEM_WAIT, NULL, NULL, mine[j].s, mine[j].pos, 0);
             pos = node_work(ns, nd, l);
         }

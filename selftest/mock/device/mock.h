@@ -94,6 +94,7 @@ struct mnode {
     struct mgraph *child2;     /* a conditional node's second body, or NULL */
     struct mcond *cond;        /* a conditional node's handle, or that of a node that sets or counts it */
     int ndeps, deps[MOCK_DEPS]; /* the nodes its edges come from */
+    int disabled;              /* cuGraphNodeSetEnabled(0): its launches run an empty node in its place */
     struct mstream *ran_on;    /* the last launch: where it ran ... */
     uint64_t ran_at;           /* ... and its last item there      */
 };
@@ -378,6 +379,8 @@ int edge_add(void *g, void *from, void *to);
 int graph_instantiate(void *g, int upload, void *s);
 int graph_instantiate_with(void *g, unsigned flags, int *result);
 int exec_update(void *g, void *from);
+int node_enable(void *g, void *node, int enable);
+int exec_node_set(void *g, void *node, const struct sc_node_params *np);
 int exec_destroy(void *g);
 
 /* ---- contexts.c ----------------------------------------------------------------- */
