@@ -6,8 +6,61 @@
 #include "mock.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-int dev_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
+/*
+ * The mock's allocations, zeroed as calloc's.  A block of 2 MiB or more is fresh pages of its own (zero
+ * already: no pass over them here), aligned to 2 MiB and asked to be backed by huge pages (MADV_HUGEPAGE,
+ * where the kernel offers them): the runtime's every 4 MiB buffer is then touched in 2 page faults, not 1024
+ * (on a virtual machine a fault costs a trip through the hypervisor: most of a short mock program's CPU
+ * time went to them).  Without huge pages it is ordinary zero pages.  mock_free knows such a block by its
+ * entry in big[]; any other pointer is the heap's.
+ */
+#define MOCK_HUGE (2u << 20)
+static struct { char *p; size_t n; } big[256];
+static pthread_mutex_t big_mu = PTHREAD_MUTEX_INITIALIZER;
+static void *mock_zalloc(size_t n)
+{
+    if (n < MOCK_HUGE)
+        return calloc(1, n);
+    size_t len = (n + MOCK_HUGE - 1) & ~(size_t)(MOCK_HUGE - 1);
+    char *m = mmap(NULL, len + MOCK_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    char *p = (char *)(((uintptr_t)m + MOCK_HUGE - 1) & ~(uintptr_t)(MOCK_HUGE - 1));
+    if (p > m) /* the unaligned head and tail back */
+        munmap(m, (size_t)(p - m));
+    if (m + MOCK_HUGE > p)
+        munmap(p + len, (size_t)(m + MOCK_HUGE - p));
+    madvise(p, len, MADV_HUGEPAGE); /* a hint: refused, the memory is as good */
+    pthread_mutex_lock(&big_mu);
+    int i = 0;
+    while (i < 256 && big[i].p)
+        i++;
+    if (i < 256)
+        big[i].p = p, big[i].n = len;
+    pthread_mutex_unlock(&big_mu);
+    if (i == 256) { /* no room to remember it: the heap's */
+        munmap(p, len);
+        return calloc(1, n);
+    }
+    return p;
+}
+static void mock_free(void *p)
+{
+    size_t len = 0;
+    pthread_mutex_lock(&big_mu);
+    for (int i = 0; p && i < 256 && !len; i++)
+        if (big[i].p == p)
+            len = big[i].n, big[i].p = NULL;
+    pthread_mutex_unlock(&big_mu);
+    if (len)
+        munmap(p, len);
+    else
+        free(p);
+}
+
+int dev_alloc(void **p, size_t n) { return (*p = mock_zalloc(n)) ? 0 : 2; }
 /* cuMemFree / cudaFree first waits for the work of every stream of the context, as NVIDIA's drivers
  * do ("Managing memory allocations using cudaMalloc and cudaFree causes the GPU to synchronize across all
  * executing CUDA streams", the Programming Guide; the break free_unsynced: it does not) */
@@ -15,11 +68,11 @@ int dev_free(void *p)
 {
     if (!breaks(free_unsynced))
         sync_streams(cur_ctx, 0);
-    free(p);
+    mock_free(p);
     return 0;
 }
-int host_alloc(void **p, size_t n) { return (*p = calloc(1, n)) ? 0 : 2; }
-int host_free(void *p) { free(p); return 0; }
+int host_alloc(void **p, size_t n) { return (*p = mock_zalloc(n)) ? 0 : 2; }
+int host_free(void *p) { mock_free(p); return 0; }
 int host_dev_ptr(void **d, void *h) { *d = h; return 0; }
 /* managed allocations are remembered, so that the stream memory operations can refuse them */
 static struct { const char *p; size_t n; } managed[512];
@@ -27,7 +80,7 @@ static int nmanaged;
 static pthread_mutex_t managed_mu = PTHREAD_MUTEX_INITIALIZER;
 int managed_alloc(void **p, size_t n)
 {
-    if (!(*p = calloc(1, n)))
+    if (!(*p = mock_zalloc(n)))
         return 2;
     pthread_mutex_lock(&managed_mu);
     if (nmanaged < 512)

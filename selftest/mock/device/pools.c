@@ -286,6 +286,8 @@ int alloc_async(void **p, size_t n, void *pool, void *s)
         b->mem = pl->ipc_base + at, b->shared = 1;
     } else /* fresh pages, untouched: calloc zeroed a 4 MiB block the heap reused, 17 ms on a loaded machine */
         b->mem = mmap(NULL, n + MOCK_BLOCK_HEADER, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!b->shared && b->mem != MAP_FAILED) /* huge pages where offered: fewer first-touch faults (memory.c) */
+        madvise(b->mem, n + MOCK_BLOCK_HEADER, MADV_HUGEPAGE);
     b->n = n, b->pool = pl;
     *(struct mblock **)b->mem = b; /* free_async finds the block in front of the memory */
     pthread_mutex_lock(&pools_mu);

@@ -11,6 +11,7 @@
 #include "mock.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER; /* legacy joins: whole enqueue is atomic */
@@ -228,10 +229,17 @@ uint64_t enqueue(void *h, int type, void (*fn)(void *), void *arg, struct mstrea
         owned = 0; /* broken: it runs now too; the node keeps the argument */
     } else
         pthread_mutex_unlock(&registry);
-    if (quirks(enqueue_waits)) { /* legal: the call blocks a while, for the stream to drain */
-        uint64_t until = sc_now_ns() + 50000000u, drained = enq_of(s);
-        while (done_of(s) < drained && sc_now_ns() < until)
-            sc_pause_ns(100000);
+    if (quirks(enqueue_waits)) { /* legal: the call blocks a while (50 ms at most), for the stream to drain */
+        /* woken by the worker as each item completes (its broadcast), not by polling every 100 us */
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += 50000000;
+        until.tv_sec += until.tv_nsec / 1000000000, until.tv_nsec %= 1000000000;
+        pthread_mutex_lock(&s->mu);
+        uint64_t drained = s->enq;
+        while (s->done < drained && pthread_cond_clockwait(&s->cv, &s->mu, CLOCK_MONOTONIC, &until) == 0)
+            ;
+        pthread_mutex_unlock(&s->mu);
     }
     pthread_mutex_lock(&registry);
     if (s == legacy && !breaks(legacy))
