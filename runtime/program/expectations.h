@@ -128,6 +128,14 @@ enum sc_value {
     /* capture_end_graph: the graph cuStreamEndCapture gave back */
     SC_VALUE_ITS_GRAPH,         /* the graph the capture was begun into (cuStreamBeginCaptureToGraph) */
     SC_VALUE_ANOTHER_GRAPH,     /* any other (a new graph, destroyed at once)                       */
+    /* stream_ctx: the context cuStreamGetCtx answered */
+    SC_VALUE_PRIMARY,           /* device 0's primary context                                       */
+    SC_VALUE_THE_CONTEXT,       /* the context the op names                                         */
+    /* sync_policy: the stream's CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY (enum sc_sync_policy)     */
+    SC_VALUE_AUTO,
+    SC_VALUE_SPIN,
+    SC_VALUE_YIELD,
+    SC_VALUE_BLOCKING_SYNC,
 };
 
 #endif
