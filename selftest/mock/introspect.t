@@ -7,7 +7,8 @@
 # handle (stream_id_null_own), the current context answered for a created stream (stream_ctx_current) or the
 # primary for a special handle (stream_ctx_builtin_primary), a stream whose policy was set synchronized and queried
 # as if idle (sync_policy_unwaited), the policy dropped (sync_policy_dropped) or not copied (copy_attributes_noop),
-# or a single attach to the NULL stream accepted (attach_null_accepted), the rule that checks it fails; a driver
+# the destination made to wait for the source's pending work (copy_attributes_orders, a SHOULD rule: its cases are
+# TODO), or a single attach to the NULL stream accepted (attach_null_accepted), the rule that checks it fails; a driver
 # whose every enqueue waits (enqueue_waits) fails no MUST point.
 # The programs are linked here from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
 cd "$(dirname "$0")/../.." || exit 1
@@ -17,7 +18,8 @@ cd "$(dirname "$0")/../.." || exit 1
 rules="stream.id.created_streams_differ stream.id.legacy_differs_from_per_thread stream.id.created_differs_from_builtin
 ctx.stream_ctx.created_stream_gives_its_context ctx.stream_ctx.builtin_stream_gives_current_context
 stream.sync_policy.sync_waits_under_every_policy stream.sync_policy.query_reports_pending_under_every_policy
-stream.sync_policy.reads_back stream.attr.copy_copies_sync_policy stream.attach.single_to_null_stream_refused"
+stream.sync_policy.reads_back stream.attr.copy_copies_sync_policy stream.attr.copy_leaves_order_alone
+stream.attach.single_to_null_stream_refused"
 link_rules "$rules"
 
 # the rules of one compile mode: stream.id.null_is_legacy (legacy), stream.id.null_is_per_thread (per-thread)
@@ -48,6 +50,7 @@ sync_policy_unwaited stream.sync_policy.sync_waits_under_every_policy X returned
 sync_policy_unwaited stream.sync_policy.query_reports_pending_under_every_policy Q
 sync_policy_dropped stream.sync_policy.reads_back X gave auto, not
 copy_attributes_noop stream.attr.copy_copies_sync_policy X gave auto, not
+copy_attributes_orders stream.attr.copy_leaves_order_alone K stayed pending
 attach_null_accepted stream.attach.single_to_null_stream_refused X answered success (0), not an error
 EOF_CASES
 

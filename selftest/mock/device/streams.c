@@ -374,6 +374,10 @@ int copy_attributes(void *dst, void *src)
 {
     if (!breaks(copy_attributes_noop)) /* broken: copies nothing */
         resolve(dst)->policy = resolve(src)->policy;
+    if (breaks(copy_attributes_orders)) { /* broken: the destination's later work waits for the source's */
+        struct mstream *from = resolve(src);
+        enqueue(dst, ITEM_WAIT, NULL, NULL, from, enq_of(from), 0);
+    }
     return 0;
 }
 /* cuStreamAttachMemAsync with CU_MEM_ATTACH_SINGLE: "It is illegal to attach singly to the NULL stream" */
