@@ -2,20 +2,20 @@
 /*
  * stream.attach.single_to_null_stream_refused
  *
- * cuStreamAttachMemAsync with CU_MEM_ATTACH_SINGLE of the NULL (legacy)
- * stream is refused with an error.
+ * cuStreamAttachMemAsync with CU_MEM_ATTACH_SINGLE of the NULL stream (the
+ * handle 0) is refused with an error.
  *
  * level:   MUST
  * source:  CUDA Driver API, Stream Management, cuStreamAttachMemAsync ("It is illegal to attach singly to the NULL stream ... An error will be returned in this case")
  *
  * spec row:
- *   mode:    both
+ *   mode:    legacy
  *   axes:    -
  *   streams: s=nonblocking
  *   objects: -
  *   threads: -
  *   repeat:  1
- *   program: X: attach_single legacy
+ *   program: X: attach_single null
  *   expect:  X answers an_error
  *   control: X: attach_single s
  */
@@ -26,7 +26,7 @@ static void case_only(sc_prog *p)
 {
     sc_stream_create(p, "s", SC_NONBLOCKING);
 
-    sc_op op_X = sc_attach_single(p, "X", SC_LEGACY_STREAM);
+    sc_op op_X = sc_attach_single(p, "X", SC_NULL_STREAM);
 
     sc_expect_answer(p, op_X, SC_CODE_AN_ERROR);
 }
@@ -50,17 +50,17 @@ static const sc_case cases[] = {
 static const sc_rule rule = {
     .id = "stream.attach.single_to_null_stream_refused",
     .level = SC_MUST,
-    .text = "cuStreamAttachMemAsync with CU_MEM_ATTACH_SINGLE of the NULL (legacy) stream is refused with an error.",
+    .text = "cuStreamAttachMemAsync with CU_MEM_ATTACH_SINGLE of the NULL stream (the handle 0) is refused with an error.",
     .source = "CUDA Driver API, Stream Management, cuStreamAttachMemAsync (\"It is illegal to attach singly to the NULL stream ... An error will be returned in this case\")",
     .axes = "",
-    .program = "X: attach_single legacy",
+    .program = "X: attach_single null",
     .expect = "X answers an_error",
     .spec = "spec/stream.rules",
     .repeat = 1,
     .apis = SC_API_DRIVER | SC_API_RUNTIME,
     .devices = 1,
     .isolate = 0,
-    .digest = "4abdf7a311842865",
+    .digest = "2a6a967926683437",
     .cases = cases,
     .ncases = 1,
 };

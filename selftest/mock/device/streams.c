@@ -383,9 +383,11 @@ int copy_attributes(void *dst, void *src)
 /* cuStreamAttachMemAsync with CU_MEM_ATTACH_SINGLE: "It is illegal to attach singly to the NULL stream" */
 int attach_single(void *s)
 {
-    int null_stream = s == (void *)1;
-#ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM
-    null_stream = null_stream || s == NULL;
+    /* the handle 0, the legacy stream's (CU_STREAM_LEGACY itself is accepted, as driver 580 does); compiled with
+     * per-thread default streams, 0 is the per-thread stream, a specific one */
+    int null_stream = s == NULL;
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+    null_stream = 0;
 #endif
     if (null_stream && !breaks(attach_null_accepted))
         return refuse(1); /* invalid value */
