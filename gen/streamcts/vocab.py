@@ -390,6 +390,16 @@ SPELLINGS = {
     # (instantiated for device launch and uploaded by the op) from the device in that mode
     "NODE_DEVLAUNCH": tuple(S("node_" + n, ("graph", "graph"), (c,), tags="device_launch")
                             for n, c in (("faf", "SC_DL_FAF"), ("tail", "SC_DL_TAIL"), ("sibling", "SC_DL_SIBLING"))),
+    # a stream's introspection and attributes: stream_ctx s C gives whether cuStreamGetCtx answered device 0's
+    # primary context or C; sync_policy_P s sets s's synchronization policy, sync_policy s reads it;
+    # copy_attributes t s copies s's attributes to t; attach_single s attaches managed memory to s alone
+    "STREAM_CTX": (S("stream_ctx", ("stream", "context"), getter=True, values=("primary", "the_context")),),
+    "SYNC_POLICY_SET": _one_each("sync_policy_", [("auto", "SC_SYNC_AUTO"), ("spin", "SC_SYNC_SPIN"),
+                                                  ("yield", "SC_SYNC_YIELD"),
+                                                  ("blocking_sync", "SC_SYNC_BLOCKING_SYNC")], args=("stream",)),
+    "SYNC_POLICY": (S("sync_policy", ("stream",), getter=True, values=("auto", "spin", "yield", "blocking_sync")),),
+    "COPY_ATTRIBUTES": (S("copy_attributes", ("stream", "stream")),),
+    "ATTACH_SINGLE": (S("attach_single", ("stream",)),),
 }
 
 

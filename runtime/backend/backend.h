@@ -325,6 +325,16 @@ typedef struct sc_backend {
      * any other graph is destroyed at once. */
     int (*capture_to)(void *s, void *graph, void *dep, int mode);
     int (*capture_end_to)(void *s, void *graph, int *same);
+    /* a stream's introspection and attributes.  stream_ctx: cuStreamGetCtx of s, *which 1 where it answered
+     * device 0's primary context, 2 ctx (a context ctx_create made), 0 another (the runtime API has no such call:
+     * SC_UNSUPPORTED).  sync_policy: CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY of s (enum sc_sync_policy), set
+     * from *policy (cuStreamSetAttribute) or, set 0, read into it (cuStreamGetAttribute).  copy_attributes:
+     * cuStreamCopyAttributes(dst, src).  attach_single: cuStreamAttachMemAsync of 4 KiB of managed memory
+     * (cuMemAllocManaged, freed after the call, the stream synchronized first) with CU_MEM_ATTACH_SINGLE. */
+    int (*stream_ctx)(void *s, void *ctx, int *which);
+    int (*sync_policy)(void *s, int set, int *policy);
+    int (*copy_attributes)(void *dst, void *src);
+    int (*attach_single)(void *s);
 } sc_backend;
 #define SC_BATCH_COPIES 4
 /* flags of graph_instantiate_with, and the result_out values the rules name */
@@ -398,6 +408,8 @@ typedef struct sc_backend {
         .capture_info = P##capture_info, .capture_sever = P##capture_sever, .launch_attr = P##launch_attr, \
         .stream_attr = P##stream_attr, \
         .memcpy_batch = P##memcpy_batch, .capture_to = P##capture_to, .capture_end_to = P##capture_end_to, \
+        .stream_ctx = P##stream_ctx, .sync_policy = P##sync_policy, .copy_attributes = P##copy_attributes, \
+        .attach_single = P##attach_single, \
     }
 
 extern const sc_backend sc_driver_backend;

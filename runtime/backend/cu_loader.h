@@ -90,7 +90,9 @@
     X(cuMemPrefetchAsync) X(cuGreenCtxRecordEvent) X(cuGreenCtxWaitEvent) X(cuCtxFromGreenCtx) \
     X(cuStreamGetGreenCtx) X(cuStreamSetAttribute) X(cuLaunchCooperativeKernel) X(cuGraphNodeSetEnabled) \
     X(cuGraphExecHostNodeSetParams) X(cuGraphExecMemsetNodeSetParams) X(cuGraphExecMemcpyNodeSetParams) \
-    X(cuGraphExecEventRecordNodeSetEvent) X(cuGraphExecEventWaitNodeSetEvent) X(cuGraphExecChildGraphNodeSetParams)
+    X(cuGraphExecEventRecordNodeSetEvent) X(cuGraphExecEventWaitNodeSetEvent) \
+    X(cuGraphExecChildGraphNodeSetParams) X(cuStreamGetCtx) X(cuStreamGetAttribute) \
+    X(cuStreamCopyAttributes) X(cuStreamAttachMemAsync)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

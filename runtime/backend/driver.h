@@ -119,6 +119,10 @@ int drv_event_query(void *e);
 int drv_event_elapsed(float *ms, void *start, void *end);
 int drv_ctx_sync(void);
 int drv_stream_id(void *s, uint64_t *id);
+int drv_stream_ctx(void *s, void *ctx, int *which);
+int drv_sync_policy(void *s, int set, int *policy);
+int drv_copy_attributes(void *dst, void *src);
+int drv_attach_single(void *s);
 
 /* ---- driver_memory.c: allocations, memsets, copies, stream memory operations */
 int drv_dev_alloc(void **p, size_t n);

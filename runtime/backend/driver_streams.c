@@ -5,6 +5,8 @@
  */
 #include "driver.h"
 
+#include <string.h>
+
 void *drv_builtin_stream(int which)
 {
     switch (which) {
@@ -86,5 +88,52 @@ int drv_stream_id(void *s, uint64_t *id)
     unsigned long long v = 0;
     int rc = SC_CALL(cuStreamGetId, (CUstream)s, &v);
     *id = v;
+    return rc;
+}
+
+/* ---- a stream's introspection and attributes ---------------------------------------------------- */
+
+/* cuStreamGetCtx: "The returned context is the context that was active in the calling thread when the stream was
+ * created"; of the special handles, "the context current to the calling thread" */
+int drv_stream_ctx(void *s, void *ctx, int *which)
+{
+    CUcontext c = NULL;
+    int rc = SC_CALL(cuStreamGetCtx, (CUstream)s, &c);
+    *which = rc ? 0 : c == drv_gpus[0].ctx ? 1 : ctx && c == (CUcontext)ctx ? 2 : 0;
+    return rc;
+}
+
+static const CUsynchronizationPolicy policies[] = {
+    [SC_SYNC_AUTO] = CU_SYNC_POLICY_AUTO, [SC_SYNC_SPIN] = CU_SYNC_POLICY_SPIN,
+    [SC_SYNC_YIELD] = CU_SYNC_POLICY_YIELD, [SC_SYNC_BLOCKING_SYNC] = CU_SYNC_POLICY_BLOCKING_SYNC,
+};
+int drv_sync_policy(void *s, int set, int *policy)
+{
+    CUstreamAttrValue v;
+    memset(&v, 0, sizeof v);
+    if (set) {
+        v.syncPolicy = policies[*policy];
+        return SC_CALL(cuStreamSetAttribute, (CUstream)s, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &v);
+    }
+    int rc = SC_CALL(cuStreamGetAttribute, (CUstream)s, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &v);
+    *policy = 0;
+    for (int p = SC_SYNC_AUTO; p <= SC_SYNC_BLOCKING_SYNC; p++)
+        if (v.syncPolicy == policies[p])
+            *policy = p;
+    return rc;
+}
+int drv_copy_attributes(void *dst, void *src) { return SC_CALL(cuStreamCopyAttributes, (CUstream)dst, (CUstream)src); }
+
+/* cuStreamAttachMemAsync: "It is illegal to attach singly to the NULL stream ... An error will be returned" */
+int drv_attach_single(void *s)
+{
+    CUdeviceptr d = 0;
+    int rc = SC_CALL(cuMemAllocManaged, &d, 4096, CU_MEM_ATTACH_GLOBAL);
+    if (rc)
+        return rc;
+    rc = SC_CALL(cuStreamAttachMemAsync, (CUstream)s, d, 0, CU_MEM_ATTACH_SINGLE);
+    if (!rc)
+        SC_CALL(cuStreamSynchronize, (CUstream)s);
+    SC_CALL(cuMemFree, d);
     return rc;
 }

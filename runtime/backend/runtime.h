@@ -97,6 +97,10 @@ int rt_event_query(void *e);
 int rt_event_elapsed(float *ms, void *start, void *end);
 int rt_ctx_sync(void);
 int rt_stream_id(void *s, uint64_t *id);
+int rt_stream_ctx(void *s, void *ctx, int *which);
+int rt_sync_policy(void *s, int set, int *policy);
+int rt_copy_attributes(void *dst, void *src);
+int rt_attach_single(void *s);
 
 /* ---- runtime_memory.c: allocations, memsets, copies */
 int rt_dev_alloc(void **p, size_t n);

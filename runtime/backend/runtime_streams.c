@@ -5,6 +5,8 @@
  */
 #include "runtime.h"
 
+#include <string.h>
+
 void *rt_builtin_stream(int which)
 {
     switch (which) {
@@ -86,5 +88,49 @@ int rt_stream_id(void *s, uint64_t *id)
     unsigned long long v = 0;
     int rc = cudaStreamGetId((cudaStream_t)s, &v);
     *id = v;
+    return rc;
+}
+
+/* ---- a stream's introspection and attributes ---------------------------------------------------- */
+
+/* the runtime API has no cuStreamGetCtx: a stream_ctx rule runs through the driver API only */
+int rt_stream_ctx(void *s, void *ctx, int *which)
+{
+    (void)s, (void)ctx;
+    *which = 0;
+    return SC_UNSUPPORTED;
+}
+
+static const enum cudaSynchronizationPolicy policies[] = {
+    [SC_SYNC_AUTO] = cudaSyncPolicyAuto, [SC_SYNC_SPIN] = cudaSyncPolicySpin,
+    [SC_SYNC_YIELD] = cudaSyncPolicyYield, [SC_SYNC_BLOCKING_SYNC] = cudaSyncPolicyBlockingSync,
+};
+int rt_sync_policy(void *s, int set, int *policy)
+{
+    cudaStreamAttrValue v;
+    memset(&v, 0, sizeof v);
+    if (set) {
+        v.syncPolicy = policies[*policy];
+        return cudaStreamSetAttribute((cudaStream_t)s, cudaStreamAttributeSynchronizationPolicy, &v);
+    }
+    int rc = cudaStreamGetAttribute((cudaStream_t)s, cudaStreamAttributeSynchronizationPolicy, &v);
+    *policy = 0;
+    for (int p = SC_SYNC_AUTO; p <= SC_SYNC_BLOCKING_SYNC; p++)
+        if (v.syncPolicy == policies[p])
+            *policy = p;
+    return rc;
+}
+int rt_copy_attributes(void *dst, void *src) { return cudaStreamCopyAttributes((cudaStream_t)dst, (cudaStream_t)src); }
+
+int rt_attach_single(void *s)
+{
+    void *d = NULL;
+    int rc = cudaMallocManaged(&d, 4096, cudaMemAttachGlobal);
+    if (rc)
+        return rc;
+    rc = cudaStreamAttachMemAsync((cudaStream_t)s, d, 0, cudaMemAttachSingle);
+    if (!rc)
+        cudaStreamSynchronize((cudaStream_t)s);
+    cudaFree(d);
     return rc;
 }

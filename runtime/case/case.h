@@ -395,6 +395,10 @@ issue_fn issue_capture_begin, issue_capture_to, issue_capture_end, issue_capture
 issue_fn issue_alloc, issue_free, issue_fill, issue_read, issue_alloc_imported,
     issue_pool_reserved, issue_pool_used, issue_address, issue_pool_trim, issue_pool_trim_keep,
     issue_pool_export, issue_pool_set_access, issue_pool_access, issue_mem_alloc;
+/* issue_introspect.c: the issue functions of a stream's introspection and attributes. */
+issue_fn issue_stream_ctx, issue_sync_policy_set, issue_sync_policy, issue_copy_attributes, issue_attach_single;
+/* objects.c: the handle of member m of stream s (a built-in stream: of the current device) */
+void *stream_handle(struct run *r, sc_stream s, int m);
 /* Kind k's issue function (issue_ops.c's table); NULL: none. */
 issue_fn *issue_fn_of(enum sc_op_kind k);
 /* Issues op i, member 0 then the rest of a group: the call's result. */

@@ -175,6 +175,27 @@ static int value_stream_green(struct run *r, const struct op_rt *o, enum sc_valu
     return 0;
 }
 
+/* stream_ctx: the context cuStreamGetCtx answered, as issue_stream_ctx found it */
+static int value_stream_ctx(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    *v = o->value == 1 ? SC_VALUE_PRIMARY : o->value == 2 ? SC_VALUE_THE_CONTEXT : 0;
+    snprintf(got, n, "%s", *v ? sc_value_name(*v) : "another context");
+    return 0;
+}
+
+/* sync_policy: enum sc_sync_policy, 0 for a value none of them is */
+static int value_sync_policy(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    static const enum sc_value values[] = { [SC_SYNC_AUTO] = SC_VALUE_AUTO, [SC_SYNC_SPIN] = SC_VALUE_SPIN,
+                                            [SC_SYNC_YIELD] = SC_VALUE_YIELD,
+                                            [SC_SYNC_BLOCKING_SYNC] = SC_VALUE_BLOCKING_SYNC };
+    (void)r;
+    *v = o->value >= SC_SYNC_AUTO && o->value <= SC_SYNC_BLOCKING_SYNC ? values[o->value] : 0;
+    snprintf(got, n, "%s", *v ? sc_value_name(*v) : "no policy the rules name");
+    return 0;
+}
+
 /* judged once every gate has completed and stamped its hold: judge_elapsed */
 static int value_elapsed(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
@@ -212,6 +233,8 @@ static value_fn *const value_of[SC_OP_KIND_END] = {
     [SC_OP_CAPTURE_DEPS] = value_capture_deps,
     [SC_OP_CAPTURE_END_GRAPH] = value_capture_end_graph,
     [SC_OP_STREAM_GREEN] = value_stream_green,
+    [SC_OP_STREAM_CTX] = value_stream_ctx,
+    [SC_OP_SYNC_POLICY] = value_sync_policy,
     [SC_OP_PRIMARY_RELEASE] = value_primary_release,
     [SC_OP_INSTANTIATE_CHECKED] = value_instantiate_checked,
     [SC_OP_ELAPSED] = value_elapsed,

@@ -13,7 +13,7 @@
 static uint32_t run_counter;
 
 /* The handle of member m of stream s (a built-in stream: of the current device). */
-static void *stream_handle(struct run *r, sc_stream s, int m)
+void *stream_handle(struct run *r, sc_stream s, int m)
 {
     return s >= 0 ? r->members[r->first[s] + m] : r->b->builtin_stream(sc_builtin_kind(s));
 }

@@ -130,6 +130,14 @@ enum sc_value {
     SC_VALUE_ANOTHER_GRAPH,     /* any other (a new graph, destroyed at once)                       */
     /* stream_green: the green context cuStreamGetGreenCtx gives (none: SC_VALUE_NONE, NULL) */
     SC_VALUE_ITS_GREEN,         /* the program's green context, which its green streams belong to   */
+    /* stream_ctx: the context cuStreamGetCtx answered */
+    SC_VALUE_PRIMARY,           /* device 0's primary context                                       */
+    SC_VALUE_THE_CONTEXT,       /* the context the op names                                         */
+    /* sync_policy: the stream's CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY (enum sc_sync_policy)     */
+    SC_VALUE_AUTO,
+    SC_VALUE_SPIN,
+    SC_VALUE_YIELD,
+    SC_VALUE_BLOCKING_SYNC,
 };
 
 #endif

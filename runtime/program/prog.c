@@ -427,6 +427,12 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_ITS_GRAPH: return "its_graph";
     case SC_VALUE_ANOTHER_GRAPH: return "another_graph";
     case SC_VALUE_ITS_GREEN: return "its_green";
+    case SC_VALUE_PRIMARY: return "primary";
+    case SC_VALUE_THE_CONTEXT: return "the_context";
+    case SC_VALUE_AUTO: return "auto";
+    case SC_VALUE_SPIN: return "spin";
+    case SC_VALUE_YIELD: return "yield";
+    case SC_VALUE_BLOCKING_SYNC: return "blocking_sync";
     }
     return "?";
 }

@@ -445,6 +445,27 @@ sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)
 sc_op sc_stream_flags(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_FLAGS, n, s); }
 sc_op sc_stream_priority(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_PRIORITY, n, s); }
 sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_ID, n, s); }
+sc_op sc_stream_ctx(sc_prog *p, const char *n, sc_stream s, sc_context c)
+{
+    struct sc_op_def *op = add(p, SC_OP_STREAM_CTX, n, s);
+    check_index(p, n, "context", c, p->ncontexts);
+    op->context = c;
+    return index_of(p, op);
+}
+sc_op sc_sync_policy_set(sc_prog *p, const char *n, sc_stream s, enum sc_sync_policy policy)
+{
+    struct sc_op_def *op = add(p, SC_OP_SYNC_POLICY_SET, n, s);
+    op->cond = policy;
+    return index_of(p, op);
+}
+sc_op sc_sync_policy(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_SYNC_POLICY, n, s); }
+sc_op sc_copy_attributes(sc_prog *p, const char *n, sc_stream dst, sc_stream src)
+{
+    struct sc_op_def *op = add(p, SC_OP_COPY_ATTRIBUTES, n, dst);
+    op->cond = src;
+    return index_of(p, op);
+}
+sc_op sc_attach_single(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_ATTACH_SINGLE, n, s); }
 static sc_op with_attr(sc_prog *p, enum sc_op_kind k, const char *n, sc_stream s, enum sc_launch_attr attr)
 {
     struct sc_op_def *op = add(p, k, n, s);

@@ -372,6 +372,20 @@ sc_op sc_fault(sc_prog *p, const char *name, enum sc_fault_kind how, sc_stream s
 
 /* Host threads and contexts. */
 sc_op sc_stream_id(sc_prog *p, const char *name, sc_stream s);          /* getter: cuStreamGetId */
+/* A stream's introspection and attributes: cuStreamGetCtx of s, compared with device 0's primary context and c
+ * (a getter; driver API only); its synchronization policy set (cuStreamSetAttribute) and read (a getter);
+ * cuStreamCopyAttributes(dst, src); cuStreamAttachMemAsync of managed memory the op makes, CU_MEM_ATTACH_SINGLE. */
+enum sc_sync_policy {
+    SC_SYNC_AUTO = 1,      /* CU_SYNC_POLICY_AUTO          */
+    SC_SYNC_SPIN,          /* CU_SYNC_POLICY_SPIN          */
+    SC_SYNC_YIELD,         /* CU_SYNC_POLICY_YIELD         */
+    SC_SYNC_BLOCKING_SYNC, /* CU_SYNC_POLICY_BLOCKING_SYNC */
+};
+sc_op sc_stream_ctx(sc_prog *p, const char *name, sc_stream s, sc_context c);
+sc_op sc_sync_policy_set(sc_prog *p, const char *name, sc_stream s, enum sc_sync_policy policy);
+sc_op sc_sync_policy(sc_prog *p, const char *name, sc_stream s);
+sc_op sc_copy_attributes(sc_prog *p, const char *name, sc_stream dst, sc_stream src);
+sc_op sc_attach_single(sc_prog *p, const char *name, sc_stream s);
 /* getters of cuStreamGetCaptureInfo: the capture id (none when s is not capturing), and how many nodes the next
  * node captured in s will depend on; and cuStreamUpdateCaptureDependencies setting that set to none */
 /* sc_kernel and sc_gate launched by cuLaunchKernelEx with one launch attribute */

@@ -157,6 +157,7 @@ struct mstream {
     /* in a capture: its index among the members, and how many nodes of each member its next node follows */
     int cap_index;
     uint32_t clock[MOCK_CAPTURE_STREAMS];
+    int policy, policy_set; /* its synchronization policy (enum sc_sync_policy; 0: never set), and whether one was set */
     uint32_t cap_nodes; /* the nodes it captured so far (the last is clock[cap_index] unless the set was replaced) */
     /* what its worker waits for now (a test over arg, made under mu), NULL while it runs or idles (settle) */
     int (*blocked)(const void *arg);
@@ -271,6 +272,10 @@ int stream_destroy(void *s);
 int stream_sync(void *s);
 int stream_query(void *s);
 int stream_id(void *s, uint64_t *id);
+int stream_ctx(void *s, void *ctx, int *which);
+int sync_policy(void *s, int set, int *policy);
+int copy_attributes(void *dst, void *src);
+int attach_single(void *s);
 int settle(uint64_t max_ns);
 
 /* ---- launches.c ----------------------------------------------------------------- */

@@ -294,7 +294,7 @@ int stream_sync(void *s)
         sc_pause_ns(1000000000u);
     if (quirks(slow_sync))
         sc_pause_ns(8000000u);
-    if (breaks(sync))
+    if (breaks(sync) || (st->policy_set && breaks(sync_policy_unwaited)))
         return context_error();
     if (st->ctx && (!(st->ctx->flags & SC_CTX_BLOCKING_SYNC) || breaks(ctx_blocking_spins))) {
         uint64_t target = enq_of(st); /* spins, unless its context blocks (as ctx_sync) */
@@ -317,6 +317,8 @@ int stream_query(void *s)
         st = legacy;
     uint64_t enq = enq_of(st);
     int err = context_error();
+    if (!err && st->policy_set && breaks(sync_policy_unwaited)) /* broken: answers as if its work were done */
+        return 0;
     return err ? err : done_of(st) >= enq ? 0 : not_ready();
 }
 /* Waits for every stream of context c (NULL: the primary, with its green contexts' streams, "If the current
@@ -341,7 +343,68 @@ void sync_streams(struct mctx *c, int spins)
         else
             wait_done(all[i], target[i]);
 }
-int stream_id(void *s, uint64_t *id) { *id = (uint64_t)(uintptr_t)resolve(s); return 0; }
+/* cuStreamGetId: each stream's own (its address), the NULL handle the one the calling thread would use */
+int stream_id(void *s, uint64_t *id)
+{
+    int builtin = s == NULL || s == (void *)1 || s == (void *)2;
+    struct mstream *st = resolve(s);
+    if (breaks(stream_id_shared) && (!builtin || st == per_thread)) /* broken: the legacy stream's id */
+        st = resolve((void *)1);
+    *id = breaks(stream_id_null_own) && s == NULL ? 0xdeadu : (uint64_t)(uintptr_t)st;
+    return 0;
+}
+
+/* ---- a stream's introspection and attributes ---------------------------------------------------- */
+
+/* cuStreamGetCtx: a created stream's context is the one current when it was made; a special handle's, the
+ * calling thread's current one (NULL: the primary).  which: 1 the primary, 2 ctx (backend.h) */
+int stream_ctx(void *s, void *ctx, int *which)
+{
+    int builtin = s == NULL || s == (void *)1 || s == (void *)2;
+    struct mctx *c = builtin ? cur_ctx : resolve(s)->ctx;
+    if (breaks(stream_ctx_current)) /* broken: the calling thread's current context, whatever the stream */
+        c = cur_ctx;
+    if (breaks(stream_ctx_builtin_primary) && builtin) /* broken: a special handle answers the primary */
+        c = NULL;
+    *which = !c ? 1 : c == ctx ? 2 : 0;
+    return 0;
+}
+/* CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY: kept, read back (0, never set: auto) */
+int sync_policy(void *s, int set, int *policy)
+{
+    struct mstream *st = resolve(s);
+    if (set) {
+        if (!breaks(sync_policy_dropped)) /* broken: accepted and dropped */
+            st->policy = *policy;
+        st->policy_set = 1;
+        return 0;
+    }
+    *policy = st->policy ? st->policy : SC_SYNC_AUTO;
+    return 0;
+}
+int copy_attributes(void *dst, void *src)
+{
+    if (!breaks(copy_attributes_noop)) /* broken: copies nothing */
+        resolve(dst)->policy = resolve(src)->policy;
+    if (breaks(copy_attributes_orders)) { /* broken: the destination's later work waits for the source's */
+        struct mstream *from = resolve(src);
+        enqueue(dst, ITEM_WAIT, NULL, NULL, from, enq_of(from), 0);
+    }
+    return 0;
+}
+/* cuStreamAttachMemAsync with CU_MEM_ATTACH_SINGLE: "It is illegal to attach singly to the NULL stream" */
+int attach_single(void *s)
+{
+    /* the handle 0, the legacy stream's (CU_STREAM_LEGACY itself is accepted, as driver 580 does); compiled with
+     * per-thread default streams, 0 is the per-thread stream, a specific one */
+    int null_stream = s == NULL;
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+    null_stream = 0;
+#endif
+    if (null_stream && !breaks(attach_null_accepted))
+        return refuse(1); /* invalid value */
+    return 0;
+}
 /* Every stream either idle or waiting for what has not happened (a gate, a value, another stream), or the
  * time is up: a stream whose next work can run runs it first, however long a busy machine takes to
  * schedule its worker.  The hold window's end is then a handshake with the workers, not a sleep. */
