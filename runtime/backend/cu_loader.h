@@ -86,7 +86,7 @@
     X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies) X(cuMemcpyBatchAsync) \
     X(cuGraphConditionalHandleCreate) X(cuGraphAddNode) X(cuStreamBeginCaptureToGraph) \
     X(cuCtxRecordEvent) X(cuCtxWaitEvent) X(cuLibraryLoadData) X(cuLibraryGetKernel) \
-    X(cuMemPrefetchAsync)
+    X(cuMemPrefetchAsync) X(cuMemcpy3DBatchAsync)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 
