@@ -191,10 +191,11 @@ def check_synchronizes(prog, exp, skind, okind):
         )
     return errs
 def check_fill_read(prog, s):
-    """'B reads its fill': B is a read, and a fill of its buffer comes before it (runtime: sc_op_writer)."""
+    """'B reads its fill': B is a read (read, batch_read), and a fill of its buffer comes before it (runtime:
+    sc_op_writer)."""
     op = prog.ops[s]
-    if op.kind != "read":
-        return [f"subject of 'reads its fill' must be a read; '{op.name}' is {op.kind}"]
+    if not KINDS[op.kind].facts.get("reads_buffer"):
+        return [f"subject of 'reads its fill' must be a read (read, batch_read); '{op.name}' is {op.kind}"]
     if not any(o.kind == "fill" and o.args[0] == op.args[0] for o in prog.ops[:s]):
         return [f"'{op.name} reads its fill' needs a fill of {op.args[0]} before {op.name}"]
     return []

@@ -9,7 +9,7 @@ import re
 
 from .model import Bad, Object, Op, Program, Stream, article, near, one_of
 from .vocab import (
-    BUILTIN_REF, BUILTIN_STREAMS, BY_USE, COPIES, DEFAULT_POOL, INTEGER, KINDS, LOWER_NAME, MAX_DEVICES, MAX_PROCS,
+    BATCH_COPIES, BUILTIN_REF, BUILTIN_STREAMS, BY_USE, COPIES, DEFAULT_POOL, INTEGER, KINDS, LOWER_NAME, MAX_DEVICES, MAX_PROCS,
     NAME, OBJECT_FLAGS, OBJECT_NAME, PREFIXES, PRIORITIES, PROCESS_ENV, SHAPED_COPIES, STREAM_FLAGS, STREAM_KINDS,
     STREAM_RANGES, STREAM_SYNTAX, WAIT_CONDITIONS,
 )
@@ -18,11 +18,19 @@ COPY_KIND = re.compile(rf"(memcpy(?:2d|3d)?)_(?:{'|'.join(COPIES)})(_sync)?")
 WAIT_VALUE_KIND = re.compile(rf"(wait_value(?:64)?)_(?:{'|'.join(WAIT_CONDITIONS)})")
 
 
+BATCH_KIND = re.compile(rf"(memcpy(?:3d)?_batch(?:_call|_any|_split)?)_(?:{'|'.join(COPIES)})")
+
+
+def family_of(kind):
+    """A spelling's family as the docs name it: memcpy_h2d_pinned is memcpy_COPY, memcpy_batch_call_d2d
+    memcpy_batch_call_COPY, wait_value_geq wait_value_C."""
+    return WAIT_VALUE_KIND.sub(r"\1_C", COPY_KIND.sub(r"\1_COPY\2", BATCH_KIND.sub(r"\1_COPY", kind)))
+
+
 def kind_families():
-    """The op kinds as docs/design.md lists them: the copies as memcpy_COPY, memcpy_COPY_sync, ..., the
-    value waits as wait_value_C, wait_value64_C; every other kind as itself."""
-    families = (WAIT_VALUE_KIND.sub(r"\1_C", COPY_KIND.sub(r"\1_COPY\2", k)) for k in KINDS)
-    return list(dict.fromkeys(families))
+    """The op kinds as docs/design.md lists them: the copies as memcpy_COPY, memcpy_COPY_sync,
+    memcpy_batch_COPY, ..., the value waits as wait_value_C, wait_value64_C; every other kind as itself."""
+    return list(dict.fromkeys(family_of(k) for k in KINDS))
 
 
 def unknown_kind(word, text):
@@ -33,7 +41,8 @@ def unknown_kind(word, text):
     guess = stems or near(word, dict.fromkeys(list(KINDS) + families))
     return (
         f"unknown op kind '{word}' in '{text}' ({f'did you mean {one_of(guess)}? ' if guess else ''}the kinds: "
-        f"{', '.join(families)}; COPY: {one_of(COPIES)} (memcpy2d_ and memcpy3d_: {one_of(SHAPED_COPIES)}); "
+        f"{', '.join(families)}; COPY: {one_of(COPIES)} (memcpy2d_ and memcpy3d_: {one_of(SHAPED_COPIES)}; "
+        f"the batches: {one_of(BATCH_COPIES)}, memcpy_batch_call_ h2d_pageable too); "
         f"C: {one_of(WAIT_CONDITIONS)})"
     )
 

@@ -190,6 +190,7 @@ COPIES = (
     "h2h_pinned", "h2h_pageable", "h2m", "m2h", "d2m", "m2d",
 )
 SHAPED_COPIES = COPIES[:5]  # the copies memcpy2d_ and memcpy3d_ take
+BATCH_COPIES = ("h2d_pinned", "d2h_pinned", "d2d")  # the copies of a batch (memcpy_batch_call_: h2d_pageable too)
 SHAPES = {"memcpy": "", "memcpy2d": " | SC_COPY_2D", "memcpy3d": " | SC_COPY_3D"}
 WAIT_CONDITIONS = ("geq", "eq", "and", "nor")  # the C of wait_value_C, wait_value64_C
 MEMORIES = {"": "SC_MEM_DEVICE", "_pinned": "SC_MEM_PINNED", "_managed": "SC_MEM_MANAGED"}
@@ -330,15 +331,23 @@ SPELLINGS = {
                               values=("instantiated", "invalid_structure"), tags="instantiates"),),
     "INSTANTIATE_AUTO_FREE": (S("instantiate_auto_free", ("graph",), tags="instantiates"),),
     "CTX_CREATE": (S("ctx_create", ("context",), tags="changes_current"),),
-    "READ": (S("read", ("buffer",)),),
+    "READ": (S("read", ("buffer",)), S("batch_read", ("buffer",), fn="sc_read_batch")),
     "POOL_EXPORT": (S("pool_export", ("pool",)),),
     "KERNEL_INVALID": (S("kernel_invalid"),),
     "POOL_USED": (S("pool_used", ("pool",), getter=True, values=("zero", "allocated")),),  # allocated: at least 4 MiB
     "ADDRESS": (S("address", ("buffer",), getter=True),),  # compared with 'equals': the memory an allocation reused
     "NODE_MEMSET_ALLOC": (S("node_memset_alloc", ("graph", "buffer")),),
     "MEMCPY_PEER_FROM": (S("memcpy_peer_from", ("buffer",)),),
-    "MEMCPY_BATCH": tuple(S(f"memcpy_batch_{copy}", consts=("SC_" + copy.upper(),))
-                          for copy in ("h2d_pinned", "d2h_pinned", "d2d")),
+    # memcpy_batch_COPY: sources accessed in stream order; _call_, _any_: CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL,
+    # _ANY; _split_: two attribute entries; memcpy3d_batch_COPY: cuMemcpy3DBatchAsync
+    "MEMCPY_BATCH": tuple(S(f"memcpy{shape}_batch{order}_{copy}", consts=("SC_" + copy.upper() + flag,))
+                          for shape, order, flag, copies in (
+                              ("", "", "", BATCH_COPIES),
+                              ("", "_call", " | SC_BATCH_DURING_CALL", ("h2d_pinned", "h2d_pageable") + BATCH_COPIES[1:]),
+                              ("", "_any", " | SC_BATCH_ANY", BATCH_COPIES),
+                              ("", "_split", " | SC_BATCH_SPLIT", BATCH_COPIES),
+                              ("3d", "", " | SC_COPY_3D", BATCH_COPIES))
+                          for copy in copies),
     "CAPTURE_ID": (S("capture_id", ("stream",), getter=True),),  # compared with 'equals' / 'differs from'
     "CAPTURE_DEPS": (S("capture_deps", ("stream",), getter=True,
                        values=("no_dependencies", "one_dependency", "two_dependencies")),),

@@ -314,9 +314,11 @@ typedef struct sc_backend {
      * window_dev; SC_UNSUPPORTED where the device has no such attribute (no L2 set-aside, memory synchronization
      * domains below compute capability 9.0) */
     int (*stream_attr)(void *s, int attr, void *window_dev);
-    /* cuMemcpyBatchAsync of n bytes from src to dst in SC_BATCH_COPIES equal copies, and a copy of the slot's arg
-     * to its token, one attribute for all: CU_MEMCPY_SRC_ACCESS_ORDER_STREAM; kind: enum sc_copy (host pinned or
-     * device memory only) */
+    /* cuMemcpyBatchAsync of n bytes from src to dst in SC_BATCH_COPIES equal copies, and (slot_dev not NULL) a copy
+     * of the slot's arg to its token; kind: enum sc_copy (host or device memory) with its SC_BATCH_* flags: the
+     * source access order of every copy (none: CU_MEMCPY_SRC_ACCESS_ORDER_STREAM), SC_BATCH_SPLIT two attribute
+     * entries (attrsIdxs {0, 2}); with SC_COPY_3D the same copies through cuMemcpy3DBatchAsync (a driver without it
+     * answers the code of its absence) */
     int (*memcpy_batch)(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev);
     /* cuStreamBeginCaptureToGraph: s captures into graph, a graph graph_new made, the first node captured in s
      * depending on node dep of it (a node node_add gave; NULL: none), in mode (enum sc_capture_mode).  A driver

@@ -92,7 +92,7 @@
     X(cuGraphExecHostNodeSetParams) X(cuGraphExecMemsetNodeSetParams) X(cuGraphExecMemcpyNodeSetParams) \
     X(cuGraphExecEventRecordNodeSetEvent) X(cuGraphExecEventWaitNodeSetEvent) \
     X(cuGraphExecChildGraphNodeSetParams) X(cuStreamGetCtx) X(cuStreamGetAttribute) \
-    X(cuStreamCopyAttributes) X(cuStreamAttachMemAsync)
+    X(cuStreamCopyAttributes) X(cuStreamAttachMemAsync) X(cuMemcpy3DBatchAsync)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

@@ -111,18 +111,57 @@ int drv_memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kin
     default: return SC_CALL(cuMemcpyAsync, DPTR(dst), DPTR(src), n, (CUstream)s);
     }
 }
+/* the source access order a batch's flags ask for (none: in stream order) */
+static CUmemcpySrcAccessOrder src_order(unsigned kind)
+{
+    return kind & SC_BATCH_DURING_CALL ? CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL
+           : kind & SC_BATCH_ANY       ? CU_MEMCPY_SRC_ACCESS_ORDER_ANY
+                                       : CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+}
+/* one pointer-to-pointer copy of cuMemcpy3DBatchAsync: n bytes as one row (rows, layers: tightly packed) */
+static CUDA_MEMCPY3D_BATCH_OP copy3d_op(CUdeviceptr dst, CUdeviceptr src, size_t n, unsigned kind)
+{
+    CUDA_MEMCPY3D_BATCH_OP op;
+    memset(&op, 0, sizeof op);
+    op.src.type = op.dst.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+    op.src.op.ptr.ptr = src, op.dst.op.ptr.ptr = dst;
+    op.extent = (CUextent3D){ n, 1, 1 };
+    op.srcAccessOrder = src_order(kind);
+    return op;
+}
+/* cuMemcpyBatchAsync and cuMemcpy3DBatchAsync as cuda.h of CUDA 13.0 declares them (the _v2 entry points, without
+ * the failIdx of CUDA 12.8's): a driver that says it is older has neither, a capability the point skips for; one
+ * that says 13.0 or later and lacks them fails, naming the entry point (SC_CALL) */
+static int batch_supported(void)
+{
+    int version = 0;
+    return !SC_CALL(cuDriverGetVersion, &version) && version >= 13000;
+}
+/*
+ * n bytes in SC_BATCH_COPIES equal copies and (slot_dev not NULL) a last one of the slot's arg to its token, so that
+ * the batch's own work says when it ran.  Unified addressing: host and device memory alike.  SC_BATCH_SPLIT: the
+ * copies under two attribute entries, the second from copy 2 on (the token's copy among them).
+ */
 int drv_memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev)
 {
     CUdeviceptr dsts[SC_BATCH_COPIES + 1], srcs[SC_BATCH_COPIES + 1];
-    size_t sizes[SC_BATCH_COPIES + 1], first = 0, part = n / SC_BATCH_COPIES;
-    CUmemcpyAttributes attr = { .srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM };
+    size_t sizes[SC_BATCH_COPIES + 1], idxs[2] = { 0, 2 }, part = n / SC_BATCH_COPIES, count = SC_BATCH_COPIES;
+    CUmemcpyAttributes attrs[2] = { { .srcAccessOrder = src_order(kind) }, { .srcAccessOrder = src_order(kind) } };
     struct sc_slot *slot = slot_dev;
-    (void)kind; /* unified addressing: host pinned and device memory alike */
+    if (!batch_supported())
+        return SC_UNSUPPORTED;
     for (int k = 0; k < SC_BATCH_COPIES; k++)
         dsts[k] = DPTR((char *)dst + k * part), srcs[k] = DPTR((const char *)src + k * part), sizes[k] = part;
-    dsts[SC_BATCH_COPIES] = DPTR(&slot->token), srcs[SC_BATCH_COPIES] = DPTR(&slot->arg);
-    sizes[SC_BATCH_COPIES] = sizeof slot->token;
-    return SC_CALL(cuMemcpyBatchAsync, dsts, srcs, sizes, SC_BATCH_COPIES + 1, &attr, &first, 1, (CUstream)s);
+    if (slot)
+        dsts[count] = DPTR(&slot->token), srcs[count] = DPTR(&slot->arg), sizes[count++] = sizeof slot->token;
+    if (kind & SC_COPY_3D) {
+        CUDA_MEMCPY3D_BATCH_OP ops[SC_BATCH_COPIES + 1];
+        for (size_t k = 0; k < count; k++)
+            ops[k] = copy3d_op(dsts[k], srcs[k], sizes[k], kind);
+        return SC_CALL(cuMemcpy3DBatchAsync, count, ops, 0, (CUstream)s);
+    }
+    return SC_CALL(cuMemcpyBatchAsync, dsts, srcs, sizes, count, attrs, idxs, kind & SC_BATCH_SPLIT ? 2 : 1,
+                   (CUstream)s);
 }
 int drv_memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
 {

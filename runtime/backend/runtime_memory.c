@@ -41,18 +41,36 @@ static struct cudaMemcpy3DParms copy3d(void *dst, const void *src, size_t n, uns
     return m;
 }
 
+static enum cudaMemcpySrcAccessOrder src_order(unsigned kind)
+{
+    return kind & SC_BATCH_DURING_CALL ? cudaMemcpySrcAccessOrderDuringApiCall
+           : kind & SC_BATCH_ANY       ? cudaMemcpySrcAccessOrderAny
+                                       : cudaMemcpySrcAccessOrderStream;
+}
+/* driver_memory.c's drv_memcpy_batch, through cudaMemcpyBatchAsync / cudaMemcpy3DBatchAsync */
 int rt_memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev)
 {
     void *dsts[SC_BATCH_COPIES + 1];
     const void *srcs[SC_BATCH_COPIES + 1];
-    size_t sizes[SC_BATCH_COPIES + 1], first = 0, part = n / SC_BATCH_COPIES;
-    struct cudaMemcpyAttributes attr = { .srcAccessOrder = cudaMemcpySrcAccessOrderStream };
+    size_t sizes[SC_BATCH_COPIES + 1], idxs[2] = { 0, 2 }, part = n / SC_BATCH_COPIES, count = SC_BATCH_COPIES;
+    struct cudaMemcpyAttributes attrs[2] = { { .srcAccessOrder = src_order(kind) }, { .srcAccessOrder = src_order(kind) } };
     struct sc_slot *slot = slot_dev;
-    (void)kind; /* unified addressing: host pinned and device memory alike */
     for (int k = 0; k < SC_BATCH_COPIES; k++)
         dsts[k] = (char *)dst + k * part, srcs[k] = (const char *)src + k * part, sizes[k] = part;
-    dsts[SC_BATCH_COPIES] = &slot->token, srcs[SC_BATCH_COPIES] = &slot->arg, sizes[SC_BATCH_COPIES] = sizeof slot->token;
-    return cudaMemcpyBatchAsync(dsts, srcs, sizes, SC_BATCH_COPIES + 1, &attr, &first, 1, (cudaStream_t)s);
+    if (slot)
+        dsts[count] = &slot->token, srcs[count] = &slot->arg, sizes[count++] = sizeof slot->token;
+    if (kind & SC_COPY_3D) {
+        struct cudaMemcpy3DBatchOp ops[SC_BATCH_COPIES + 1];
+        memset(ops, 0, sizeof ops);
+        for (size_t k = 0; k < count; k++) {
+            ops[k].src.type = ops[k].dst.type = cudaMemcpyOperandTypePointer;
+            ops[k].src.op.ptr.ptr = (void *)(uintptr_t)srcs[k], ops[k].dst.op.ptr.ptr = dsts[k];
+            ops[k].extent = (struct cudaExtent){ sizes[k], 1, 1 };
+            ops[k].srcAccessOrder = src_order(kind);
+        }
+        return cudaMemcpy3DBatchAsync(count, ops, 0, (cudaStream_t)s);
+    }
+    return cudaMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, idxs, kind & SC_BATCH_SPLIT ? 2 : 1, (cudaStream_t)s);
 }
 int rt_memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kind)
 {

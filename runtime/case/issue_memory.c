@@ -50,13 +50,17 @@ int issue_fill(struct run *r, int i, const struct issue_args *a)
     return r->buf_ptr[m] ? r->b->memset_async(a->stream, r->buf_ptr[m], r->op[i].fill, SC_COPY_BYTES) : -1;
 }
 
-/* the first word, into the op's slot, which every process of the case sees */
+/* the first word, into the op's slot, which every process of the case sees (batch_read, its copy set: by a batch
+ * of copies, its source accessed in stream order, no token copy among them) */
 int issue_read(struct run *r, int i, const struct issue_args *a)
 {
     int m = r->op[i].def->buffer;
-    return r->buf_ptr[m] ? r->b->memcpy_async(a->stream, &r->arena->slots[i].arg, r->buf_ptr[m], sizeof(uint32_t),
-                                              SC_D2H_PINNED)
-                         : -1;
+    void *word = &r->arena->slots[i].arg;
+    if (!r->buf_ptr[m])
+        return -1;
+    if (r->op[i].def->copy)
+        return r->b->memcpy_batch(a->stream, word, r->buf_ptr[m], sizeof(uint32_t), r->op[i].def->copy, NULL);
+    return r->b->memcpy_async(a->stream, word, r->buf_ptr[m], sizeof(uint32_t), SC_D2H_PINNED);
 }
 
 int issue_alloc_imported(struct run *r, int i, const struct issue_args *a)

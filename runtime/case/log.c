@@ -67,6 +67,12 @@ static void describe_kind(struct run *r, const struct sc_op_def *d, char *kind, 
     const struct sc_op_facts *f = sc_op_facts(d->kind);
     if (f->names == SC_NAMES_NODE)
         describe_node(r, d, kind, n);
+    else if (d->kind == SC_OP_MEMCPY_BATCH) /* the rule's spelling: memcpy_batch_call_d2d, memcpy3d_batch_d2d */
+        snprintf(kind, n, "memcpy%s_batch%s_%s", d->copy & SC_COPY_3D ? "3d" : "",
+                 d->copy & SC_BATCH_DURING_CALL ? "_call" : d->copy & SC_BATCH_ANY ? "_any"
+                 : d->copy & SC_BATCH_SPLIT ? "_split" : "", sc_copy_name(d->copy & ~SC_COPY_3D));
+    else if (d->kind == SC_OP_READ && d->copy)
+        snprintf(kind, n, "batch_read %s", p->buffers[d->buffer]);
     else if (f->data == SC_DATA_COPY)
         snprintf(kind, n, "memcpy_%s", sc_copy_name(d->copy));
     else if (f->data == SC_DATA_MEMSET && d->mem != SC_MEM_DEVICE)

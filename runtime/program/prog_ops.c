@@ -91,7 +91,9 @@ static sc_op copy(sc_prog *p, enum sc_op_kind k, const char *n, unsigned kind, s
     struct sc_op_def *op = add(p, k, n, s);
     op->copy = kind;
     if ((kind & SC_COPY_KIND_MASK) < SC_H2D_PINNED || (kind & SC_COPY_KIND_MASK) > SC_M2D ||
-        ((kind & (SC_COPY_2D | SC_COPY_3D)) && (kind & SC_COPY_KIND_MASK) > SC_D2D))
+        ((kind & (SC_COPY_2D | SC_COPY_3D)) && (kind & SC_COPY_KIND_MASK) > SC_D2D) ||
+        ((kind & SC_BATCH_FLAGS) && k != SC_OP_MEMCPY_BATCH) ||
+        (k == SC_OP_MEMCPY_BATCH && ((kind & SC_COPY_2D) || (kind & SC_COPY_KIND_MASK) > SC_D2D)))
         sc_prog_misuse(p, "operation %s: no such copy", n);
     return index_of(p, op);
 }
@@ -173,6 +175,13 @@ sc_op sc_free_async(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
 }
 sc_op sc_fill(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_FILL, n, m, SC_DEFAULT_POOL, s); }
 sc_op sc_read(sc_prog *p, const char *n, sc_buffer m, sc_stream s) { return buffer_op(p, SC_OP_READ, n, m, SC_DEFAULT_POOL, s); }
+sc_op sc_read_batch(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
+{
+    sc_op op = sc_read(p, n, m, s);
+    if (op == p->nops - 1 && p->ops[op].kind == SC_OP_READ) /* not the sink of a program past its last op */
+        p->ops[op].copy = SC_D2H_PINNED; /* issue_read: a batch of copies, not cuMemcpyDtoHAsync */
+    return op;
+}
 sc_op sc_memcpy_peer_from(sc_prog *p, const char *n, sc_buffer m, sc_stream s)
 {
     return buffer_op(p, SC_OP_MEMCPY_PEER_FROM, n, m, SC_DEFAULT_POOL, s);

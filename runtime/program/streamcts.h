@@ -160,6 +160,13 @@ enum sc_copy {
 #define SC_COPY_KIND_MASK 0xffu
 #define SC_COPY_2D 0x100u
 #define SC_COPY_3D 0x200u
+/* A batch of copies (sc_memcpy_batch, sc_read_batch) only: how its sources are accessed
+ * (CUmemcpySrcAccessOrder; none of these: CU_MEMCPY_SRC_ACCESS_ORDER_STREAM), and SC_BATCH_SPLIT: its copies under
+ * two attribute entries (attrsIdxs {0, 2}), both in stream order.  SC_COPY_3D with a batch: cuMemcpy3DBatchAsync. */
+#define SC_BATCH_DURING_CALL 0x400u /* CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL */
+#define SC_BATCH_ANY 0x800u         /* CU_MEMCPY_SRC_ACCESS_ORDER_ANY */
+#define SC_BATCH_SPLIT 0x1000u
+#define SC_BATCH_FLAGS (SC_BATCH_DURING_CALL | SC_BATCH_ANY | SC_BATCH_SPLIT)
 
 /* Conditions of cuStreamWaitValue32/64 (CU_STREAM_WAIT_VALUE_*). */
 enum sc_wait_cond { SC_WAIT_GEQ = 1, SC_WAIT_EQ, SC_WAIT_AND, SC_WAIT_NOR };
@@ -288,6 +295,8 @@ sc_op sc_fill(sc_prog *p, const char *name, sc_buffer m, sc_stream s); /* memset
 /* cuMemcpyDtoHAsync of the allocation's first word into the op's own slot (its arg), where every
  * process sees it: what the device had written there when the stream reached the copy. */
 sc_op sc_read(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
+/* the same read as a batch of copies (cuMemcpyBatchAsync, its source accessed in stream order) */
+sc_op sc_read_batch(sc_prog *p, const char *name, sc_buffer m, sc_stream s);
 sc_op sc_pool_reserved(sc_prog *p, const char *name, sc_pool pool);     /* getter                   */
 sc_op sc_pool_trim(sc_prog *p, const char *name, sc_pool pool);         /* cuMemPoolTrimTo(pool, 0) */
 
@@ -390,7 +399,8 @@ sc_op sc_attach_single(sc_prog *p, const char *name, sc_stream s);
  * node captured in s will depend on; and cuStreamUpdateCaptureDependencies setting that set to none */
 /* sc_kernel and sc_gate launched by cuLaunchKernelEx with one launch attribute */
 sc_op sc_kernel_attr(sc_prog *p, const char *name, enum sc_launch_attr attr, sc_stream s);
-/* cuMemcpyBatchAsync of what sc_memcpy_async(k) copies, as a batch of copies in stream order */
+/* cuMemcpyBatchAsync of what sc_memcpy_async(k) copies, as a batch of copies in stream order (k with SC_BATCH_*:
+ * another source access order, or two attribute entries; with SC_COPY_3D: cuMemcpy3DBatchAsync) */
 sc_op sc_memcpy_batch(sc_prog *p, const char *name, enum sc_copy k, sc_stream s);
 sc_op sc_gate_attr(sc_prog *p, const char *name, enum sc_launch_attr attr, sc_stream s);
 sc_op sc_capture_id(sc_prog *p, const char *name, sc_stream s);

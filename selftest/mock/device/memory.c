@@ -197,18 +197,80 @@ int memcpy_async(void *s, void *dst, const void *src, size_t n, unsigned kind)
         wait_done(st, pos);
     return 0;
 }
-/* a batch in stream order, its copies one after another, its token's copy last (the break batch_copy_unordered:
- * at once, on a stream of its own) */
+/* A copy of the bytes src holds now (read during the call), which land at dst in stream order.  Its bytes live in a
+ * block reused once the copy ran: fresh memory's page faults would make a 4 MiB batch's call outlast a loaded
+ * machine's 50 ms window. */
+#define SNAPSHOT_BLOCKS 16
+static struct copy_args *free_blocks[SNAPSHOT_BLOCKS];
+static size_t free_sizes[SNAPSHOT_BLOCKS];
+static pthread_mutex_t blocks_mu = PTHREAD_MUTEX_INITIALIZER;
+static void run_snapshot_copy(void *a)
+{
+    struct copy_args *c = a;
+    run_copy(c);
+    pthread_mutex_lock(&blocks_mu);
+    int k = 0;
+    while (k < SNAPSHOT_BLOCKS && free_blocks[k])
+        k++;
+    if (k < SNAPSHOT_BLOCKS)
+        free_blocks[k] = c, free_sizes[k] = c->n, c = NULL;
+    pthread_mutex_unlock(&blocks_mu);
+    free(c);
+}
+static uint64_t copy_now_on(void *s, void *dst, const void *src, size_t n)
+{
+    struct copy_args *c = NULL;
+    pthread_mutex_lock(&blocks_mu);
+    for (int k = 0; k < SNAPSHOT_BLOCKS && !c; k++)
+        if (free_blocks[k] && free_sizes[k] == n)
+            c = free_blocks[k], free_blocks[k] = NULL;
+    pthread_mutex_unlock(&blocks_mu);
+    if (!c)
+        c = malloc(sizeof *c + n);
+    *c = (struct copy_args){ dst, c + 1, n, -1 };
+    memcpy(c + 1, src, n);
+    return enqueue(s, ITEM_FN, run_snapshot_copy, c, NULL, 0, 0);
+}
+/*
+ * A batch (cuMemcpyBatchAsync; SC_COPY_3D: cuMemcpy3DBatchAsync) in stream order, its copies one after another,
+ * its token's copy last; a host source accessed during the call (SC_BATCH_DURING_CALL) is read right then, its bytes
+ * landing in stream order (a device source is read in stream order all the same: no rule's host can overwrite it
+ * behind the call, and 4 MiB read at the call would make the call outlast a loaded machine's 50 ms window).  Breaks: batch_copy_unordered, batch3d_unordered: the batch runs at once, on a stream
+ * of its own; batch_dst_early: a batch whose sources need not be read in stream order writes its destinations at
+ * once too; batch_split_first_only: only the copies of the first attribute entry are in stream order;
+ * batch_src_early: a batch in stream order reads its sources at the call; batch_call_late: a source to be read
+ * during the call is read in stream order, after the call returned.  The quirk no_batch3d: a driver without
+ * cuMemcpy3DBatchAsync (the point skips).
+ */
 int memcpy_batch(void *s, void *dst, const void *src, size_t n, unsigned kind, void *slot_dev)
 {
     struct sc_slot *slot = slot_dev;
-    if (kind != SC_H2D_PINNED && kind != SC_D2H_PINNED && kind != SC_D2D)
+    unsigned copy = kind & SC_COPY_KIND_MASK;
+    size_t part = n / SC_BATCH_COPIES;
+    int out_of_order = (kind & (SC_BATCH_DURING_CALL | SC_BATCH_ANY)) != 0;
+    int host_src = copy == SC_H2D_PINNED || copy == SC_H2D_PAGEABLE; /* what the host may overwrite after the call */
+    int now = (kind & SC_BATCH_DURING_CALL) ? host_src && !breaks(batch_call_late) : !out_of_order && breaks(batch_src_early);
+    void *first = s, *rest = s; /* the copies of the first attribute entry (0 and 1), and the others */
+    if (copy != SC_H2D_PINNED && copy != SC_D2H_PINNED && copy != SC_D2D &&
+        !(copy == SC_H2D_PAGEABLE && (kind & SC_BATCH_DURING_CALL)))
         return refuse(1);
-    void *on = breaks(batch_copy_unordered) ? (void *)new_stream(KIND_NONBLOCKING) : s;
-    for (int k = 0; k < SC_BATCH_COPIES; k++)
-        copy_on(on, (char *)dst + k * (n / SC_BATCH_COPIES), (const char *)src + k * (n / SC_BATCH_COPIES),
-                n / SC_BATCH_COPIES, -1);
-    copy_on(on, &slot->token, &slot->arg, sizeof slot->token, -1);
+    if ((kind & SC_COPY_3D) && quirks(no_batch3d))
+        return SC_UNSUPPORTED;
+    if ((breaks(batch_copy_unordered) && !(kind & SC_COPY_3D)) || (breaks(batch3d_unordered) && (kind & SC_COPY_3D)) ||
+        (breaks(batch_dst_early) && out_of_order))
+        first = rest = new_stream(KIND_NONBLOCKING);
+    if (breaks(batch_split_first_only) && (kind & SC_BATCH_SPLIT))
+        rest = new_stream(KIND_NONBLOCKING);
+    for (int k = 0; k < SC_BATCH_COPIES; k++) {
+        void *to = (char *)dst + k * part, *on = k < 2 ? first : rest;
+        const void *from = (const char *)src + k * part;
+        if (now)
+            copy_now_on(on, to, from, part);
+        else
+            copy_on(on, to, from, part, -1);
+    }
+    if (slot)
+        copy_on(rest, &slot->token, &slot->arg, sizeof slot->token, -1);
     return 0;
 }
 int memcpy_sync(void *dst, const void *src, size_t n, unsigned kind)
