@@ -369,6 +369,13 @@ SPELLINGS = {
     # (instantiated for device launch and uploaded by the op) from the device in that mode
     "NODE_DEVLAUNCH": tuple(S("node_" + n, ("graph", "graph"), (c,), tags="device_launch")
                             for n, c in (("faf", "SC_DL_FAF"), ("tail", "SC_DL_TAIL"), ("sibling", "SC_DL_SIBLING"))),
+    # a pool's high watermarks (allocated: at least one allocation's 4 MiB), and their reset to the current values
+    "POOL_HIGH": (S("pool_used_high", ("pool",), ("SC_POOL_HIGH_USED",), getter=True, values=("zero", "allocated")),
+                  S("pool_reserved_high", ("pool",), ("SC_POOL_HIGH_RESERVED",), getter=True,
+                    values=("zero", "allocated"))),
+    "POOL_HIGH_RESET": (S("pool_high_reset", ("pool",)),),
+    # node_free P A: a free node in P of the allocation node A made (A of P, or of another graph)
+    "NODE_FREE": (S("node_free", ("graph", "node")),),
 }
 
 
