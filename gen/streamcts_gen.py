@@ -20,11 +20,12 @@ sys.dont_write_bytecode = True  # no __pycache__ in gen/streamcts/, a directory 
 
 from streamcts.opsdef import OpsTableError  # noqa: E402
 
-try:  # vocab.py reads runtime/ops.def, the op table, as it is imported
+try:  # vocab.py reads runtime/ops.def and runtime/program/levels.def, the op and level tables, as it is imported
     from streamcts import render  # noqa: E402
     from streamcts.load import load  # noqa: E402
 except OpsTableError as e:
-    print(f"{e}\nstreamcts_gen: runtime/ops.def cannot be read, or vocab.py spells other kinds; nothing written",
+    print(f"{e}\nstreamcts_gen: runtime/ops.def or runtime/program/levels.def cannot be read, or vocab.py spells "
+          "other kinds; nothing written",
           file=sys.stderr)
     sys.exit(2)
 from streamcts.paths import ROOT, display_dir  # noqa: E402

@@ -13,6 +13,7 @@ CUdevice wl_dev;
 CUcontext wl_ctx;
 int wl_scale = 1;
 char wl_error[256];
+int (*wl_requires)(char *why, size_t whylen);
 
 static const char *program = "workload";
 static char arena[65536]; /* wl_str's strings, until the point is written */
@@ -107,6 +108,8 @@ void wl_start(int argc, char **argv, const char *usage)
     CUmodule mod;
     options(argc, argv, usage);
     sc_tap_begin(stdout);
+    if (wl_requires && wl_requires(why, sizeof why))
+        cannot_start(1, "prerequisite", why);
     sc_watchdog_start();
     sc_tap_unplanned("device initialisation");
     sc_watchdog_arm(60000000000ull, "device initialisation did not finish within 60 s");

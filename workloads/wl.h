@@ -33,6 +33,12 @@ extern int wl_scale;
 
 /* See above; usage: the program's --help text after "usage: PROGRAM [--scale N]". */
 void wl_start(int argc, char **argv, const char *usage);
+/*
+ * Set before wl_start by a program that needs more than the driver (NCCL):
+ * called after the options and `TAP version 13`, before the driver is
+ * loaded; non-zero with why filled -> `1..0 # SKIP why`, exit 0.
+ */
+extern int (*wl_requires)(char *why, size_t whylen);
 /* The plan: n point names. */
 void wl_plan(int n, const char *const *names);
 /* Arms the watchdog for the next point (limit in seconds). */

@@ -2,6 +2,7 @@
 
     paths.py      where the generator's files are; how outputs name a directory
     opsdef.py     runtime/ops.def, the op table the runtime and the generator share -> its rows
+    levels.py     runtime/program/levels.def, the level table (MUST, DE-FACTO, SHOULD, MAY) -> its rows
     vocab.py      the words of spec/*.rules: op kinds (ops.def's rows, spelt), relations, codes, limits
     model.py      what a row becomes: Program, Op, Expect, Case, Rule; Bad, a row's problem
     table.py      a rules file -> rows

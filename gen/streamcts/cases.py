@@ -127,7 +127,7 @@ def compile_row(row):
     if not RULE_ID.fullmatch(c["id"]):
         errs.append(f"malformed rule id '{c['id']}' (want [a-z0-9_]+(.[a-z0-9_]+)+)")
     if c["level"] not in LEVELS:
-        errs.append(f"unknown level '{c['level']}' (want MUST, DE-FACTO, SHOULD or MAY)")
+        errs.append(f"unknown level '{c['level']}' (want {', '.join(list(LEVELS)[:-1])} or {list(LEVELS)[-1]})")
     if c["mode"] not in MODES:
         errs.append(f"unknown mode '{c['mode']}' (want both, legacy, per-thread or mps)")
     errs += [f"missing {col}: '-' is not allowed in column '{col}'" for col in ("source", "rule") if c[col] == "-"]

@@ -10,7 +10,7 @@ from .model import Object, one_of, typed_args
 from .program import builtin, object_types
 from .vocab import (
     ALLOCS, KINDS, MAX_DEVICES, MAX_MEMBERS, MAX_NAME, MAX_OBJECTS, MAX_OPS, MAX_PROCS, MAX_STREAMS, MAX_THREADS,
-    CAPTURES_INTO, CONDITIONALS, DEVICE_LAUNCHES, NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
+    CAPTURES_INTO, CONDITIONALS, DEVICE_LAUNCHES, GREEN_KINDS, NODE_KINDS, PROCESS_KINDS, RECORDS, WAITS, WORD_PRESETS, WORD_ROLES, INSTANTIATES,
 )
 
 
@@ -233,6 +233,10 @@ def check_green(prog, runtime):
         if st.green and runtime:
             errs.append(f"stream '{s}' is a green context's, which the driver API's only has; {runtime[0]} is the "
                         "runtime API's only: no API has both")
+    green = [s for s, st in prog.streams.items() if st.green]
+    errs += [f"op {name}: {op.kind} acts on the program's green context, which only a stream declared green "
+             "(s=nonblocking green) makes" for name, op in zip(prog.names(), prog.ops)
+             if op.kind in GREEN_KINDS and not green]
     return errs
 
 

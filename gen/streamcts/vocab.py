@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .levels import levels_def
 from .opsdef import OpsTableError, ops_def
 
 COLUMNS = (
@@ -23,11 +24,9 @@ MAX_REPEAT = 1000
 SUBSTITUTED = ("streams", "objects", "threads", "program", "expect", "control")  # cells where {axis} is replaced
 UNSUBSTITUTED = ("id", "level", "mode", "repeat")  # cells where a {placeholder} is a mistake
 
-# MAY: the documentation names the behaviour as allowed and its absence as allowed too ("may be serialized",
-# "allows, but does not guarantee"); a point that does not see it is an observation (outcome not-seen), not a
-# rule not kept.  runtime/program/streamcts.h enum sc_level, report.c level_name, docs/results.schema.json
-# $defs.level and README "Levels" name the same levels.
-LEVELS = {"MUST": "SC_MUST", "DE-FACTO": "SC_DE_FACTO", "SHOULD": "SC_SHOULD", "MAY": "SC_MAY"}
+# The levels a rule row may name -> their enum sc_level constant: the level table's rows
+# (runtime/program/levels.def, read by levels.py), in its order.
+LEVELS = levels_def()
 # mps (blocking): the rule's cases run only under MPS (tap/<rule>.mps.t; its plain program skips)
 MODES = {"both": ("legacy", "per-thread"), "legacy": ("legacy",), "per-thread": ("per-thread",), "mps": ("legacy",)}
 # per compile mode: the programs' suffix, the shared runtime they link, the archive the host links
@@ -181,6 +180,7 @@ TAGS = {
                      "(added before it) run in the first graph's launches (expect.py's runs_in)",
     "changes_current": "changes the issuing thread's current context or device: a built-in stream named after "
                        "it may be another context's or device's (order.py)",
+    "green": "acts on the program's green context, which its green streams belong to: it declares one (check.py)",
     "into_graph": "begins a capture into a graph built by hand, or ends one asking which graph it gave back: its "
                   "GRAPH is declared nodes, and its NODE is a node of it added before (check.py)",
 }
@@ -360,6 +360,13 @@ SPELLINGS = {
     # context-level events of the issuing thread's current context (cuCtxRecordEvent, cuCtxWaitEvent)
     "CTX_RECORD": (S("ctx_record", ("event",)),),
     "CTX_WAIT": (S("ctx_wait", ("event",)),),
+    # the program's green context: cuGreenCtxRecordEvent / cuGreenCtxWaitEvent, and cuCtxRecordEvent /
+    # cuCtxWaitEvent of the context cuCtxFromGreenCtx converts it to; cuStreamGetGreenCtx of a stream
+    "GREEN_RECORD": (S("green_record", ("event",), ("SC_GREEN_OWN",), tags="green"),
+                     S("green_ctx_record", ("event",), ("SC_GREEN_CONVERTED",), tags="green")),
+    "GREEN_WAIT": (S("green_wait", ("event",), ("SC_GREEN_OWN",), tags="green"),
+                   S("green_ctx_wait", ("event",), ("SC_GREEN_CONVERTED",), tags="green")),
+    "STREAM_GREEN": (S("stream_green", ("stream",), getter=True, values=("its_green", "none"), tags="green"),),
     "LIBRARY_KERNEL": (S("library_kernel"),),
     # a runtime-API rule's cuCtxSetCurrent of a created context (the runtime API then works on it)
     "DRIVER_CTX_SET": (S("driver_ctx_set", ("context",), tags="changes_current"),
@@ -472,6 +479,7 @@ CONDITIONALS = tagged("conditional")  # conditional nodes: their bodies are clon
 # launched, not in issue order (order.py)
 CAPTURE_BEGINS = kinds_where("begins_capture")
 CURRENT_CHANGERS = tagged("changes_current")
+GREEN_KINDS = tagged("green")  # calls on the program's green context: it declares a green stream (check.py)
 CAPTURES_INTO = tagged("into_graph")  # begin or end a capture into a graph built by hand (check.py)
 GETTERS = [k for k, kind in KINDS.items() if kind.getter]
 # The stream memory operations' WORD ARGs, in order: whether each is waited on or written (check.py)

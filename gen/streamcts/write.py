@@ -7,6 +7,7 @@ import os
 import posixpath
 import sys
 
+from .levels import LEVELS_DEF, LEVELS_DEF_DISPLAY
 from .opsdef import OPS_DEF, OPS_DEF_DISPLAY
 from .paths import GEN_DIR, display_dir
 
@@ -22,7 +23,7 @@ def sha256_file(path):
 
 def inputs_listing(spec_dir, spec_files):
     """inputs.sha256: what `sha256sum gen/streamcts_gen.py gen/streamcts/*.py gen/templates/*.j2 spec/*.rules
-    runtime/ops.def` prints in the repository root (LC_ALL=C), so that gen/run, in POSIX sh, can tell whether
+    runtime/ops.def runtime/program/levels.def` prints in the repository root (LC_ALL=C), so that gen/run, in POSIX sh, can tell whether
     generated/ was made from the files there when it has no Python to run the generator."""
     gen_disp = display_dir(GEN_DIR)
 
@@ -34,6 +35,7 @@ def inputs_listing(spec_dir, spec_files):
     files += gen_files("streamcts", ".py") + gen_files("templates", ".j2")
     files += [(disp, os.path.join(spec_dir, posixpath.basename(disp))) for disp in spec_files]
     files.append((OPS_DEF_DISPLAY, OPS_DEF))  # the op table the generator reads (opsdef.py)
+    files.append((LEVELS_DEF_DISPLAY, LEVELS_DEF))  # the level table (levels.py)
     return "".join(f"{sha256_file(path)}  {disp}\n" for disp, path in files)
 
 

@@ -270,6 +270,12 @@ typedef struct sc_backend {
     int (*green_create)(void **green);
     int (*green_stream_create)(void **s, void *green, int prio_set, int prio);
     int (*green_destroy)(void *green);
+    /* calls on a green context (CUDA 12.4).  green_event: cuGreenCtxRecordEvent of e (wait 0) or cuGreenCtxWaitEvent
+     * on e (wait 1), or, converted, cuCtxRecordEvent / cuCtxWaitEvent of the context cuCtxFromGreenCtx converts it
+     * to; stream_green: the green context cuStreamGetGreenCtx gives for s (NULL: none).  The runtime API's backend
+     * answers SC_UNSUPPORTED. */
+    int (*green_event)(void *green, void *e, int wait, int converted);
+    int (*stream_green)(void *s, void **green);
     /* an allocation of a pool made with SC_POOL_IPC shared with another process.  ipc_pool_export:
      * the pool's file descriptor (cuMemPoolExportToShareableHandle, POSIX fd; the caller closes it) and the
      * allocation's export data (cuMemPoolExportPointer, SC_IPC_HANDLE_BYTES); ipc_pool_import: the pool
@@ -377,6 +383,7 @@ typedef struct sc_backend {
         .graph_instantiate_with = P##graph_instantiate_with, \
         .ctx_create_current = P##ctx_create_current, .green_support = P##green_support, .green_create = P##green_create, \
         .green_stream_create = P##green_stream_create, .green_destroy = P##green_destroy, \
+        .green_event = P##green_event, .stream_green = P##stream_green, \
         .ipc_pool_export = P##ipc_pool_export, .ipc_pool_import = P##ipc_pool_import, .ipc_pool_close = P##ipc_pool_close, \
         .pool_export = P##pool_export, \
         .launch_invalid = P##launch_invalid, \

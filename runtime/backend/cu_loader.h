@@ -18,7 +18,8 @@
  *    NULL; a call to it answers SC_LACKS_BASE - its index (backend.h), which
  *    the driver backend's error_name turns into "libcuda.so.1 lacks cuXxx",
  *    so the case that needed it fails, naming it.
- *  - The green-context entry points (cuGreenCtxCreate, ...) came with
+ *  - The green-context entry points (cuGreenCtxCreate, ..., cuGreenCtxRecordEvent,
+ *    cuGreenCtxWaitEvent, cuCtxFromGreenCtx, cuStreamGetGreenCtx) came with
  *    CUDA 12.4, and a legal older driver has none: like a device attribute, a
  *    capability.  A rule that needs them skips, naming the one missing
  *    (sc_rule.needs, runtime/suite/support.c); other rules never call them.
@@ -86,7 +87,8 @@
     X(cuStreamGetCaptureInfo) X(cuStreamUpdateCaptureDependencies) X(cuMemcpyBatchAsync) \
     X(cuGraphConditionalHandleCreate) X(cuGraphAddNode) X(cuStreamBeginCaptureToGraph) \
     X(cuCtxRecordEvent) X(cuCtxWaitEvent) X(cuLibraryLoadData) X(cuLibraryGetKernel) \
-    X(cuMemPrefetchAsync)
+    X(cuMemPrefetchAsync) X(cuGreenCtxRecordEvent) X(cuGreenCtxWaitEvent) X(cuCtxFromGreenCtx) \
+    X(cuStreamGetGreenCtx)
 
 #define SC_DRIVER_FUNCTIONS(X) SC_DRIVER_REQUIRED(X) SC_DRIVER_OPTIONAL(X)
 

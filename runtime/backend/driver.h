@@ -73,6 +73,8 @@ int drv_green_stream_create(void **s, void *green, int prio_set, int prio);
 int drv_green_destroy(void *green);
 int drv_green_create(void **green);
 int drv_green_support(char *why, size_t n);
+int drv_green_event(void *green, void *e, int wait, int converted);
+int drv_stream_green(void *s, void **green);
 int drv_ctx_destroy(void *ctx);
 int drv_ctx_enter(void *ctx, int action);
 int drv_ctx_record_event(void *e);

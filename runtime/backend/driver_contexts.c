@@ -251,6 +251,42 @@ int drv_ctx_wait_event(void *e)
     return rc ? rc : SC_CALL(cuCtxWaitEvent, c, (CUevent)e);
 }
 
+/*
+ * calls on a green context.  cuGreenCtxRecordEvent "Captures in hEvent all the activities of the green context of
+ * hCtx at the time of this call"; cuGreenCtxWaitEvent "Makes all future work submitted to green context hCtx wait for
+ * all work captured in hEvent".  Converted: the same through the context cuCtxFromGreenCtx gives, of which
+ * cuCtxRecordEvent "will capture only the activities of the green context" and for which cuCtxWaitEvent makes "the
+ * green context ... wait for hEvent" (CUDA 12.5, as ctx_for_events).  An entry point libcuda.so.1 lacks (an older
+ * driver than the one that brought it) is a capability the point skips for.
+ */
+int drv_green_event(void *green, void *e, int wait, int converted)
+{
+    CUcontext c = NULL;
+    int rc;
+    if (!converted) {
+        if (!(wait ? (void *)drv.cuGreenCtxWaitEvent : (void *)drv.cuGreenCtxRecordEvent))
+            return SC_UNSUPPORTED;
+        return wait ? SC_CALL(cuGreenCtxWaitEvent, (CUgreenCtx)green, (CUevent)e)
+                    : SC_CALL(cuGreenCtxRecordEvent, (CUgreenCtx)green, (CUevent)e);
+    }
+    if (!drv.cuCtxFromGreenCtx || !ctx_events_supported())
+        return SC_UNSUPPORTED;
+    if ((rc = SC_CALL(cuCtxFromGreenCtx, &c, (CUgreenCtx)green)))
+        return rc;
+    return wait ? SC_CALL(cuCtxWaitEvent, c, (CUevent)e) : SC_CALL(cuCtxRecordEvent, c, (CUevent)e);
+}
+
+/* cuStreamGetGreenCtx: "Returns the CUDA green context that the stream is associated with, or NULL" */
+int drv_stream_green(void *s, void **green)
+{
+    CUgreenCtx g = NULL;
+    if (!drv.cuStreamGetGreenCtx)
+        return SC_UNSUPPORTED;
+    int rc = SC_CALL(cuStreamGetGreenCtx, (CUstream)s, &g);
+    *green = g;
+    return rc;
+}
+
 /* the primary context as the runtime API shares it: a runtime-API rule's op only */
 int drv_primary_ctx_sync(void) { return SC_UNSUPPORTED; }
 

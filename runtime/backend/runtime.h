@@ -58,6 +58,8 @@ int rt_green_support(char *why, size_t n);
 int rt_green_create(void **green);
 int rt_green_stream_create(void **s, void *green, int prio_set, int prio);
 int rt_green_destroy(void *green);
+int rt_green_event(void *green, void *e, int wait, int converted);
+int rt_stream_green(void *s, void **green);
 int rt_primary_ctx_sync(void);
 int rt_primary_release(int action, int *reset);
 

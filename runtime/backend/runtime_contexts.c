@@ -95,6 +95,16 @@ int rt_green_destroy(void *green)
     (void)green;
     return SC_UNSUPPORTED;
 }
+int rt_green_event(void *green, void *e, int wait, int converted)
+{
+    (void)green, (void)e, (void)wait, (void)converted;
+    return SC_UNSUPPORTED;
+}
+int rt_stream_green(void *s, void **green)
+{
+    (void)s, (void)green;
+    return SC_UNSUPPORTED;
+}
 
 /*
  * "The primary context is unique per device and shared with the CUDA runtime API" (Driver API,

@@ -386,6 +386,24 @@ static int issue_ctx_wait(struct run *r, int i, const struct issue_args *a)
     return r->b->ctx_wait_event(r->op[i].event);
 }
 
+/* green_record, green_wait: calls on the program's green context (cond: SC_GREEN_OWN, or SC_GREEN_CONVERTED through
+ * cuCtxFromGreenCtx); stream_green: its value 1 where cuStreamGetGreenCtx gave the program's green context, 0 for
+ * NULL, 2 for another */
+static int issue_green_event(struct run *r, int i, const struct issue_args *a)
+{
+    (void)a;
+    return r->b->green_event(r->green, r->op[i].event, r->op[i].def->kind == SC_OP_GREEN_WAIT,
+                             r->op[i].def->cond == SC_GREEN_CONVERTED);
+}
+
+static int issue_stream_green(struct run *r, int i, const struct issue_args *a)
+{
+    void *g = NULL;
+    int rc = r->b->stream_green(a->stream, &g);
+    r->op[i].value = !g ? 0 : g == r->green ? 1 : 2;
+    return rc;
+}
+
 /* library_kernel: the marking kernel as a context-independent CUkernel */
 static int issue_library_kernel(struct run *r, int i, const struct issue_args *a)
 {
@@ -540,6 +558,9 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_LIBRARY_KERNEL] = issue_library_kernel,
     [SC_OP_CTX_RECORD] = issue_ctx_record,
     [SC_OP_CTX_WAIT] = issue_ctx_wait,
+    [SC_OP_GREEN_RECORD] = issue_green_event,
+    [SC_OP_GREEN_WAIT] = issue_green_event,
+    [SC_OP_STREAM_GREEN] = issue_stream_green,
     [SC_OP_DRIVER_CTX_SET] = issue_ctx_enter, /* the runtime backend's ctx_enter is cuCtxSetCurrent */
     [SC_OP_NODE_ALLOC] = issue_node_alloc,
     [SC_OP_INSTANTIATE_CHECKED] = issue_instantiate_checked,

@@ -175,6 +175,15 @@ static int value_capture_end_graph(struct run *r, const struct op_rt *o, enum sc
     return 0;
 }
 
+/* the green context cuStreamGetGreenCtx gave (issue_stream_green: 1 the program's, 0 NULL, 2 another) */
+static int value_stream_green(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    *v = o->value == 1 ? SC_VALUE_ITS_GREEN : o->value == 0 ? SC_VALUE_NONE : 0;
+    snprintf(got, n, "%s", o->value == 1 ? "the program's green context" : o->value == 0 ? "NULL" : "another green context");
+    return 0;
+}
+
 /* judged once every gate has completed and stamped its hold: judge_elapsed */
 static int value_elapsed(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
@@ -212,6 +221,7 @@ static value_fn *const value_of[SC_OP_KIND_END] = {
     [SC_OP_CAPTURE_STATUS] = value_capture_status,
     [SC_OP_CAPTURE_DEPS] = value_capture_deps,
     [SC_OP_CAPTURE_END_GRAPH] = value_capture_end_graph,
+    [SC_OP_STREAM_GREEN] = value_stream_green,
     [SC_OP_PRIMARY_RELEASE] = value_primary_release,
     [SC_OP_INSTANTIATE_CHECKED] = value_instantiate_checked,
     [SC_OP_ELAPSED] = value_elapsed,

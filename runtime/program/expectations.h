@@ -128,6 +128,8 @@ enum sc_value {
     /* capture_end_graph: the graph cuStreamEndCapture gave back */
     SC_VALUE_ITS_GRAPH,         /* the graph the capture was begun into (cuStreamBeginCaptureToGraph) */
     SC_VALUE_ANOTHER_GRAPH,     /* any other (a new graph, destroyed at once)                       */
+    /* stream_green: the green context cuStreamGetGreenCtx gives (none: SC_VALUE_NONE, NULL) */
+    SC_VALUE_ITS_GREEN,         /* the program's green context, which its green streams belong to   */
 };
 
 #endif

@@ -426,6 +426,7 @@ const char *sc_value_name(enum sc_value v)
     case SC_VALUE_TWO_DEPENDENCIES: return "two_dependencies";
     case SC_VALUE_ITS_GRAPH: return "its_graph";
     case SC_VALUE_ANOTHER_GRAPH: return "another_graph";
+    case SC_VALUE_ITS_GREEN: return "its_green";
     }
     return "?";
 }

@@ -418,6 +418,19 @@ sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return with_event(p
 sc_op sc_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM); }
 sc_op sc_ctx_record(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_CTX_RECORD, n, e, SC_NULL_STREAM); }
 sc_op sc_ctx_wait(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_CTX_WAIT, n, e, SC_NULL_STREAM); }
+sc_op sc_green_record(sc_prog *p, const char *n, sc_event e, enum sc_green_call how)
+{
+    sc_op i = with_event(p, SC_OP_GREEN_RECORD, n, e, SC_NULL_STREAM);
+    p->ops[i].cond = how;
+    return i;
+}
+sc_op sc_green_wait(sc_prog *p, const char *n, sc_event e, enum sc_green_call how)
+{
+    sc_op i = with_event(p, SC_OP_GREEN_WAIT, n, e, SC_NULL_STREAM);
+    p->ops[i].cond = how;
+    return i;
+}
+sc_op sc_stream_green(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_GREEN, n, s); }
 sc_op sc_stream_query(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_QUERY, n, s); }
 sc_op sc_event_query(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_QUERY, n, e, SC_NULL_STREAM); }
 sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)

@@ -189,7 +189,13 @@ enum sc_capture_mode { SC_CAPTURE_GLOBAL = 1, SC_CAPTURE_THREAD_LOCAL, SC_CAPTUR
 
 /* The rule levels (gen/streamcts/vocab.py LEVELS names the same): MAY is a behaviour the documentation
  * permits and does not require; a point that does not see it is reported not-seen (runtime/result/outcomes.def). */
-enum sc_level { SC_MUST = 1, SC_DE_FACTO, SC_SHOULD, SC_MAY };
+/* How binding a rule is: the level table's rows (levels.def), SC_MUST first (1). */
+enum sc_level {
+    SC_LEVEL_NONE_ = 0,
+#define SC_RULE_LEVEL(ID, name, violated, meaning) SC_##ID,
+#include "levels.def"
+#undef SC_RULE_LEVEL
+};
 
 /* A programmatic dependent launch: does the kernel synchronize on its dependencies
  * (cudaGridDependencySynchronize) before it writes? */
@@ -430,6 +436,15 @@ sc_op sc_library_kernel(sc_prog *p, const char *name, sc_stream s);
  * context's work at the time of the call; cuCtxWaitEvent makes all its later work wait for e's. */
 sc_op sc_ctx_record(sc_prog *p, const char *name, sc_event e);
 sc_op sc_ctx_wait(sc_prog *p, const char *name, sc_event e);
+/* calls on the program's green context (its green streams'; driver API only): green_record captures in e the
+ * green context's work at the time of the call, green_wait makes its later work wait for e's captured work.
+ * SC_GREEN_OWN: cuGreenCtxRecordEvent / cuGreenCtxWaitEvent; SC_GREEN_CONVERTED: cuCtxRecordEvent /
+ * cuCtxWaitEvent of the context cuCtxFromGreenCtx converts it to.  stream_green: cuStreamGetGreenCtx of s (a
+ * getter: SC_VALUE_ITS_GREEN, the program's green context, or SC_VALUE_NONE, NULL) */
+enum sc_green_call { SC_GREEN_OWN = 1, SC_GREEN_CONVERTED };
+sc_op sc_green_record(sc_prog *p, const char *name, sc_event e, enum sc_green_call how);
+sc_op sc_green_wait(sc_prog *p, const char *name, sc_event e, enum sc_green_call how);
+sc_op sc_stream_green(sc_prog *p, const char *name, sc_stream s);
 /* In a runtime-API rule: cuCtxSetCurrent of c (made with cuCtxCreate), on which the runtime API's later calls of
  * the issuing thread then operate. */
 sc_op sc_driver_ctx_set(sc_prog *p, const char *name, sc_context c); /* SC_NO_CONTEXT: cuCtxSetCurrent(NULL) */

@@ -12,9 +12,19 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+/* The level table's rows (levels.def), by enum sc_level. */
+static const struct {
+    const char *name;
+    enum sc_point_outcome violated;
+} levels[] = {
+#define SC_RULE_LEVEL(ID, name, violated, meaning) [SC_##ID] = { name, SC_POINT_##violated },
+#include "levels.def"
+#undef SC_RULE_LEVEL
+};
+
 static const char *level_name(enum sc_level l)
 {
-    return l == SC_MUST ? "MUST" : l == SC_DE_FACTO ? "DE-FACTO" : l == SC_MAY ? "MAY" : "SHOULD";
+    return l > 0 && (size_t)l < sizeof levels / sizeof levels[0] ? levels[l].name : "?";
 }
 
 /* What the runtime and kernels the program links are (build/rt/digest.c, runtime/digest.sh). */
@@ -139,8 +149,9 @@ enum sc_point_outcome sc_report_outcome(const sc_rule *rule, int control, const 
         return SC_POINT_PASS;
     if (control && v->outcome == SC_PASS)
         return SC_POINT_VACUOUS;
-    /* a MAY rule's behaviour is permitted, not promised: a point without it is an observation */
-    return rule->level == SC_MUST ? SC_POINT_FAIL : rule->level == SC_MAY ? SC_POINT_NOT_SEEN : SC_POINT_NOT_KEPT;
+    /* the level's row says (a MAY rule's behaviour is permitted, not promised: a point without it is an observation) */
+    return rule->level > 0 && (size_t)rule->level < sizeof levels / sizeof levels[0] ? levels[rule->level].violated
+                                                                                     : SC_POINT_FAIL;
 }
 
 void sc_report_point(const sc_rule *rule, const sc_case *c, const sc_backend *b, int control,

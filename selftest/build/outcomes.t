@@ -120,6 +120,31 @@ for my $r (@rows) {
         "verdict $res->{verdict}: $res->{headline}");
 }
 
+# -- one level table, runtime/program/levels.def, and its readers agree --------
+my @levels = eval { certify::Outcomes::levels() };
+check(@levels > 0, "certify reads the level table runtime/program/levels.def", $@);
+my @lnames = map { $_->{name} } @levels;
+my @lenum = $schema ? @{$schema->{'$defs'}{level}{enum} // []} : ();
+check("@lenum" eq "@lnames", "docs/results.schema.json's \$defs.level names the table's levels, in its order",
+    "schema: @lenum", "table: @lnames");
+for my $r (grep { my $o = $_->{name}; grep { $_->{violated} eq $o } @levels } @rows) {
+    my @to = certify::Outcomes::levels_to($r->{name});
+    check($r->{fails} || join('|', @to) eq $r->{reason},
+        "the outcome $r->{name}'s reason column names exactly the levels that lead to it (" . join(', ', @to) . ")",
+        "outcomes.def: '$r->{reason}'", "levels.def: " . join('|', @to));
+}
+check(join(' ', map { $_->{name} } grep { certify::Outcomes::fails($_->{violated}) } @levels) eq 'MUST',
+    "only a MUST point that did not hold fails a certification",
+    map { "$_->{name} -> $_->{violated}" } @levels);
+{
+    my @c = `grep -n -E '"(DE-FACTO|SHOULD|MAY)"' runtime/program/*.h runtime/*/*.c gen/streamcts/*.py tools/lib/certify/*.pm`;
+    check(!@c, "no reader spells a level's name: they read the table", @c);
+    my ($v) = eval { local @ARGV = ('runtime/program/levels.def'); grep { /^SC_RULE_LEVEL\(MUST,/ } <> };
+    my $h = eval { local (@ARGV, $/) = ('runtime/program/streamcts.h'); <> } // '';
+    check($v && $h =~ /#include "levels\.def"/ && $h !~ /SC_MUST = 1/, "streamcts.h makes enum sc_level from the table, MUST first",
+        $v ? "streamcts.h does not include levels.def" : "levels.def's first row is not MUST");
+}
+
 # -- a table that cannot be read stops both readers ---------------------------
 mkdir "$tmp/repo"; mkdir "$tmp/repo/$_" for qw(tools runtime runtime/result);
 system('cp', 'tools/tap-summary', "$tmp/repo/tools/") == 0 or die "cp: $?\n";

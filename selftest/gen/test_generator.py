@@ -38,7 +38,7 @@ from streamcts.program import parse_stream  # noqa: E402
 from streamcts.render import ninja_path  # noqa: E402
 from streamcts.table import read_table  # noqa: E402
 from streamcts.opsdef import COLUMNS, OpsTableError, read_ops_def  # noqa: E402
-from streamcts.vocab import CAPTURES_INTO, CONDITIONALS, DEFAULTS, DEVICE_LAUNCHES, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
+from streamcts.vocab import CAPTURES_INTO, CONDITIONALS, DEFAULTS, DEVICE_LAUNCHES, GREEN_KINDS, KINDS, NODE_KINDS, SPELLINGS, _kinds  # noqa: E402
 from streamcts.write import INPUTS, MARKER  # noqa: E402
 
 BAD = os.path.join(HERE, "bad")
@@ -348,8 +348,9 @@ class GenRunWithoutJinja2(TempDirCase):
         shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(self.root, "gen"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(GOLDEN, os.path.join(self.root, "spec"), ignore=shutil.ignore_patterns("expected"))
-        os.mkdir(os.path.join(self.root, "runtime"))  # the op table the generator reads
+        os.makedirs(os.path.join(self.root, "runtime", "program"))  # the op and level tables the generator reads
         shutil.copy(os.path.join(ROOT, "runtime", "ops.def"), os.path.join(self.root, "runtime"))
+        shutil.copy(os.path.join(ROOT, "runtime", "program", "levels.def"), os.path.join(self.root, "runtime", "program"))
         r = subprocess.run([os.path.join(self.root, "gen", "run")], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.generated = os.path.join(self.root, "generated")
@@ -601,7 +602,7 @@ class Units(TempDirCase):
                     "capture_to_relaxed": "capture_to_relaxed s D; capture_end s",
                     "capture_end_graph": "capture_to s D; capture_end_graph s D"}
         self.assertEqual(set(captures), set(CAPTURES_INTO))
-        ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes]
+        ops = [op(k, kind) for k, kind in ordered if not kind.runtime_only and k not in nodes and k not in GREEN_KINDS]
         rows = [ops[i:i + 30] for i in range(0, len(ops), 30)]  # no API has both a driver-only and a runtime-only kind
         # each row writes its words first: a wait on a word that no op before it writes is refused
         # (bad/word_never_written)
@@ -621,10 +622,13 @@ class Units(TempDirCase):
         # device launches: D, launched from a node of N, in each mode (a row each: one node may launch D)
         rows += [["kd: node_kernel D", f"x_{k}: {k} N D", "instantiate N", "graph_replay N on s"]
                  for k in sorted(DEVICE_LAUNCHES)]
+        # the calls on a green context: a row of their own, whose program declares a green stream g
+        green = [op(k, kind) for k, kind in ordered if k in GREEN_KINDS]
+        rows.append(green)
         with open(os.path.join(self.spec, "x.rules"), "w", encoding="utf-8") as f:
             f.write("id | level | streams | objects | threads | program | expect | control | source | rule\n")
             for i, row in enumerate(rows):
-                f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least"
+                f.write(f"x.kinds{i} | MUST | s=nonblocking priority=least{', g=nonblocking green' if row is green else ''}"
                         " | P=pool keep_memory, G=graph kernel, C=context, K=graph captured, N=graph nodes, D=graph nodes,"
                         " E=event"  # a row may wait on E before (or without) a record of it
                         " | t"
@@ -712,7 +716,8 @@ class OpsTable(unittest.TestCase):
         """A bad ops.def stops the generator with its file:line, exit 2, before anything is written."""
         with tempfile.TemporaryDirectory() as tmp:
             shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(tmp, "gen"))
-            os.mkdir(os.path.join(tmp, "runtime"))
+            os.makedirs(os.path.join(tmp, "runtime", "program"))
+            shutil.copy(os.path.join(ROOT, "runtime", "program", "levels.def"), os.path.join(tmp, "runtime", "program"))
             with open(os.path.join(tmp, "runtime", "ops.def"), "w") as f:
                 f.write(self.text.replace("SC_OP(KERNEL,", "SC_OP(KERNEL, extra,", 1))
             out = os.path.join(tmp, "generated")
@@ -721,6 +726,25 @@ class OpsTable(unittest.TestCase):
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn(f"runtime/ops.def:{self.line_of('KERNEL')}: cell extra", r.stderr)
+            self.assertFalse(os.path.exists(out))
+
+    def test_gen_run_stops_on_a_level_table_it_cannot_read(self):
+        """A bad levels.def stops the generator with its file:line, exit 2, before anything is written."""
+        with open(os.path.join(ROOT, "runtime", "program", "levels.def")) as f:
+            levels = f.read()
+        line = 1 + levels[:levels.index("SC_RULE_LEVEL(SHOULD,")].count("\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(os.path.join(ROOT, "gen"), os.path.join(tmp, "gen"))
+            os.makedirs(os.path.join(tmp, "runtime", "program"))
+            shutil.copy(os.path.join(ROOT, "runtime", "ops.def"), os.path.join(tmp, "runtime"))
+            with open(os.path.join(tmp, "runtime", "program", "levels.def"), "w") as f:
+                f.write(levels.replace('SC_RULE_LEVEL(SHOULD, "SHOULD",', 'SC_RULE_LEVEL(SHOULD, "should",', 1))
+            out = os.path.join(tmp, "generated")
+            r = subprocess.run([sys.executable, os.path.join(tmp, "gen", "streamcts_gen.py"),
+                                "--spec-dir", os.path.join(ROOT, "spec"), "--out-dir", out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"runtime/program/levels.def:{line}: not a row of the level table", r.stderr)
             self.assertFalse(os.path.exists(out))
 
 

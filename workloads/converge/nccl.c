@@ -32,5 +32,12 @@ int cv_nccl_load(char *why, size_t whylen)
         }
         *(void **)((char *)&cv_nccl + entry[i].off) = f;
     }
+    static const struct { const char *sym; size_t off; } optional[] = {
+#define E(f) { "nccl" #f, offsetof(struct cv_nccl, f) }
+        E(CommInitAll), E(GroupStart), E(GroupEnd),
+#undef E
+    };
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        *(void **)((char *)&cv_nccl + optional[i].off) = dlsym(h, optional[i].sym);
     return 0;
 }

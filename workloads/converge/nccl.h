@@ -16,7 +16,7 @@ typedef struct cv_nccl_comm *cv_nccl_comm_t;
 typedef void *cv_stream_t;  /* a cudaStream_t */
 
 enum { CV_NCCL_SUCCESS = 0 };
-enum { CV_NCCL_SUM = 0, CV_NCCL_MAX = 2 };
+enum { CV_NCCL_SUM = 0, CV_NCCL_MAX = 2, CV_NCCL_AVG = 4 };
 enum { CV_NCCL_UINT64 = 5, CV_NCCL_FLOAT32 = 7, CV_NCCL_FLOAT64 = 8 };
 
 struct cv_nccl {
@@ -28,10 +28,15 @@ struct cv_nccl {
     int (*CommDestroy)(cv_nccl_comm_t comm);
     int (*CommAbort)(cv_nccl_comm_t comm);
     const char *(*GetErrorString)(int result);
+    /* Optional (NULL where the library lacks them): one process driving several GPUs
+     * (tap/perf/comm_overlap.t, STREAMCTS_COMM_RANKS); every NCCL 2.x has them. */
+    int (*CommInitAll)(cv_nccl_comm_t *comms, int ndev, const int *devlist);
+    int (*GroupStart)(void);
+    int (*GroupEnd)(void);
 };
 extern struct cv_nccl cv_nccl;
 
-/* Loads $STREAMCTS_NCCL, default libnccl.so.2; 0, or -1 with why (dlerror, or the entry point missing). */
+/* Loads $STREAMCTS_NCCL, default libnccl.so.2; 0, or -1 with why (dlerror, or a required entry point missing). */
 int cv_nccl_load(char *why, size_t whylen);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 __thread struct mctx *cur_ctx; /* the calling thread's current context; NULL: the primary */
+static struct mctx *last_green; /* the green context made last (the break stream_green_any) */
 
 /* a created context's synchronizing thread sleeps when it was made with CU_CTX_SCHED_BLOCKING_SYNC
  * and spins otherwise (the break ctx_blocking_spins: always); the primary's sleeps, as before.  A context
@@ -74,7 +75,7 @@ int green_create(void **green)
 {
     struct mctx *c = calloc(1, sizeof *c);
     c->green = 1;
-    *green = c;
+    *green = last_green = c;
     return 0;
 }
 int green_stream_create(void **s, void *green, int prio_set, int prio)
@@ -161,51 +162,51 @@ int ctx_busy_now(struct mctx *c)
     pthread_mutex_unlock(&registry);
     return busy;
 }
+/* A record for context c (a green one, or NULL: the primary, its green contexts too): a stream of the mock's own
+ * waits for every stream of the context where it is now, and the event is recorded there; empty, it waits for
+ * none and the event completes when the call returns; wide, it waits for the primary's streams and every green
+ * context's; tracks: a query of the event asks whether c is idle then (work issued later included). */
+static int record_for(struct mctx *c, struct mevent *ev, int empty, int wide, int tracks)
+{
+    struct mstream *all[256];
+    uint64_t at[256];
+    struct mstream *rec = new_stream(KIND_NONBLOCKING);
+    int n = empty ? 0 : ctx_streams(wide ? NULL : c, 1, rec, all, at, 256);
+    for (int i = 0; i < n; i++)
+        enqueue(rec, ITEM_WAIT, NULL, NULL, all[i], at[i], 0);
+    rec->ctx = ev->ctx; /* the event's */
+    int rc = event_record(ev, rec);
+    if (empty && !rc) /* broken: complete when the call returns */
+        wait_done(rec, ev->target);
+    if (tracks) /* broken: a query asks whether the context is idle then */
+        ev->tracks = c, ev->tracking = 1;
+    return rc;
+}
 /* cuCtxRecordEvent of the current context: "Captures in hEvent all the activities of the context hCtx at the time
  * of this call"; "hEvent and hCtx must be from the same CUDA context, otherwise CUDA_ERROR_INVALID_HANDLE" (the
- * break ctx_record_other_context: accepted).  A stream of the mock's own waits for every stream of the context
- * where it is now, and the event is recorded there (the break ctx_record_empty: it waits for none).  While a
- * stream of the context captures: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, and "the call will invalidate all the
- * conflicting captures" (ctx_capturing_invalidate; the breaks ctx_event_in_capture, ctx_event_capture_kept). */
+ * break ctx_record_other_context: accepted); the breaks ctx_record_empty, ctx_record_tracks_later_work (record_for).
+ * While a stream of the context captures: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, and "the call will invalidate all
+ * the conflicting captures" (ctx_capturing_invalidate; the breaks ctx_event_in_capture, ctx_event_capture_kept). */
 int ctx_record_event(void *e)
 {
     struct mevent *ev = e;
-    struct mstream *all[256];
-    uint64_t at[256];
     if (ev->ctx != cur_ctx && !breaks(ctx_record_other_context))
         return refuse(MOCK_INVALID_HANDLE);
     if (ctx_capturing_invalidate(cur_ctx)) /* the break ctx_event_in_capture: accepted, and nothing recorded */
         return breaks(ctx_event_in_capture) ? 0 : refuse(MOCK_CAPTURE_UNSUPPORTED);
-    struct mstream *rec = new_stream(KIND_NONBLOCKING);
-    int n = breaks(ctx_record_empty) ? 0 : ctx_streams(cur_ctx, 1, rec, all, at, 256);
-    for (int i = 0; i < n; i++)
-        enqueue(rec, ITEM_WAIT, NULL, NULL, all[i], at[i], 0);
-    rec->ctx = ev->ctx; /* the event's (the same but under the break ctx_record_other_context) */
-    int rc = event_record(e, rec);
-    if (breaks(ctx_record_empty) && !rc) /* broken: complete when the call returns */
-        wait_done(rec, ev->target);
-    if (breaks(ctx_record_tracks_later_work)) /* broken: a query asks whether the context is idle then */
-        ev->tracks = cur_ctx, ev->tracking = 1;
-    return rc;
+    return record_for(cur_ctx, ev, breaks(ctx_record_empty), 0, breaks(ctx_record_tracks_later_work));
 }
-/* cuCtxWaitEvent of the current context: "Makes all future work submitted to context hCtx wait for all work
- * captured in hEvent" (the primary's green contexts too); while a stream of the context captures, refused with
- * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and that capture invalidated, as cuCtxRecordEvent.  Every stream of the context waits for the event now,
- * and a stream made later (another thread's per-thread stream) when it is made (ctx_waits_apply).  The break
- * ctx_wait_noop: none waits; ctx_wait_blocks: the calling thread waits instead. */
+/* A wait of context c (NULL: the primary, its green contexts too; wide: that for a green one): every stream of
+ * the context waits for the event now, and a stream made later (another thread's per-thread stream) when it is
+ * made (ctx_waits_apply); noop: none waits. */
 static pthread_mutex_t waits_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct ctx_wait { struct mctx *ctx; struct mstream *on; uint64_t target; } waits[64];
 static int nwaits;
-int ctx_wait_event(void *e)
+static int wait_for(struct mctx *c, struct mevent *ev, int noop)
 {
-    struct mevent *ev = e;
     struct mstream *all[256];
     uint64_t at[256];
-    if (ctx_capturing_invalidate(cur_ctx)) /* the break ctx_event_in_capture: accepted, and nothing waits */
-        return breaks(ctx_event_in_capture) ? 0 : refuse(MOCK_CAPTURE_UNSUPPORTED);
-    if (breaks(ctx_wait_blocks)) /* the wait made on the host, and none on the device */
-        return event_sync(e);
-    if (!ev->stream || breaks(ctx_wait_noop)) /* never recorded: nothing to wait for */
+    if (!ev->stream || noop) /* never recorded: nothing to wait for */
         return 0;
     pthread_mutex_lock(&waits_mu);
     int kept = 0; /* the waits of earlier calls whose work completed bind no stream made from now on */
@@ -214,11 +215,58 @@ int ctx_wait_event(void *e)
             waits[kept++] = waits[i];
     nwaits = kept;
     if (nwaits < 64)
-        waits[nwaits++] = (struct ctx_wait){ cur_ctx, ev->stream, ev->target };
+        waits[nwaits++] = (struct ctx_wait){ c, ev->stream, ev->target };
     pthread_mutex_unlock(&waits_mu);
-    int n = ctx_streams(cur_ctx, 0, NULL, all, at, 256);
+    int n = ctx_streams(c, 0, NULL, all, at, 256);
     for (int i = 0; i < n; i++)
         enqueue(all[i], ITEM_WAIT, NULL, NULL, ev->stream, ev->target, 0);
+    return 0;
+}
+/* cuCtxWaitEvent of the current context: "Makes all future work submitted to context hCtx wait for all work
+ * captured in hEvent" (the primary's green contexts too); while a stream of the context captures, refused with
+ * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and that capture invalidated, as cuCtxRecordEvent.  The break
+ * ctx_wait_noop: none waits; ctx_wait_blocks: the calling thread waits instead. */
+int ctx_wait_event(void *e)
+{
+    if (ctx_capturing_invalidate(cur_ctx)) /* the break ctx_event_in_capture: accepted, and nothing waits */
+        return breaks(ctx_event_in_capture) ? 0 : refuse(MOCK_CAPTURE_UNSUPPORTED);
+    if (breaks(ctx_wait_blocks)) /* the wait made on the host, and none on the device */
+        return event_sync(e);
+    return wait_for(cur_ctx, e, breaks(ctx_wait_noop));
+}
+/* calls on a green context: cuGreenCtxRecordEvent "Captures in hEvent all the activities of the green context of
+ * hCtx at the time of this call.  hEvent and hCtx must be from the same primary context otherwise
+ * CUDA_ERROR_INVALID_HANDLE is returned"; cuGreenCtxWaitEvent "Makes all future work submitted to green context
+ * hCtx wait for all work captured in hEvent"; converted (cuCtxFromGreenCtx), cuCtxRecordEvent "will capture only
+ * the activities of the green context" and cuCtxWaitEvent makes "the green context ... wait".  While a stream of
+ * it captures: refused and the capture invalidated, as for a context.  The breaks green_record_empty,
+ * green_record_primary (captures the primary's work too), green_record_tracks_later_work, green_ctx_record_empty,
+ * green_ctx_record_all (as the primary's record), green_wait_noop, green_wait_primary (the primary's streams
+ * wait too), green_ctx_wait_noop. */
+int green_event(void *green, void *e, int wait, int converted)
+{
+    struct mctx *g = green;
+    struct mevent *ev = e;
+    if (!wait && ev->ctx) /* an event of a created context */
+        return refuse(MOCK_INVALID_HANDLE);
+    if (ctx_capturing_invalidate(g))
+        return breaks(ctx_event_in_capture) ? 0 : refuse(MOCK_CAPTURE_UNSUPPORTED);
+    if (!wait && converted)
+        return record_for(g, ev, breaks(green_ctx_record_empty), breaks(green_ctx_record_all), 0);
+    if (!wait)
+        return record_for(g, ev, breaks(green_record_empty), breaks(green_record_primary),
+                          breaks(green_record_tracks_later_work));
+    if (converted)
+        return wait_for(g, ev, breaks(green_ctx_wait_noop));
+    return wait_for(breaks(green_wait_primary) ? NULL : g, ev, breaks(green_wait_noop));
+}
+/* cuStreamGetGreenCtx: the green context a stream was made in, or NULL (the break stream_green_null: NULL for
+ * every stream; stream_green_any: the last green context made, for every stream) */
+int stream_green(void *s, void **green)
+{
+    struct mstream *st = resolve(s);
+    *green = breaks(stream_green_any) ? last_green
+             : breaks(stream_green_null) || !st->ctx || !st->ctx->green ? NULL : st->ctx;
     return 0;
 }
 void ctx_waits_apply(struct mstream *s)

@@ -73,7 +73,10 @@ int event_record(void *e, void *s)
 {
     struct mevent *ev = e;
     ev->tracking = 0; /* a record of its stream's (a context's record of the break sets it after) */
-    if (resolve(s)->ctx != ev->ctx) /* documented: hEvent and hStream must be from the same context */
+    struct mctx *c = resolve(s)->ctx;
+    /* documented: hEvent and hStream must be from the same context; a green context's stream is its primary
+     * context's (cuStreamGetCtx gives the context cuCtxFromGreenCtx converts it to, "a normal primary context") */
+    if (c != ev->ctx && !(c && c->green && !ev->ctx))
         return refuse(MOCK_INVALID_HANDLE);
     if (ev->ipc) { /* the next record of every process's */
         struct mipc_step *st = malloc(sizeof *st);

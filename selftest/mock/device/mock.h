@@ -392,6 +392,8 @@ int green_support(char *why, size_t n);
 int green_create(void **green);
 int green_stream_create(void **s, void *green, int prio_set, int prio);
 int green_destroy(void *green);
+int green_event(void *green, void *e, int wait, int converted);
+int stream_green(void *s, void **green);
 int primary_release(int action, int *reset);
 int ctx_destroy(void *ctx);
 int ctx_enter(void *ctx, int action);

@@ -14,6 +14,7 @@
 package certify::Junit;
 use strict;
 use warnings;
+use certify::Outcomes;
 
 sub esc {
     my ($s) = @_;
@@ -61,7 +62,7 @@ sub xml {
             esc($s), scalar @p, $f, $k, $host, esc($prov->{date} =~ s/Z$//r);
         $body .= qq(    <properties>\n      <property name="family" value="@{[esc($fam)]}"/>\n)
             . qq(      <property name="level" value="@{[esc($level)]}"/>\n)
-            . qq(      <property name="fails_certification" value="@{[$level eq 'MUST' ? 'yes' : 'no']}"/>\n    </properties>\n);
+            . qq(      <property name="fails_certification" value="@{[certify::Outcomes::level_fails($level) ? 'yes' : 'no']}"/>\n    </properties>\n);
         $body .= testcase($_) for @p;
         $body .= "  </testsuite>\n";
     }

@@ -9,6 +9,15 @@
 #                                     the outcome of a point line: ok 0|1, its
 #                                     directive (TODO, SKIP or '') and reason
 #   certify::Outcomes::fails($name)   1: the outcome fails a certification
+#   certify::Outcomes::levels()       the level table, runtime/program/levels.def:
+#                                     {id, name, violated (an outcome's name),
+#                                     meaning}, in order
+#   certify::Outcomes::levels_to($outcome)
+#                                     the names of the levels whose points that did
+#                                     not hold end as $outcome ('fail': MUST)
+#   certify::Outcomes::level_fails($level)
+#                                     1: a point of that level that did not hold
+#                                     fails a certification
 # Dies, naming the file and line, when the table cannot be read or a row does
 # not match the strict pattern.
 package certify::Outcomes;
@@ -19,7 +28,9 @@ use File::Spec;
 
 our $TABLE = File::Spec->catfile(File::Basename::dirname(File::Spec->rel2abs(__FILE__)),
     File::Spec->updir, File::Spec->updir, File::Spec->updir, 'runtime', 'result', 'outcomes.def');
-my @rows;
+our $LEVELS = File::Spec->catfile(File::Basename::dirname(File::Spec->rel2abs(__FILE__)),
+    File::Spec->updir, File::Spec->updir, File::Spec->updir, 'runtime', 'program', 'levels.def');
+my (@rows, @levels);
 
 sub rows {
     return @rows if @rows;
@@ -57,6 +68,37 @@ sub fails {
     my ($r) = grep { $_->{name} eq $name } rows();
     die "$TABLE: no outcome '$name' in the outcome table\n" unless $r;
     return $r->{fails};
+}
+
+sub levels {
+    return @levels if @levels;
+    my %by_id = map { $_->{id} => $_->{name} } rows();
+    open my $fh, '<', $LEVELS or die "$LEVELS: cannot read the level table: $!\n";
+    my (@l, %seen);
+    while (my $l = <$fh>) {
+        next unless $l =~ /^SC_RULE_LEVEL\b/;
+        $l =~ /^SC_RULE_LEVEL\(([A-Z][A-Z_]*), "([A-Z][A-Z-]*)", ([A-Z][A-Z_]*), "([^"]+)"\)\s*$/
+            or die "$LEVELS:$.: not a row of the level table: $l";
+        die "$LEVELS:$.: level $2 twice\n" if $seen{$2}++;
+        die "$LEVELS:$.: $3 is no outcome of $TABLE\n" unless defined $by_id{$3};
+        push @l, {id => $1, name => $2, violated => $by_id{$3}, meaning => $4};
+    }
+    close $fh;
+    die "$LEVELS: no rows in the level table\n" unless @l;
+    @levels = @l;
+    return @levels;
+}
+
+sub levels_to {
+    my ($outcome) = @_;
+    return map { $_->{name} } grep { $_->{violated} eq $outcome } levels();
+}
+
+sub level_fails {
+    my ($level) = @_;
+    my ($l) = grep { $_->{name} eq $level } levels();
+    die "$LEVELS: no level '$level' in the level table\n" unless $l;
+    return fails($l->{violated});
 }
 
 1;

@@ -11,6 +11,7 @@ package certify::Summary;
 use strict;
 use warnings;
 use certify::EntryPoints;
+use certify::Outcomes;
 
 my $LIST = 8;  # items shown per list; the rest are counted (results.json has them all)
 
@@ -51,10 +52,10 @@ sub text {
     my $other = $must - $m[0] - $m[1] - $m[2] - $m[3];
     $s .= sprintf "MUST points:   %d passed, %d failed, %d waived, %d skipped%s (of %d)\n", @m,
         $other ? ", $other vacuous or undecidable" : '', $must;
-    $s .= sprintf "not kept:      %d DE-FACTO, %d SHOULD points (do not fail certification)\n",
-        map { $n{"$_ not-kept"} // 0 } qw(DE-FACTO SHOULD);
-    $s .= sprintf "not seen:      %d MAY points (permitted, not promised: observations)\n", $n{'not-seen'}
-        if $n{'not-seen'};
+    $s .= sprintf "not kept:      %s points (do not fail certification)\n",
+        join(', ', map { ($n{"$_ not-kept"} // 0) . " $_" } certify::Outcomes::levels_to('not-kept'));
+    $s .= sprintf "not seen:      %d %s points (permitted, not promised: observations)\n", $n{'not-seen'},
+        join(' or ', certify::Outcomes::levels_to('not-seen')) if $n{'not-seen'};
     $s .= sprintf "also:          %d vacuous controls, %d undecidable points, %d points in all\n",
         $n{vacuous} // 0, $n{undecidable} // 0, scalar @p;
     my @mp = @{$res->{mustpass}};
