@@ -190,6 +190,10 @@ def check_nodes(prog, types):
                      "memset, memcpy and child graph nodes only)"
                      for n, o in zip(prog.names(), prog.ops) if o.kind in NODE_KINDS and o is not op
                      and o.args and o.args[0] == graphs[1] and o.kind in UNFIT_IN_DEVICE_GRAPH]
+        if op.kind == "node_free":  # cuGraphAddMemFreeNode: an address "returned by an allocation node"
+            kinds = dict(zip(prog.names(), (o.kind for o in prog.ops)))
+            errs += [f"op {name}: node_free frees what a node_alloc added before it made; '{n}' is no such node"
+                     for t, n in typed_args(name, op) if t == "node" and (n not in nodes or kinds.get(n) != "node_alloc")]
         if op.kind in CAPTURES_INTO:  # its first captured node's dependency: a node of its graph
             errs += [f"op {name}: {op.kind} depends on '{n}', which is no node of '{graphs[0]}' added before it"
                      for t, n in typed_args(name, op) if t == "node" and nodes.get(n) != graphs[0]]
@@ -243,7 +247,7 @@ def check_edit(prog, name, op, nodes, instantiated):
 
 # node kinds a conditional node's body may not hold ("Allowed node types are kernel nodes, empty nodes, child
 # graphs, memsets, memcopies, and conditionals")
-UNFIT_IN_BODY = ("node_host", "node_record", "node_wait", "node_alloc", "node_memset_alloc")
+UNFIT_IN_BODY = ("node_host", "node_record", "node_wait", "node_alloc", "node_free", "node_memset_alloc")
 # cuGraphInstantiate, CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: "The graph can only contain kernel nodes, memcpy
 # nodes, memset nodes, and child graph nodes"
 UNFIT_IN_DEVICE_GRAPH = UNFIT_IN_BODY + tuple(sorted(CONDITIONALS)) + tuple(sorted(DEVICE_LAUNCHES))

@@ -409,6 +409,13 @@ SPELLINGS = {
     "SYNC_POLICY": (S("sync_policy", ("stream",), getter=True, values=("auto", "spin", "yield", "blocking_sync")),),
     "COPY_ATTRIBUTES": (S("copy_attributes", ("stream", "stream")),),
     "ATTACH_SINGLE": (S("attach_single", ("stream",)),),
+    # a pool's high watermarks (allocated: at least one allocation's 4 MiB), and their reset to the current values
+    "POOL_HIGH": (S("pool_used_high", ("pool",), ("SC_POOL_HIGH_USED",), getter=True, values=("zero", "allocated")),
+                  S("pool_reserved_high", ("pool",), ("SC_POOL_HIGH_RESERVED",), getter=True,
+                    values=("zero", "allocated"))),
+    "POOL_HIGH_RESET": (S("pool_high_reset", ("pool",)),),
+    # node_free P A: a free node in P of the allocation node A made (A of P, or of another graph)
+    "NODE_FREE": (S("node_free", ("graph", "node")),),
 }
 
 

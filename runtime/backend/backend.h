@@ -294,6 +294,10 @@ typedef struct sc_backend {
     /* CU_MEMPOOL_ATTR_USED_MEM_CURRENT (cudaMemPoolAttrUsedMemCurrent) of pool (NULL: the device's
      * current pool): the bytes allocated from it and not available for reuse */
     int (*pool_used)(void *pool, uint64_t *bytes);
+    /* CU_MEMPOOL_ATTR_USED_MEM_HIGH (which SC_POOL_HIGH_USED) or CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH of pool; and
+     * both reset (cuMemPoolSetAttribute of each to 0) */
+    int (*pool_high)(void *pool, int which, uint64_t *bytes);
+    int (*pool_high_reset)(void *pool);
     /* before a hold window is judged over: waits (at most max_ns) until the device has run all it can run
      * without a gate's release; 1 settled, 0 not within max_ns.  A GPU runs by itself: it answers 1 at once.
      * The mock's device is host threads a busy machine may not have scheduled in the window yet; they belong
@@ -406,7 +410,8 @@ typedef struct sc_backend {
         .ipc_pool_export = P##ipc_pool_export, .ipc_pool_import = P##ipc_pool_import, .ipc_pool_close = P##ipc_pool_close, \
         .pool_export = P##pool_export, \
         .launch_invalid = P##launch_invalid, \
-        .pool_used = P##pool_used, .settle = P##settle, \
+        .pool_used = P##pool_used, .pool_high = P##pool_high, .pool_high_reset = P##pool_high_reset, \
+        .settle = P##settle, \
         .capture_info = P##capture_info, .capture_sever = P##capture_sever, .launch_attr = P##launch_attr, \
         .stream_attr = P##stream_attr, \
         .memcpy_batch = P##memcpy_batch, .capture_to = P##capture_to, .capture_end_to = P##capture_end_to, \

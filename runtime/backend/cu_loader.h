@@ -80,7 +80,7 @@
     X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxGetState)                 \
     X(cuMemPoolExportToShareableHandle) X(cuMemPoolImportFromShareableHandle)  \
     X(cuMemPoolSetAccess) X(cuMemPoolGetAccess) X(cuDeviceCanAccessPeer)        \
-    X(cuGraphAddMemAllocNode)                                                   \
+    X(cuGraphAddMemAllocNode) X(cuGraphAddMemFreeNode)                          \
     X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                    \
     X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)       \
     X(cuGreenCtxStreamCreate) X(cuMemPoolExportPointer) X(cuMemPoolImportPointer) \

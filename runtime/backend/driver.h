@@ -152,6 +152,8 @@ int drv_pool_destroy(void *pool);
 int drv_pool_reserved(void *pool, uint64_t *bytes);
 int drv_pool_trim(void *pool);
 int drv_pool_used(void *pool, uint64_t *bytes);
+int drv_pool_high(void *pool, int which, uint64_t *bytes);
+int drv_pool_high_reset(void *pool);
 int drv_pool_trim_to(void *pool, uint64_t keep);
 int drv_alloc_async(void **ptr, size_t n, void *pool, void *s);
 int drv_free_async(void *ptr, void *s);

@@ -19,6 +19,8 @@ struct graph {
     CUgraphNode node;
     CUfunction fn;
     CUdeviceptr alloc; /* the address of its memory allocation node (one at most), or 0 */
+    CUgraphNode alloc_node;  /* that allocation node */
+    int frees_own;     /* a free node of it frees that allocation: no launch leaves it unfreed */
     int launched;      /* a launch of it succeeded: its allocation may be left unfreed */
     CUgraphExec dexec; /* instantiated for device launch and uploaded by the first node_devlaunch of it, or NULL */
 };
@@ -68,7 +70,7 @@ int drv_graph_launch(void *g, void *s, void **args)
 int drv_graph_destroy(void *g)
 {
     struct graph *gr = g;
-    if (gr->alloc && gr->launched) { /* what its last launch allocated ("passing the allocation to
+    if (gr->alloc && gr->launched && !gr->frees_own) { /* what its last launch allocated ("passing the allocation to
                                       * cuMemFreeAsync"); an error (nothing left allocated) is no concern here */
         if (SC_CALL(cuMemFreeAsync, gr->alloc, CU_STREAM_LEGACY) == 0)
             SC_CALL(cuStreamSynchronize, CU_STREAM_LEGACY);
@@ -318,7 +320,16 @@ int drv_node_add(void *g, const struct sc_node_params *np, void **node)
         if (rc == CUDA_ERROR_NOT_SUPPORTED)
             return SC_UNSUPPORTED; /* no graph memory nodes (no memory pools) on this device */
         if (rc == 0)
-            ((struct graph *)g)->alloc = ap.dptr;
+            ((struct graph *)g)->alloc = ap.dptr, ((struct graph *)g)->alloc_node = *out;
+        return rc;
+    }
+    case SC_NODE_FREE: { /* the allocation of child's allocation node, after that node where it is of this graph (a
+                          * free is ordered after its allocation); the code is the op's answer */
+        struct graph *owner = np->child;
+        int rc = SC_CALL(cuGraphAddMemFreeNode, out, graph, owner == g ? &owner->alloc_node : NULL,
+                         owner == g ? 1 : 0, owner->alloc);
+        if (rc == 0 && owner == g)
+            owner->frees_own = 1; /* "These allocations cannot be freed outside the owning graph" */
         return rc;
     }
     case SC_NODE_RECORD: return SC_CALL(cuGraphAddEventRecordNode, out, graph, NULL, 0, (CUevent)np->event);

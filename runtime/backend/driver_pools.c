@@ -71,6 +71,21 @@ int drv_pool_used(void *pool, uint64_t *bytes)
     *bytes = v;
     return rc;
 }
+int drv_pool_high(void *pool, int which, uint64_t *bytes)
+{
+    cuuint64_t v = 0;
+    int rc = SC_CALL(cuMemPoolGetAttribute, (CUmemoryPool)pool,
+                     which == SC_POOL_HIGH_USED ? CU_MEMPOOL_ATTR_USED_MEM_HIGH : CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &v);
+    *bytes = v;
+    return rc;
+}
+/* "Reset the high watermark": each set to 0, the one value it may be set to */
+int drv_pool_high_reset(void *pool)
+{
+    cuuint64_t zero = 0;
+    int rc = SC_CALL(cuMemPoolSetAttribute, (CUmemoryPool)pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &zero);
+    return rc ? rc : SC_CALL(cuMemPoolSetAttribute, (CUmemoryPool)pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &zero);
+}
 int drv_pool_trim_to(void *pool, uint64_t keep) { return SC_CALL(cuMemPoolTrimTo, (CUmemoryPool)pool, (size_t)keep); }
 int drv_alloc_async(void **ptr, size_t n, void *pool, void *s)
 {

@@ -129,6 +129,8 @@ int rt_pool_destroy(void *pool);
 int rt_pool_reserved(void *pool, uint64_t *bytes);
 int rt_pool_trim(void *pool);
 int rt_pool_used(void *pool, uint64_t *bytes);
+int rt_pool_high(void *pool, int which, uint64_t *bytes);
+int rt_pool_high_reset(void *pool);
 int rt_pool_trim_to(void *pool, uint64_t keep);
 int rt_alloc_async(void **ptr, size_t n, void *pool, void *s);
 int rt_free_async(void *ptr, void *s);

@@ -22,6 +22,8 @@ struct graph {
     cudaGraphNode_t node;
     cudaKernel_t kernel;
     void *alloc;  /* the address of its memory allocation node (one at most), or NULL */
+    cudaGraphNode_t alloc_node;  /* that allocation node */
+    int frees_own; /* a free node of it frees that allocation: no launch leaves it unfreed */
     int launched; /* a launch of it succeeded: its allocation may be left unfreed */
     cudaGraphExec_t dexec; /* instantiated for device launch and uploaded by the first node_devlaunch of it */
 };
@@ -72,7 +74,7 @@ int rt_graph_launch(void *g, void *s, void **args)
 int rt_graph_destroy(void *g)
 {
     struct graph *gr = g;
-    if (gr->alloc && gr->launched) { /* what its last launch allocated ("passing the allocation to
+    if (gr->alloc && gr->launched && !gr->frees_own) { /* what its last launch allocated ("passing the allocation to
                                       * cudaFreeAsync"); an error (nothing left allocated) is no concern here */
         if (cudaFreeAsync(gr->alloc, cudaStreamLegacy) == cudaSuccess)
             cudaStreamSynchronize(cudaStreamLegacy);
@@ -296,7 +298,16 @@ int rt_node_add(void *g, const struct sc_node_params *np, void **node)
         if (rc == cudaErrorNotSupported)
             return SC_UNSUPPORTED; /* no graph memory nodes (no memory pools) on this device */
         if (rc == 0)
-            ((struct graph *)g)->alloc = ap.dptr;
+            ((struct graph *)g)->alloc = ap.dptr, ((struct graph *)g)->alloc_node = *out;
+        return rc;
+    }
+    case SC_NODE_FREE: { /* the allocation of child's allocation node, after that node where it is of this graph (a
+                          * free is ordered after its allocation); the code is the op's answer */
+        struct graph *owner = np->child;
+        int rc = cudaGraphAddMemFreeNode(out, graph, owner == g ? &owner->alloc_node : NULL,
+                                         owner == g ? 1 : 0, owner->alloc);
+        if (rc == 0 && owner == g)
+            owner->frees_own = 1; /* "These allocations cannot be freed outside the owning graph" */
         return rc;
     }
     case SC_NODE_RECORD: return cudaGraphAddEventRecordNode(out, graph, NULL, 0, (cudaEvent_t)np->event);

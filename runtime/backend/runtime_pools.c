@@ -72,6 +72,19 @@ int rt_pool_used(void *pool, uint64_t *bytes)
 {
     return cudaMemPoolGetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrUsedMemCurrent, bytes);
 }
+int rt_pool_high(void *pool, int which, uint64_t *bytes)
+{
+    return cudaMemPoolGetAttribute((cudaMemPool_t)pool,
+                                   which == SC_POOL_HIGH_USED ? cudaMemPoolAttrUsedMemHigh : cudaMemPoolAttrReservedMemHigh,
+                                   bytes);
+}
+/* "Reset the high watermark": each set to 0, the one value it may be set to */
+int rt_pool_high_reset(void *pool)
+{
+    uint64_t zero = 0;
+    cudaError_t rc = cudaMemPoolSetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrUsedMemHigh, &zero);
+    return rc ? (int)rc : (int)cudaMemPoolSetAttribute((cudaMemPool_t)pool, cudaMemPoolAttrReservedMemHigh, &zero);
+}
 int rt_pool_trim_to(void *pool, uint64_t keep) { return cudaMemPoolTrimTo((cudaMemPool_t)pool, (size_t)keep); }
 int rt_alloc_async(void **ptr, size_t n, void *pool, void *s)
 {

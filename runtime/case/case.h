@@ -388,12 +388,12 @@ issue_fn issue_capture_begin, issue_capture_to, issue_capture_end, issue_capture
     issue_capture_status, issue_capture_id, issue_capture_deps, issue_capture_sever, issue_graph_launch,
     issue_graph_replay, issue_node, issue_node_data, issue_node_event, issue_node_child, issue_node_cond,
     issue_node_devlaunch,
-    issue_node_alloc, issue_node_memset_alloc, issue_edge, issue_instantiate,
+    issue_node_alloc, issue_node_free, issue_node_memset_alloc, issue_edge, issue_instantiate,
     issue_instantiate_upload, issue_instantiate_checked, issue_instantiate_auto_free, issue_exec_update, issue_exec_destroy,
     issue_node_enable, issue_exec_set_params;
 /* issue_memory.c: the issue functions of the stream-ordered allocator and memory pools. */
 issue_fn issue_alloc, issue_free, issue_fill, issue_read, issue_alloc_imported,
-    issue_pool_reserved, issue_pool_used, issue_address, issue_pool_trim, issue_pool_trim_keep,
+    issue_pool_reserved, issue_pool_used, issue_pool_high, issue_pool_high_reset, issue_address, issue_pool_trim, issue_pool_trim_keep,
     issue_pool_export, issue_pool_set_access, issue_pool_access, issue_mem_alloc;
 /* issue_introspect.c: the issue functions of a stream's introspection and attributes. */
 issue_fn issue_stream_ctx, issue_sync_policy_set, issue_sync_policy, issue_copy_attributes, issue_attach_single;

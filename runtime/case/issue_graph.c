@@ -286,6 +286,15 @@ int issue_node_alloc(struct run *r, int i, const struct issue_args *a)
     return add_node(r, i, &np);
 }
 
+/* a free node of the allocation an allocation node made (the graph of that node: the backend keeps its address) */
+int issue_node_free(struct run *r, int i, const struct issue_args *a)
+{
+    struct sc_node_params np = { .kind = SC_NODE_FREE };
+    (void)a;
+    np.child = r->graphs[r->op[r->op[i].def->from].def->graph];
+    return add_node(r, i, &np);
+}
+
 /* a memset node into the stream-ordered allocation, made before it */
 int issue_node_memset_alloc(struct run *r, int i, const struct issue_args *a)
 {

@@ -86,6 +86,22 @@ int issue_pool_used(struct run *r, int i, const struct issue_args *a)
     return rc;
 }
 
+/* a high watermark of the pool (enum sc_pool_high in cond), and the reset of both */
+int issue_pool_high(struct run *r, int i, const struct issue_args *a)
+{
+    uint64_t bytes = 0;
+    int rc = r->b->pool_high(pool_of(r, r->op[i].def->pool), r->op[i].def->cond, &bytes);
+    (void)a;
+    r->op[i].value = (int64_t)bytes;
+    return rc;
+}
+
+int issue_pool_high_reset(struct run *r, int i, const struct issue_args *a)
+{
+    (void)a;
+    return r->b->pool_high_reset(pool_of(r, r->op[i].def->pool));
+}
+
 /* what the buffer's allocation got, as issue_alloc kept it */
 int issue_address(struct run *r, int i, const struct issue_args *a)
 {

@@ -587,6 +587,9 @@ static issue_fn *const issue_of[SC_OP_KIND_END] = {
     [SC_OP_ADDRESS] = issue_address,
     [SC_OP_NODE_MEMSET_ALLOC] = issue_node_memset_alloc,
     [SC_OP_MEMCPY_PEER_FROM] = issue_memcpy_peer_from,
+    [SC_OP_POOL_HIGH] = issue_pool_high,
+    [SC_OP_POOL_HIGH_RESET] = issue_pool_high_reset,
+    [SC_OP_NODE_FREE] = issue_node_free,
 };
 
 issue_fn *issue_fn_of(enum sc_op_kind k) { return k > SC_OP_NONE && k < SC_OP_KIND_END ? issue_of[k] : NULL; }

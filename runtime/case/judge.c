@@ -100,6 +100,15 @@ static int value_pool_used(struct run *r, const struct op_rt *o, enum sc_value *
     return 0;
 }
 
+/* a high watermark: allocated is at least one allocation's size */
+static int value_pool_high(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
+{
+    (void)r;
+    *v = (uint64_t)o->value >= SC_COPY_BYTES ? SC_VALUE_ALLOCATED : o->value ? 0 : SC_VALUE_ZERO;
+    snprintf(got, n, "a high watermark of %lld bytes", (long long)o->value);
+    return 0;
+}
+
 static int value_pool_access(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
     (void)r;
@@ -228,6 +237,7 @@ static value_fn *const value_of[SC_OP_KIND_END] = {
     [SC_OP_STREAM_PRIORITY] = value_stream_priority,
     [SC_OP_POOL_RESERVED] = value_pool_reserved,
     [SC_OP_POOL_USED] = value_pool_used,
+    [SC_OP_POOL_HIGH] = value_pool_high,
     [SC_OP_POOL_ACCESS] = value_pool_access,
     [SC_OP_CAPTURE_STATUS] = value_capture_status,
     [SC_OP_CAPTURE_DEPS] = value_capture_deps,

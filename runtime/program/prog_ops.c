@@ -207,6 +207,13 @@ sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op
 sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
 sc_op sc_pool_trim_keep(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM_KEEP, n, pool); }
 sc_op sc_pool_used(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_USED, n, pool); }
+sc_op sc_pool_high(sc_prog *p, const char *n, sc_pool pool, enum sc_pool_high which)
+{
+    sc_op i = pool_op(p, SC_OP_POOL_HIGH, n, pool);
+    p->ops[i].cond = which;
+    return i;
+}
+sc_op sc_pool_high_reset(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_HIGH_RESET, n, pool); }
 sc_op sc_address(sc_prog *p, const char *n, sc_buffer m) /* a host call, on no stream */
 {
     return buffer_op(p, SC_OP_ADDRESS, n, m, SC_DEFAULT_POOL, SC_NULL_STREAM);
@@ -404,6 +411,16 @@ sc_op sc_node_alloc(sc_prog *p, const char *n, sc_graph g)
 {
     struct sc_op_def *op = graph_op(p, SC_OP_NODE_ALLOC, n, g);
     op->cond = SC_NODE_ALLOC;
+    return index_of(p, op);
+}
+/* a free node of the allocation an allocation node (of g or another graph) made */
+sc_op sc_node_free(sc_prog *p, const char *n, sc_graph g, sc_op alloc)
+{
+    struct sc_op_def *op = graph_op(p, SC_OP_NODE_FREE, n, g);
+    if (!is_node(p, alloc) || p->ops[alloc].kind != SC_OP_NODE_ALLOC)
+        sc_prog_misuse(p, "operation %s: a free node frees what an allocation node (node_alloc) made", n);
+    op->from = alloc;
+    op->cond = SC_NODE_FREE;
     return index_of(p, op);
 }
 /* a memset node on a stream-ordered allocation */

@@ -97,6 +97,8 @@ enum sc_node_kind {
     SC_NODE_COND,     /* a conditional node (cuGraphAddNode, CU_GRAPH_NODE_TYPE_CONDITIONAL), enum sc_cond_how */
     /* device graph launch */
     SC_NODE_DEVLAUNCH, /* a kernel node that launches another graph from the device, enum sc_dl_mode */
+    /* graph memory nodes */
+    SC_NODE_FREE,     /* a memory free node (cuGraphAddMemFreeNode) of an allocation node's allocation */
 };
 
 /*
@@ -351,6 +353,9 @@ sc_op sc_exec_set_params(sc_prog *p, const char *name, sc_op node, sc_op from);
 /* a memory allocation node (cuGraphAddMemAllocNode) of 4 MiB that the graph never frees; the
  * runtime frees what a launch left allocated at the end of the case */
 sc_op sc_node_alloc(sc_prog *p, const char *name, sc_graph g);
+/* a memory free node (cuGraphAddMemFreeNode) in g of the allocation that node_alloc op alloc made: alloc of g,
+ * the free node depends on it; of another graph, on nothing.  Its code is its answer */
+sc_op sc_node_free(sc_prog *p, const char *name, sc_graph g, sc_op alloc);
 /* cuGraphInstantiateWithParams (flags 0), whose result_out is its value (a getter) and whose
  * code is its answer (a refusal is not the case's failure) */
 sc_op sc_instantiate_checked(sc_prog *p, const char *name, sc_graph g);
@@ -450,6 +455,12 @@ sc_op sc_kernel_invalid(sc_prog *p, const char *name, sc_stream s);
  * a getter read from the runtime's record of the allocation (no CUDA call), compared with 'equals' */
 sc_op sc_pool_used(sc_prog *p, const char *name, sc_pool pool);
 sc_op sc_address(sc_prog *p, const char *name, sc_buffer m);
+/* a pool's high watermark of used (CU_MEMPOOL_ATTR_USED_MEM_HIGH) or reserved (CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH)
+ * memory, a getter (gives zero, or allocated: at least one allocation's 4 MiB); and the reset of both (each set
+ * to 0) */
+enum sc_pool_high { SC_POOL_HIGH_USED = 0, SC_POOL_HIGH_RESERVED = 1 };
+sc_op sc_pool_high(sc_prog *p, const char *name, sc_pool pool, enum sc_pool_high which);
+sc_op sc_pool_high_reset(sc_prog *p, const char *name, sc_pool pool);
 
 /* Several devices. */
 sc_op sc_memcpy_peer(sc_prog *p, const char *name, sc_stream s); /* other device -> the device of s */

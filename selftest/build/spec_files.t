@@ -10,8 +10,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
 echo "1..6"
-cd "$root" && cp -R build.ninja gen spec generated "$tmp"/ && mkdir -p "$tmp/runtime" "$tmp/selftest/mock" &&
-    cp runtime/ops.def "$tmp/runtime/" &&
+cd "$root" && cp -R build.ninja gen spec generated "$tmp"/ && mkdir -p "$tmp/runtime/program" "$tmp/selftest/mock" &&
+    cp runtime/ops.def "$tmp/runtime/" && cp runtime/program/levels.def "$tmp/runtime/program/" &&
     cp selftest/mock/programs.list selftest/mock/programs.ninja selftest/mock/render-programs "$tmp/selftest/mock/" &&
     cd "$tmp" || exit 1
 

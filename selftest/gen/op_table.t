@@ -20,8 +20,9 @@ fi
 
 # copy: a copy of what gen/op-table reads, in $tmp/$1
 copy() {
-    mkdir -p "$tmp/$1/runtime" "$tmp/$1/docs" &&
-    cp -r gen "$tmp/$1/" && cp runtime/ops.def "$tmp/$1/runtime/" && cp docs/design.md "$tmp/$1/docs/"
+    mkdir -p "$tmp/$1/runtime/program" "$tmp/$1/docs" &&
+    cp -r gen "$tmp/$1/" && cp runtime/ops.def "$tmp/$1/runtime/" && cp docs/design.md "$tmp/$1/docs/" &&
+    cp runtime/program/levels.def "$tmp/$1/runtime/program/" # the level table the generator reads too
 }
 
 # 2. A row of the table edited by hand: --check names the table's line, exit 1;

@@ -612,6 +612,7 @@ class Units(TempDirCase):
         # named node ops of N (a child: D), an edge between two, then N made executable, updated, destroyed
         rows.append([f"n_{k}: {k} N" + (" E" if "event" in KINDS[k].args else " D" if k == "node_child"
                                         else " M" if "buffer" in KINDS[k].args  # node_memset_alloc
+                                        else " n_node_alloc" if k == "node_free"  # what node_alloc made
                                         else " D" * (len(KINDS[k].args) - 1) if k in CONDITIONALS else "")
                      for k in NODE_KINDS if k not in DEVICE_LAUNCHES]
                     + ["edge n_node_gate n_node_kernel"]

@@ -8,6 +8,10 @@
  * cycle is refused (result_out CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE).  A graph a stream captures into
  * (cuStreamBeginCaptureToGraph) takes nodes added by hand meanwhile and refuses to be instantiated until the
  * capture ends; what the capture recorded is then one node of it (MOCK_NODE_CAPTURED, capture.c).
+ * A free node frees the allocation of an allocation node (of its own graph or another): a launch of the
+ * allocating graph that holds a free node of it leaves nothing unfreed, and a launch of another graph that
+ * holds one frees what the allocating graph's last launch left.  A free node is refused (invalid value) for an
+ * allocation a free node of the same graph frees already, and for one a free node of another graph frees.
  */
 #define _GNU_SOURCE
 #include "mock.h"
@@ -235,6 +239,28 @@ static void apply_defaults(void *a)
         if (d->c[k]->assign && (!breaks(cond_default_once) || d->c[k]->applied++ == 0))
             __atomic_store_n(&d->c[k]->value, d->c[k]->dflt, __ATOMIC_RELEASE);
 }
+/* cuGraphAddMemFreeNode "will return CUDA_ERROR_INVALID_VALUE if the user attempts to free ... an allocation twice
+ * in the same graph" (break free_twice_accepted: it does not); "If the allocation is freed in the same graph, a free
+ * node cannot be added to another graph.  If the allocation is freed in another graph, a free node can no longer be
+ * added to the owning graph" (breaks free_elsewhere_after_own, free_own_after_elsewhere: it can).  The owner's
+ * freed_by: the graph whose free node frees its allocation. */
+static int free_node_refused(struct mgraph *gr, struct mgraph *owner)
+{
+    int allocates = 0;
+    for (int k = 0; k < owner->nnodes; k++)
+        allocates |= owner->nodes[k].np.kind == SC_NODE_ALLOC;
+    if (!allocates) /* "an address that was not returned by an allocation node" */
+        return 1;
+    if (owner->freed_by == gr && !breaks(free_twice_accepted))
+        return 1;
+    if (owner->freed_by && owner->freed_by != gr) {
+        if (owner->freed_by == owner ? !breaks(free_elsewhere_after_own) : !breaks(free_own_after_elsewhere))
+            return 1;
+    }
+    if (!owner->freed_by)
+        owner->freed_by = gr;
+    return 0;
+}
 int node_add(void *g, const struct sc_node_params *np, void **node)
 {
     struct mgraph *gr = g;
@@ -246,6 +272,8 @@ int node_add(void *g, const struct sc_node_params *np, void **node)
         return refuse(1); /* a memset node "does not work with" stream-ordered memory */
     if (np->kind == SC_NODE_COND)
         return cond_add(gr, np, node);
+    if (np->kind == SC_NODE_FREE && free_node_refused(gr, np->child))
+        return refuse(1);
     if (np->kind == SC_NODE_DEVLAUNCH && quirks(no_devlaunch))
         return SC_UNSUPPORTED; /* the point skips */
     if (np->kind == SC_NODE_DEVLAUNCH && (!((struct mgraph *)np->child)->built || ((struct mgraph *)np->child)->nnodes == 0))
@@ -452,6 +480,7 @@ static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *
     case SC_NODE_MEMSET:
     case SC_NODE_MEMCPY: return node_item(ns, l, run_copy, copy_args_of(&nd->np), 1);
     case SC_NODE_ALLOC: return node_item(ns, l, NULL, NULL, 0); /* its memory is set aside at the launch */
+    case SC_NODE_FREE: return node_item(ns, l, NULL, NULL, 0);  /* the launch freed it (launch_built) */
     case MOCK_NODE_CAPTURED: { /* what a capture into the graph recorded, in capture order */
         uint64_t pos = node_item(ns, l, NULL, NULL, 0);
         for (const struct item *it = nd->child->head; it; it = it->next)
@@ -627,17 +656,24 @@ int launch_built(struct mgraph *gr, void *s)
     struct mstream *st = resolve(s);
     struct mlaunch *l = calloc(1, sizeof *l); /* kept: its items may outlive the executable graph */
     struct dep start;
-    int allocates = 0;
+    int allocates = 0, frees_own = 0;
     if (!gr->exec)
         return refuse(1);
-    for (int k = 0; k < gr->nnodes; k++)
+    for (int k = 0; k < gr->nnodes; k++) {
         allocates |= gr->exec[k].np.kind == SC_NODE_ALLOC;
+        frees_own |= gr->exec[k].np.kind == SC_NODE_FREE && gr->exec[k].np.child == gr;
+    }
     /* "If any allocations created by hGraphExec remain unfreed (from a previous launch) and hGraphExec
      * was not instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH, the launch will fail with
      * CUDA_ERROR_INVALID_VALUE" (unfreed_relaunch: it does not; auto_free: the flag frees nothing) */
     if (allocates && gr->unfreed && (!gr->auto_free || breaks(auto_free)) && !breaks(unfreed_relaunch))
         return refuse(1);
-    gr->unfreed = allocates;
+    /* a free node of its own allocation frees it in each launch (break free_node_ignored: it does not); one of
+     * another graph's frees what that graph's last launch left (break other_free_ignored: it does not) */
+    gr->unfreed = allocates && (!frees_own || breaks(free_node_ignored));
+    for (int k = 0; k < gr->nnodes && !breaks(other_free_ignored); k++)
+        if (gr->exec[k].np.kind == SC_NODE_FREE && gr->exec[k].np.child != gr)
+            ((struct mgraph *)gr->exec[k].np.child)->unfreed = 0;
     if (breaks(replay_once) && gr->launched++)
         return 0;
     /* the start: behind the stream's earlier work (and the legacy stream's rules) and the previous launch */

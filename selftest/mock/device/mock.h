@@ -130,6 +130,7 @@ struct mgraph {
     /* graph memory nodes */
     int auto_free;              /* instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
     int unfreed;                /* a launch left its allocation unfreed (no node frees it) */
+    struct mgraph *freed_by;    /* the graph a free node of which frees its allocation (itself or another), or NULL */
     /* conditional nodes: the handles made for it, whose defaults each launch applies */
     struct mcond *conds[MOCK_NODES];
     int nconds;
@@ -345,6 +346,8 @@ int pool_create(void **pool, unsigned flags);
 int pool_destroy(void *pool);
 int pool_reserved(void *pool, uint64_t *bytes);
 int pool_used(void *pool, uint64_t *bytes);
+int pool_high(void *pool, int which, uint64_t *bytes);
+int pool_high_reset(void *pool);
 int pool_trim_to(void *pool, uint64_t keep);
 int pool_trim(void *pool);
 int pool_set_access(void *pool, int dev, int access);

@@ -55,6 +55,7 @@ struct mpool {
     size_t ipc_size, ipc_used;
     void *private_copy;     /* the break ipc_pool_private: the importer's own memory */
     uint64_t used;          /* bytes of its blocks handed out whose free has not run */
+    uint64_t used_high, reserved_high; /* the most used and reserved since the last reset */
 };
 #define MOCK_IPC_POOL_BYTES (64u << 20) /* an exportable pool's memory (sparse) */
 struct mpool_export { /* a CUmemPoolPtrExportData's 64 bytes, as the mock fills them */
@@ -64,6 +65,13 @@ struct mpool_export { /* a CUmemPoolPtrExportData's 64 bytes, as the mock fills 
 static pthread_mutex_t pools_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct mpool *pools;
 static void release_blocks(struct mpool *pl, uint64_t keep);
+/* The caller holds pools_mu: the high watermarks follow what the pool holds now (the break high_follows_current:
+ * they are what it holds, no high mark kept). */
+static void note_high(struct mpool *pl)
+{
+    pl->used_high = pl->used > pl->used_high ? pl->used : pl->used_high;
+    pl->reserved_high = pl->reserved > pl->reserved_high ? pl->reserved : pl->reserved_high;
+}
 int default_pool(void **pool) { (void)pool; return SC_UNSUPPORTED; }
 int pool_create(void **pool, unsigned flags)
 {
@@ -130,6 +138,37 @@ int pool_used(void *pool, uint64_t *bytes)
         return SC_UNSUPPORTED;
     pthread_mutex_lock(&pools_mu);
     *bytes = breaks(used_counts_freed) ? pl->reserved : breaks(used_uncounted) ? 0 : pl->used;
+    pthread_mutex_unlock(&pools_mu);
+    return 0;
+}
+/* The high watermarks: the most the pool used or reserved since the last reset ("High watermark of the amount of
+ * memory from the pool that was in use by the application", "of backing memory allocated for the mempool since
+ * the last time it was reset"); the break high_follows_current: what it uses or reserves now. */
+int pool_high(void *pool, int which, uint64_t *bytes)
+{
+    struct mpool *pl = pool;
+    if (!pl)
+        return SC_UNSUPPORTED;
+    pthread_mutex_lock(&pools_mu);
+    if (which == SC_POOL_HIGH_USED)
+        *bytes = breaks(high_follows_current) ? pl->used : pl->used_high;
+    else
+        *bytes = breaks(high_follows_current) ? pl->reserved : pl->reserved_high;
+    pthread_mutex_unlock(&pools_mu);
+    return 0;
+}
+/* A reset starts each watermark again from what the pool holds now; the break high_reset_ignored: it keeps the
+ * old mark, high_reset_zeroes: it starts from zero, forgetting the memory still in use or reserved. */
+int pool_high_reset(void *pool)
+{
+    struct mpool *pl = pool;
+    if (!pl)
+        return SC_UNSUPPORTED;
+    pthread_mutex_lock(&pools_mu);
+    if (breaks(high_reset_zeroes))
+        pl->used_high = pl->reserved_high = 0;
+    else if (!breaks(high_reset_ignored))
+        pl->used_high = pl->used, pl->reserved_high = pl->reserved;
     pthread_mutex_unlock(&pools_mu);
     return 0;
 }
@@ -245,6 +284,7 @@ int alloc_async(void **p, size_t n, void *pool, void *s)
     if (b) {
         b->available = b->freed = b->free_enqueued = 0, b->handed++;
         pl->used += n;
+        note_high(pl);
     }
     pthread_mutex_unlock(&pools_mu);
     if (b) {
@@ -259,6 +299,7 @@ int alloc_async(void **p, size_t n, void *pool, void *s)
         if (b && !(pl->flags & SC_POOL_NO_INTERNAL_DEPS)) {
             from = b->freed ? NULL : b->free_stream; /* a free that ran needs no dependency */
             pl->used += b->freed ? n : 0;            /* a pending free's bytes pass to the new owner */
+            note_high(pl);
             b->freed = b->free_enqueued = 0, b->handed++;
         } else
             b = NULL;
@@ -295,6 +336,7 @@ int alloc_async(void **p, size_t n, void *pool, void *s)
     pl->blocks = b;
     pl->reserved += n;
     pl->used += n;
+    note_high(pl);
     pthread_mutex_unlock(&pools_mu);
     *p = (char *)b->mem + MOCK_BLOCK_HEADER;
     return 0;
