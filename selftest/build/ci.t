@@ -2,14 +2,14 @@
 # .ci/run checks the committed generated/ before anything regenerates it: a
 # spec edit committed without regenerating fails CI in seconds, before the
 # self-tests (which build, and so regenerate) start.  In a copy of .ci/, gen/,
-# spec/, generated/ and runtime/ops.def, with tools/deps.sh and tools/self-test stubbed out.
+# spec/, generated/, runtime/ops.def and runtime/program/levels.def, with tools/deps.sh and tools/self-test stubbed out.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
 echo "1..2"
-cd "$root" && cp -R .ci gen spec generated "$tmp"/ && mkdir "$tmp/runtime" &&
-    cp runtime/ops.def "$tmp/runtime/" && cd "$tmp" || exit 1
+cd "$root" && cp -R .ci gen spec generated "$tmp"/ && mkdir -p "$tmp/runtime/program" &&
+    cp runtime/ops.def "$tmp/runtime/" && cp runtime/program/levels.def "$tmp/runtime/program/" && cd "$tmp" || exit 1
 mkdir tools
 printf '#!/bin/sh\nexit 0\n' >tools/deps.sh
 printf '#!/bin/sh\ntouch reached-self-test\n' >tools/self-test
