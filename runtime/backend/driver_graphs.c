@@ -34,6 +34,22 @@ static void node_params(CUDA_KERNEL_NODE_PARAMS *kp, CUfunction fn, void **args)
     kp->kernelParams = args;
 }
 
+/* The arguments of a gate or marking kernel node (np->kind), kept where the call that copies them reads them. */
+struct node_args {
+    void *flag, *slot;
+    uint64_t max_ns;
+    uint32_t token;
+    void *gate[4], *mark[2];
+};
+static void kernel_node_params(CUDA_KERNEL_NODE_PARAMS *kp, const struct sc_node_params *np, struct node_args *a)
+{
+    *a = (struct node_args){ .flag = np->flag, .slot = np->slot, .max_ns = np->max_ns, .token = np->token };
+    a->gate[0] = &a->flag, a->gate[1] = &a->max_ns, a->gate[2] = &a->slot, a->gate[3] = &a->token;
+    a->mark[0] = &a->slot, a->mark[1] = &a->token;
+    node_params(kp, np->kind == SC_NODE_GATE ? drv_kernels()->gate : drv_kernels()->mark,
+                np->kind == SC_NODE_GATE ? a->gate : a->mark);
+}
+
 int drv_graph_create(void **out, int gate)
 {
     struct graph *gr = calloc(1, sizeof *gr);
@@ -104,27 +120,49 @@ int drv_graph_new(void **out)
  * Their kernels (kernels/streamcts_cond.cu) are a module of their own, loaded into a context the first time
  * a conditional node is added there (kept for a device's primary context, loaded again for a context made
  * during the run).  A driver without conditional nodes (no cuGraphConditionalHandleCreate: before CUDA
- * 12.3; or one that refuses the handle, the node or the module of cudaGraphSetConditional) skips the point. */
-static int cond_kernels(CUcontext ctx, CUfunction *set, CUfunction *count)
+ * 12.3; or one that refuses the handle, the node or the module of cudaGraphSetConditional) skips the point.
+ *
+ * A module of the suite's own kernels (a fatbin of its own: conditional nodes, device graph launch), loaded
+ * into a context the first time its functions are asked for there: kept for a device's primary context,
+ * loaded again for a context made during the run.  A driver that cannot load it answers SC_UNSUPPORTED (or the
+ * code of an entry point it lacks). */
+struct kept_module {
+    const unsigned char *fatbin;
+    const char *names[2]; /* its functions, NULL after the last */
+    pthread_mutex_t mu;
+    struct { CUcontext ctx; CUfunction fn[2]; } kept[SC_MAX_DEVICES];
+};
+static int module_functions(struct kept_module *km, CUcontext ctx, CUfunction fn[2])
 {
-    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    static struct { CUcontext ctx; CUfunction set, count; } kept[SC_MAX_DEVICES];
     int primary = -1, rc = 0;
     CUmodule m;
     for (int d = 0; d < SC_MAX_DEVICES; d++)
         if (drv_gpus[d].open && drv_gpus[d].ctx == ctx)
             primary = d;
-    pthread_mutex_lock(&mu);
-    if (primary >= 0 && kept[primary].ctx == ctx) {
-        *set = kept[primary].set, *count = kept[primary].count;
-    } else if ((rc = SC_CALL(cuModuleLoadData, &m, sc_cond_fatbin)) ||
-               (rc = SC_CALL(cuModuleGetFunction, set, m, "sc_cond_set")) ||
-               (rc = SC_CALL(cuModuleGetFunction, count, m, "sc_cond_count"))) {
-        rc = SC_LACKS(rc) ? rc : SC_UNSUPPORTED; /* the driver cannot load cudaGraphSetConditional */
-    } else if (primary >= 0) {
-        kept[primary].ctx = ctx, kept[primary].set = *set, kept[primary].count = *count;
+    pthread_mutex_lock(&km->mu);
+    if (primary >= 0 && km->kept[primary].ctx == ctx) {
+        fn[0] = km->kept[primary].fn[0], fn[1] = km->kept[primary].fn[1];
+    } else {
+        fn[0] = fn[1] = NULL;
+        rc = SC_CALL(cuModuleLoadData, &m, km->fatbin);
+        for (int i = 0; !rc && i < 2 && km->names[i]; i++)
+            rc = SC_CALL(cuModuleGetFunction, &fn[i], m, km->names[i]);
+        if (rc)
+            rc = SC_LACKS(rc) ? rc : SC_UNSUPPORTED;
+        else if (primary >= 0)
+            km->kept[primary].ctx = ctx, km->kept[primary].fn[0] = fn[0], km->kept[primary].fn[1] = fn[1];
     }
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&km->mu);
+    return rc;
+}
+/* the conditional nodes' module: cudaGraphSetConditional's callers */
+static struct kept_module cond_module = { sc_cond_fatbin, { "sc_cond_set", "sc_cond_count" },
+                                          PTHREAD_MUTEX_INITIALIZER, { { 0 } } };
+static int cond_kernels(CUcontext ctx, CUfunction *set, CUfunction *count)
+{
+    CUfunction fn[2];
+    int rc = module_functions(&cond_module, ctx, fn);
+    *set = fn[0], *count = fn[1];
     return rc;
 }
 
@@ -185,24 +223,14 @@ static int cond_node_add(CUgraph graph, const struct sc_node_params *np, CUgraph
  * uploaded (CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD) into a stream of the backend's own, waited for with a deadline.
  * A driver that refuses the module or the flag (no device graph launch, or no unified addressing) skips the
  * point. */
+/* the device-side cudaGraphLaunch's caller */
+static struct kept_module devlaunch_module = { sc_devlaunch_fatbin, { "sc_dl_launch", NULL },
+                                               PTHREAD_MUTEX_INITIALIZER, { { 0 } } };
 static int devlaunch_kernel(CUcontext ctx, CUfunction *fn)
 {
-    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    static struct { CUcontext ctx; CUfunction fn; } kept[SC_MAX_DEVICES];
-    int primary = -1, rc = 0;
-    CUmodule m;
-    for (int d = 0; d < SC_MAX_DEVICES; d++)
-        if (drv_gpus[d].open && drv_gpus[d].ctx == ctx)
-            primary = d;
-    pthread_mutex_lock(&mu);
-    if (primary >= 0 && kept[primary].ctx == ctx)
-        *fn = kept[primary].fn;
-    else if ((rc = SC_CALL(cuModuleLoadData, &m, sc_devlaunch_fatbin)) ||
-             (rc = SC_CALL(cuModuleGetFunction, fn, m, "sc_dl_launch")))
-        rc = SC_LACKS(rc) ? rc : SC_UNSUPPORTED; /* the driver cannot load the device-side cudaGraphLaunch */
-    else if (primary >= 0)
-        kept[primary].ctx = ctx, kept[primary].fn = *fn;
-    pthread_mutex_unlock(&mu);
+    CUfunction f[2];
+    int rc = module_functions(&devlaunch_module, ctx, f);
+    *fn = f[0];
     return rc;
 }
 static int devlaunch_exec(struct graph *child)
@@ -283,15 +311,11 @@ int drv_node_add(void *g, const struct sc_node_params *np, void **node)
     CUgraph graph = ((struct graph *)g)->g;
     CUgraphNode *out = (CUgraphNode *)node;
     CUDA_KERNEL_NODE_PARAMS kp;
-    void *flag = np->flag, *slot = np->slot;
-    uint64_t max_ns = np->max_ns;
-    uint32_t token = np->token;
-    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
+    struct node_args args;
     switch (np->kind) {
     case SC_NODE_GATE:
     case SC_NODE_KERNEL: /* the kernel's arguments are copied by the call */
-        node_params(&kp, np->kind == SC_NODE_GATE ? drv_kernels()->gate : drv_kernels()->mark,
-                    np->kind == SC_NODE_GATE ? gate_args : mark_args);
+        kernel_node_params(&kp, np, &args);
         return SC_CALL(cuGraphAddKernelNode, out, graph, NULL, 0, &kp);
     case SC_NODE_HOST: {
         CUDA_HOST_NODE_PARAMS hp = { np->fn, np->arg };
@@ -395,16 +419,12 @@ static int exec_node_set(void *g, void *node, const struct sc_node_params *np)
 {
     CUgraphExec exec = ((struct graph *)g)->exec;
     CUgraphNode n = node;
-    void *flag = np->flag, *slot = np->slot;
-    uint64_t max_ns = np->max_ns;
-    uint32_t token = np->token;
-    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
     switch (np->kind) {
     case SC_NODE_GATE:
     case SC_NODE_KERNEL: { /* the kernel's arguments are copied by the call */
         CUDA_KERNEL_NODE_PARAMS kp;
-        node_params(&kp, np->kind == SC_NODE_GATE ? drv_kernels()->gate : drv_kernels()->mark,
-                    np->kind == SC_NODE_GATE ? gate_args : mark_args);
+        struct node_args args;
+        kernel_node_params(&kp, np, &args);
         return SC_CALL(cuGraphExecKernelNodeSetParams, exec, n, &kp);
     }
     case SC_NODE_HOST: {

@@ -109,21 +109,39 @@ int rt_graph_new(void **out)
  * Their kernels (kernels/streamcts_cond.cu) are a library of their own (cudaLibraryLoadData, context-less
  * cudaKernel_t), loaded the first time a conditional node is added; a runtime or driver that cannot load it
  * (cudaGraphSetConditional unresolved), or refuses the handle or the node, skips the point. */
+/* A library of the suite's own kernels (a fatbin of its own: conditional nodes, device graph launch), loaded
+ * once, the first time its kernels are asked for; one the runtime cannot load answers SC_UNSUPPORTED. */
+struct kept_library {
+    const unsigned char *fatbin;
+    const char *names[2]; /* its kernels, NULL after the last */
+    pthread_mutex_t mu;
+    int state; /* -1: not loaded yet; 0: loaded; SC_UNSUPPORTED */
+    cudaKernel_t k[2];
+};
+static int library_kernels(struct kept_library *kl, cudaKernel_t k[2])
+{
+    cudaLibrary_t lib;
+    pthread_mutex_lock(&kl->mu);
+    if (kl->state < 0) {
+        kl->state = cudaLibraryLoadData(&lib, kl->fatbin, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess
+                        ? SC_UNSUPPORTED : 0;
+        for (int i = 0; !kl->state && i < 2 && kl->names[i]; i++)
+            if (cudaLibraryGetKernel(&kl->k[i], lib, kl->names[i]) != cudaSuccess)
+                kl->state = SC_UNSUPPORTED;
+    }
+    k[0] = kl->k[0], k[1] = kl->k[1];
+    pthread_mutex_unlock(&kl->mu);
+    return kl->state;
+}
+/* the conditional nodes' library: cudaGraphSetConditional's callers */
+static struct kept_library cond_library = { sc_cond_fatbin, { "sc_cond_set", "sc_cond_count" },
+                                            PTHREAD_MUTEX_INITIALIZER, -1, { 0 } };
 static int cond_kernels(cudaKernel_t *set, cudaKernel_t *count)
 {
-    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    static cudaKernel_t k_set, k_count;
-    static int state = -1;
-    cudaLibrary_t lib;
-    pthread_mutex_lock(&mu);
-    if (state < 0)
-        state = cudaLibraryLoadData(&lib, sc_cond_fatbin, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess ||
-                        cudaLibraryGetKernel(&k_set, lib, "sc_cond_set") != cudaSuccess ||
-                        cudaLibraryGetKernel(&k_count, lib, "sc_cond_count") != cudaSuccess
-                    ? SC_UNSUPPORTED : 0;
-    *set = k_set, *count = k_count;
-    pthread_mutex_unlock(&mu);
-    return state;
+    cudaKernel_t k[2];
+    int rc = library_kernels(&cond_library, k);
+    *set = k[0], *count = k[1];
+    return rc;
 }
 
 /* a kernel node of k (one thread) in graph, after the node `after` (NULL: none) */
@@ -180,20 +198,15 @@ static int cond_node_add(cudaGraph_t graph, const struct sc_node_params *np, cud
  * nodes' kernels are.  The launched graph is instantiated with cudaGraphInstantiateFlagDeviceLaunch and
  * uploaded (cudaGraphInstantiateFlagUpload) into a stream of the backend's own, waited for with a deadline.
  * A runtime or driver that refuses the library or the flag skips the point. */
+/* the device-side cudaGraphLaunch's caller */
+static struct kept_library devlaunch_library = { sc_devlaunch_fatbin, { "sc_dl_launch", NULL },
+                                                 PTHREAD_MUTEX_INITIALIZER, -1, { 0 } };
 static int devlaunch_kernel(cudaKernel_t *k)
 {
-    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    static cudaKernel_t k_dl;
-    static int state = -1;
-    cudaLibrary_t lib;
-    pthread_mutex_lock(&mu);
-    if (state < 0)
-        state = cudaLibraryLoadData(&lib, sc_devlaunch_fatbin, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess ||
-                        cudaLibraryGetKernel(&k_dl, lib, "sc_dl_launch") != cudaSuccess
-                    ? SC_UNSUPPORTED : 0;
-    *k = k_dl;
-    pthread_mutex_unlock(&mu);
-    return state;
+    cudaKernel_t kk[2];
+    int rc = library_kernels(&devlaunch_library, kk);
+    *k = kk[0];
+    return rc;
 }
 static int devlaunch_exec(struct graph *child)
 {
@@ -248,23 +261,35 @@ static int devlaunch_node_add(cudaGraph_t graph, const struct sc_node_params *np
     return cudaGraphAddKernelNode(out, graph, NULL, 0, &kp);
 }
 
+/* The arguments of a gate or marking kernel node (np->kind), kept where the call that copies them reads them. */
+struct node_args {
+    void *flag, *slot;
+    uint64_t max_ns;
+    uint32_t token;
+    void *gate[4], *mark[2];
+};
+static void kernel_node_params(struct cudaKernelNodeParams *kp, const struct sc_node_params *np, struct node_args *a)
+{
+    *a = (struct node_args){ .flag = np->flag, .slot = np->slot, .max_ns = np->max_ns, .token = np->token };
+    a->gate[0] = &a->flag, a->gate[1] = &a->max_ns, a->gate[2] = &a->slot, a->gate[3] = &a->token;
+    a->mark[0] = &a->slot, a->mark[1] = &a->token;
+    memset(kp, 0, sizeof *kp);
+    kp->func = (void *)(np->kind == SC_NODE_GATE ? rt_k_gate : rt_k_mark);
+    kp->gridDim = (dim3){ 1, 1, 1 };
+    kp->blockDim = (dim3){ 1, 1, 1 };
+    kp->kernelParams = np->kind == SC_NODE_GATE ? a->gate : a->mark;
+}
+
 int rt_node_add(void *g, const struct sc_node_params *np, void **node)
 {
     cudaGraph_t graph = ((struct graph *)g)->g;
     cudaGraphNode_t *out = (cudaGraphNode_t *)node;
-    void *flag = np->flag, *slot = np->slot;
-    uint64_t max_ns = np->max_ns;
-    uint32_t token = np->token;
-    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
     switch (np->kind) {
     case SC_NODE_GATE:
     case SC_NODE_KERNEL: { /* the kernel's arguments are copied by the call */
         struct cudaKernelNodeParams kp;
-        memset(&kp, 0, sizeof kp);
-        kp.func = (void *)(np->kind == SC_NODE_GATE ? rt_k_gate : rt_k_mark);
-        kp.gridDim = (dim3){ 1, 1, 1 };
-        kp.blockDim = (dim3){ 1, 1, 1 };
-        kp.kernelParams = np->kind == SC_NODE_GATE ? gate_args : mark_args;
+        struct node_args args;
+        kernel_node_params(&kp, np, &args);
         return cudaGraphAddKernelNode(out, graph, NULL, 0, &kp);
     }
     case SC_NODE_HOST: {
@@ -373,19 +398,12 @@ static int exec_node_set(void *g, void *node, const struct sc_node_params *np)
 {
     cudaGraphExec_t exec = ((struct graph *)g)->exec;
     cudaGraphNode_t n = node;
-    void *flag = np->flag, *slot = np->slot;
-    uint64_t max_ns = np->max_ns;
-    uint32_t token = np->token;
-    void *gate_args[] = { &flag, &max_ns, &slot, &token }, *mark_args[] = { &slot, &token };
     switch (np->kind) {
     case SC_NODE_GATE:
     case SC_NODE_KERNEL: { /* the kernel's arguments are copied by the call */
         struct cudaKernelNodeParams kp;
-        memset(&kp, 0, sizeof kp);
-        kp.func = (void *)(np->kind == SC_NODE_GATE ? rt_k_gate : rt_k_mark);
-        kp.gridDim = (dim3){ 1, 1, 1 };
-        kp.blockDim = (dim3){ 1, 1, 1 };
-        kp.kernelParams = np->kind == SC_NODE_GATE ? gate_args : mark_args;
+        struct node_args args;
+        kernel_node_params(&kp, np, &args);
         return cudaGraphExecKernelNodeSetParams(exec, n, &kp);
     }
     case SC_NODE_HOST: {
