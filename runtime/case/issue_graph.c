@@ -167,20 +167,35 @@ static int add_node(struct run *r, int i, struct sc_node_params *np)
     return r->b->node_add(r->graphs[o->def->graph], np, &o->node);
 }
 
+/* op i adds a node observed like a captured op: it runs when a launch of its graph runs it */
+static int add_observed_node(struct run *r, int i, struct sc_node_params *np)
+{
+    struct op_rt *o = &r->op[i];
+    int rc;
+    if ((rc = add_node(r, i, np)))
+        return rc;
+    o->captured = 1;
+    o->kept = o->def->graph + 1;
+    o->run_by = 1u << o->def->graph;
+    return 0;
+}
+
+/* the ops before op i whose nodes graph `of` runs are run by the launches of op i's graph too (a child or a
+ * graph launched from the device: its nodes as they are when op i adds its node) */
+static void run_by_too(struct run *r, int i, int of)
+{
+    for (int j = 0; j < i; j++)
+        if (r->op[j].run_by & (1u << of))
+            r->op[j].run_by |= 1u << r->op[i].def->graph;
+}
+
 /* node: a gate, kernel or host node; it runs when a launch of its graph runs it: observed like a captured op */
 int issue_node(struct run *r, int i, const struct issue_args *a)
 {
     struct op_rt *o = &r->op[i];
-    const struct sc_op_def *d = o->def;
-    struct sc_node_params np = { .kind = d->cond, .fn = host_mark, .arg = &o->harg };
-    int rc;
+    struct sc_node_params np = { .kind = o->def->cond, .fn = host_mark, .arg = &o->harg };
     (void)a;
-    if ((rc = add_node(r, i, &np)))
-        return rc;
-    o->captured = 1;
-    o->kept = d->graph + 1;
-    o->run_by = 1u << d->graph;
-    return 0;
+    return add_observed_node(r, i, &np);
 }
 
 /* node_mem: a memset or memcpy node, into the graph's one node buffer; a memcpy node from its own source */
@@ -210,9 +225,7 @@ int issue_node_child(struct run *r, int i, const struct issue_args *a)
     (void)a;
     if ((rc = add_node(r, i, &np)))
         return rc;
-    for (int j = 0; j < i; j++)
-        if (r->op[j].run_by & (1u << d->graph2))
-            r->op[j].run_by |= 1u << d->graph;
+    run_by_too(r, i, d->graph2);
     return 0;
 }
 
@@ -262,19 +275,13 @@ int issue_node_cond(struct run *r, int i, const struct issue_args *a)
  */
 int issue_node_devlaunch(struct run *r, int i, const struct issue_args *a)
 {
-    struct op_rt *o = &r->op[i];
-    const struct sc_op_def *d = o->def;
+    const struct sc_op_def *d = r->op[i].def;
     struct sc_node_params np = { .kind = SC_NODE_DEVLAUNCH, .child = r->graphs[d->graph2], .dl_mode = d->cond };
     int rc;
     (void)a;
-    if ((rc = add_node(r, i, &np)))
+    if ((rc = add_observed_node(r, i, &np)))
         return rc;
-    o->captured = 1;
-    o->kept = d->graph + 1;
-    o->run_by = 1u << d->graph;
-    for (int j = 0; j < i; j++)
-        if (r->op[j].run_by & (1u << d->graph2))
-            r->op[j].run_by |= 1u << d->graph;
+    run_by_too(r, i, d->graph2);
     return 0;
 }
 
