@@ -1,10 +1,10 @@
-/* prog_ops.c - recording a case's ops: each op kind's builder (ops.def's builder column), and the ops a
- * dependent launch or a read looks back to. */
-#include "prog.h"
+/* prog_ops.c - recording a case's ops: each op kind's builder (ops.def's builder column; those of graphs and
+ * their nodes: prog_graph_ops.c), and the ops a dependent launch or a read looks back to. */
+#include "prog_ops.h"
 #include <stdio.h>
 #include <string.h>
 
-static struct sc_op_def *add(sc_prog *p, enum sc_op_kind kind, const char *name, sc_stream s)
+struct sc_op_def *sc_op_add(sc_prog *p, enum sc_op_kind kind, const char *name, sc_stream s)
 {
     static struct sc_op_def sink; /* absorbs the fields of an op that does not fit */
     if (p->nops == SC_MAX_OPS) {
@@ -23,36 +23,36 @@ static struct sc_op_def *add(sc_prog *p, enum sc_op_kind kind, const char *name,
     return op;
 }
 
-static sc_op index_of(const sc_prog *p, const struct sc_op_def *op)
+sc_op sc_op_index(const sc_prog *p, const struct sc_op_def *op)
 {
     return op >= p->ops && op < p->ops + SC_MAX_OPS ? (sc_op)(op - p->ops) : 0;
 }
 
-static void check_index(sc_prog *p, const char *op, const char *what, int i, int n)
+void sc_op_check_index(sc_prog *p, const char *op, const char *what, int i, int n)
 {
     if (i < 0 || i >= n)
         sc_prog_misuse(p, "operation %s names an unknown %s", op, what);
 }
 
-static sc_op simple(sc_prog *p, enum sc_op_kind k, const char *n, sc_stream s) { return index_of(p, add(p, k, n, s)); }
+sc_op sc_op_simple(sc_prog *p, enum sc_op_kind k, const char *n, sc_stream s) { return sc_op_index(p, sc_op_add(p, k, n, s)); }
 
 static sc_op with_event(sc_prog *p, enum sc_op_kind k, const char *n, sc_event e, sc_stream s)
 {
-    struct sc_op_def *op = add(p, k, n, s);
-    check_index(p, n, "event", e, p->nevents);
+    struct sc_op_def *op = sc_op_add(p, k, n, s);
+    sc_op_check_index(p, n, "event", e, p->nevents);
     op->event = e;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 
-sc_op sc_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_GATE, n, s); }
-sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_GATE, n, s); }
-sc_op sc_value_gate(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_VALUE_GATE, n, s); }
-sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL, n, s); }
-sc_op sc_module_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MODULE_KERNEL, n, s); }
-sc_op sc_library_kernel(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_LIBRARY_KERNEL, n, s); }
+sc_op sc_gate(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_GATE, n, s); }
+sc_op sc_host_gate(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_HOST_GATE, n, s); }
+sc_op sc_value_gate(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_VALUE_GATE, n, s); }
+sc_op sc_kernel(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_KERNEL, n, s); }
+sc_op sc_module_kernel(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_MODULE_KERNEL, n, s); }
+sc_op sc_library_kernel(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_LIBRARY_KERNEL, n, s); }
 sc_op sc_fault(sc_prog *p, const char *n, enum sc_fault_kind how, sc_stream s)
 {
-    sc_op op = simple(p, SC_OP_FAULT, n, s);
+    sc_op op = sc_op_simple(p, SC_OP_FAULT, n, s);
     if (how != SC_FAULT_ADDRESS && how != SC_FAULT_ASSERT && how != SC_FAULT_TRAP)
         sc_prog_misuse(p, "operation %s: no fault kind %d", n, (int)how);
     p->ops[op].cond = how;
@@ -60,49 +60,49 @@ sc_op sc_fault(sc_prog *p, const char *n, enum sc_fault_kind how, sc_stream s)
 }
 sc_op sc_kernel_pdl(sc_prog *p, const char *n, enum sc_pdl_sync sync, sc_stream s)
 {
-    struct sc_op_def *op = add(p, SC_OP_KERNEL_PDL, n, s);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_KERNEL_PDL, n, s);
     op->cond = sync;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 
 sc_op sc_memset_to(sc_prog *p, const char *n, enum sc_mem target, sc_stream s)
 {
-    struct sc_op_def *op = add(p, SC_OP_MEMSET, n, s);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_MEMSET, n, s);
     op->mem = target;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_memset(sc_prog *p, const char *n, sc_stream s) { return sc_memset_to(p, n, SC_MEM_DEVICE, s); }
 sc_op sc_memset_prefetch(sc_prog *p, const char *n, unsigned to, sc_stream s)
 {
-    struct sc_op_def *op = add(p, SC_OP_MEMSET_PREFETCH, n, s);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_MEMSET_PREFETCH, n, s);
     op->mem = SC_MEM_MANAGED;
     op->flags = to;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_memset_sync(sc_prog *p, const char *n, enum sc_mem target)
 {
-    struct sc_op_def *op = add(p, SC_OP_MEMSET_SYNC, n, SC_NULL_STREAM);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_MEMSET_SYNC, n, SC_NULL_STREAM);
     op->mem = target;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 
 static sc_op copy(sc_prog *p, enum sc_op_kind k, const char *n, unsigned kind, sc_stream s)
 {
-    struct sc_op_def *op = add(p, k, n, s);
+    struct sc_op_def *op = sc_op_add(p, k, n, s);
     op->copy = kind;
     if ((kind & SC_COPY_KIND_MASK) < SC_H2D_PINNED || (kind & SC_COPY_KIND_MASK) > SC_M2D ||
         ((kind & (SC_COPY_2D | SC_COPY_3D)) && (kind & SC_COPY_KIND_MASK) > SC_D2D) ||
         ((kind & SC_BATCH_FLAGS) && k != SC_OP_MEMCPY_BATCH) ||
         (k == SC_OP_MEMCPY_BATCH && ((kind & SC_COPY_2D) || (kind & SC_COPY_KIND_MASK) > SC_D2D)))
         sc_prog_misuse(p, "operation %s: no such copy", n);
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_memcpy_async(sc_prog *p, const char *n, enum sc_copy k, sc_stream s) { return copy(p, SC_OP_MEMCPY_ASYNC, n, k, s); }
 sc_op sc_memcpy_sync(sc_prog *p, const char *n, enum sc_copy k) { return copy(p, SC_OP_MEMCPY_SYNC, n, k, SC_NULL_STREAM); }
 sc_op sc_memcpy_batch(sc_prog *p, const char *n, enum sc_copy k, sc_stream s) { return copy(p, SC_OP_MEMCPY_BATCH, n, k, s); }
 
-sc_op sc_host_func(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_HOST_FUNC, n, s); }
-sc_op sc_callback(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK, n, s); }
+sc_op sc_host_func(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_HOST_FUNC, n, s); }
+sc_op sc_callback(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_CALLBACK, n, s); }
 sc_op sc_record(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_RECORD, n, e, s); }
 sc_op sc_wait(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT, n, e, s); }
 sc_op sc_wait_invalid_flags(sc_prog *p, const char *n, sc_event e, sc_stream s)
@@ -114,8 +114,8 @@ sc_op sc_record_external(sc_prog *p, const char *n, sc_event e, sc_stream s)
     return with_event(p, SC_OP_RECORD_EXTERNAL, n, e, s);
 }
 sc_op sc_wait_external(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_WAIT_EXTERNAL, n, e, s); }
-sc_op sc_callback_api(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CALLBACK_API, n, s); }
-sc_op sc_kernel_invalid(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_KERNEL_INVALID, n, s); }
+sc_op sc_callback_api(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_CALLBACK_API, n, s); }
+sc_op sc_kernel_invalid(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_KERNEL_INVALID, n, s); }
 sc_op sc_gate_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s) { return with_event(p, SC_OP_GATE_PROGEVENT, n, e, s); }
 sc_op sc_kernel_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s)
 {
@@ -124,12 +124,12 @@ sc_op sc_kernel_progevent(sc_prog *p, const char *n, sc_event e, sc_stream s)
 
 static sc_op value_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_word w, int cond, unsigned flags, sc_stream s)
 {
-    struct sc_op_def *op = add(p, k, n, s);
-    check_index(p, n, "word", w, p->nwords);
+    struct sc_op_def *op = sc_op_add(p, k, n, s);
+    sc_op_check_index(p, n, "word", w, p->nwords);
     op->word = w;
     op->cond = cond;
     op->flags = flags;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_write_value(sc_prog *p, const char *n, sc_word w, unsigned flags, sc_stream s)
 {
@@ -137,14 +137,14 @@ sc_op sc_write_value(sc_prog *p, const char *n, sc_word w, unsigned flags, sc_st
 }
 sc_op sc_batch_wait_write(sc_prog *p, const char *n, sc_word wait, sc_word write, unsigned flags, sc_stream s)
 {
-    struct sc_op_def *op = add(p, SC_OP_BATCH, n, s);
-    check_index(p, n, "word", wait, p->nwords);
-    check_index(p, n, "word", write, p->nwords);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_BATCH, n, s);
+    sc_op_check_index(p, n, "word", wait, p->nwords);
+    sc_op_check_index(p, n, "word", write, p->nwords);
     op->word = wait;
     op->word2 = write;
     op->cond = SC_WAIT_GEQ;
     op->flags = flags;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_batch_barrier_write(sc_prog *p, const char *n, sc_word w, unsigned scope, sc_stream s)
 {
@@ -157,13 +157,13 @@ sc_op sc_wait_value(sc_prog *p, const char *n, sc_word w, enum sc_wait_cond cond
 
 static sc_op buffer_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_buffer m, sc_pool pool, sc_stream s)
 {
-    struct sc_op_def *op = add(p, k, n, s);
-    check_index(p, n, "buffer", m, p->nbuffers);
+    struct sc_op_def *op = sc_op_add(p, k, n, s);
+    sc_op_check_index(p, n, "buffer", m, p->nbuffers);
     if (pool != SC_DEFAULT_POOL)
-        check_index(p, n, "pool", pool, p->npools);
+        sc_op_check_index(p, n, "pool", pool, p->npools);
     op->buffer = m;
     op->pool = pool;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_alloc_async(sc_prog *p, const char *n, sc_buffer m, sc_pool pool, sc_stream s)
 {
@@ -197,11 +197,11 @@ int sc_op_writer(const sc_prog *p, sc_op i)
 
 static sc_op pool_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_pool pool)
 {
-    struct sc_op_def *op = add(p, k, n, SC_NULL_STREAM);
+    struct sc_op_def *op = sc_op_add(p, k, n, SC_NULL_STREAM);
     if (pool != SC_DEFAULT_POOL)
-        check_index(p, n, "pool", pool, p->npools);
+        sc_op_check_index(p, n, "pool", pool, p->npools);
     op->pool = pool;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_pool_reserved(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_RESERVED, n, pool); }
 sc_op sc_pool_trim(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_TRIM, n, pool); }
@@ -236,214 +236,16 @@ sc_op sc_pool_set_access(sc_prog *p, const char *n, sc_pool pool, int device, en
 sc_op sc_pool_export(sc_prog *p, const char *n, sc_pool pool) { return pool_op(p, SC_OP_POOL_EXPORT, n, pool); }
 sc_op sc_alloc_imported(sc_prog *p, const char *n, sc_pool pool, sc_stream s)
 {
-    struct sc_op_def *op = add(p, SC_OP_ALLOC_IMPORTED, n, s);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_ALLOC_IMPORTED, n, s);
     if (pool != SC_DEFAULT_POOL)
-        check_index(p, n, "pool", pool, p->npools);
+        sc_op_check_index(p, n, "pool", pool, p->npools);
     op->pool = pool;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 
-/* an op of graph g on stream s (SC_NULL_STREAM: a node added to g by hand) */
-static struct sc_op_def *graph_on(sc_prog *p, enum sc_op_kind k, const char *n, sc_graph g, sc_stream s)
-{
-    struct sc_op_def *op = add(p, k, n, s);
-    check_index(p, n, "graph", g, p->ngraphs);
-    op->graph = g;
-    return op;
-}
-sc_op sc_graph_launch(sc_prog *p, const char *n, sc_graph g, sc_stream s)
-{
-    return index_of(p, graph_on(p, SC_OP_GRAPH_LAUNCH, n, g, s));
-}
-
-sc_op sc_capture_begin(sc_prog *p, const char *n, sc_stream s, enum sc_capture_mode mode)
-{
-    struct sc_op_def *op = add(p, SC_OP_CAPTURE_BEGIN, n, s);
-    op->cond = mode;
-    return index_of(p, op);
-}
-sc_op sc_capture_end(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_END, n, s); }
-sc_op sc_capture_status(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_STATUS, n, s); }
-sc_op sc_capture_keep(sc_prog *p, const char *n, sc_stream s, sc_graph g)
-{
-    return index_of(p, graph_on(p, SC_OP_CAPTURE_KEEP, n, g, s));
-}
-sc_op sc_graph_replay(sc_prog *p, const char *n, sc_graph g, sc_stream s)
-{
-    return index_of(p, graph_on(p, SC_OP_GRAPH_REPLAY, n, g, s));
-}
-
-/* graphs built by hand */
-static struct sc_op_def *graph_op(sc_prog *p, enum sc_op_kind k, const char *n, sc_graph g)
-{
-    return graph_on(p, k, n, g, SC_NULL_STREAM);
-}
-sc_op sc_node(sc_prog *p, const char *n, sc_graph g, enum sc_node_kind kind)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE, n, g);
-    if (kind != SC_NODE_GATE && kind != SC_NODE_KERNEL && kind != SC_NODE_HOST)
-        sc_prog_misuse(p, "operation %s: a marking node is a gate, kernel or host node", n);
-    op->cond = kind;
-    return index_of(p, op);
-}
-sc_op sc_node_data(sc_prog *p, const char *n, sc_graph g, enum sc_node_kind kind)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_DATA, n, g);
-    if (kind != SC_NODE_MEMSET && kind != SC_NODE_MEMCPY)
-        sc_prog_misuse(p, "operation %s: a data node is a memset or memcpy node", n);
-    op->cond = kind;
-    return index_of(p, op);
-}
-sc_op sc_node_event(sc_prog *p, const char *n, sc_graph g, sc_event e, enum sc_node_kind kind)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_EVENT, n, g);
-    if (kind != SC_NODE_RECORD && kind != SC_NODE_WAIT)
-        sc_prog_misuse(p, "operation %s: an event node records or waits", n);
-    check_index(p, n, "event", e, p->nevents);
-    op->event = e;
-    op->cond = kind;
-    return index_of(p, op);
-}
-sc_op sc_node_child(sc_prog *p, const char *n, sc_graph g, sc_graph child)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_CHILD, n, g);
-    check_index(p, n, "graph", child, p->ngraphs);
-    op->graph2 = child;
-    return index_of(p, op);
-}
-/* a conditional node: its bodies are other graphs of the program, cloned into it */
-sc_op sc_node_cond(sc_prog *p, const char *n, sc_graph g, sc_graph body, sc_graph body2, enum sc_cond_how how)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_COND, n, g);
-    int two = how >= SC_COND_SWITCH_0 && how <= SC_COND_SWITCH_2;
-    check_index(p, n, "graph", body, p->ngraphs);
-    if (body2 != SC_NO_BODY)
-        check_index(p, n, "graph", body2, p->ngraphs);
-    if (how < SC_COND_IF_SET || how > SC_COND_WHILE_CLEAR || two != (body2 != SC_NO_BODY))
-        sc_prog_misuse(p, "operation %s: a conditional node of one body (IF, WHILE) or two (SWITCH, IF/ELSE)", n);
-    if (body == g || body2 == g)
-        sc_prog_misuse(p, "operation %s: a graph cannot be its own conditional node's body", n);
-    op->graph2 = body;
-    op->graph3 = body2;
-    op->cond = how;
-    return index_of(p, op);
-}
-/* a kernel node that launches another graph of the program from the device */
-sc_op sc_node_devlaunch(sc_prog *p, const char *n, sc_graph g, sc_graph child, enum sc_dl_mode how)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_DEVLAUNCH, n, g);
-    check_index(p, n, "graph", child, p->ngraphs);
-    if (how < SC_DL_FAF || how > SC_DL_SIBLING)
-        sc_prog_misuse(p, "operation %s: a device launch is fire-and-forget, tail or sibling", n);
-    if (child == g)
-        sc_prog_misuse(p, "operation %s: a graph cannot launch itself from the device here", n);
-    op->graph2 = child;
-    op->cond = how;
-    return index_of(p, op);
-}
-static int is_node(const sc_prog *p, sc_op i)
-{
-    if (i < 0 || i >= p->nops)
-        return 0;
-    return sc_op_facts(p->ops[i].kind)->node;
-}
-sc_op sc_edge(sc_prog *p, const char *n, sc_op from, sc_op to)
-{
-    if (!is_node(p, from) || !is_node(p, to) || p->ops[from].graph != p->ops[to].graph || from == to)
-        sc_prog_misuse(p, "operation %s: an edge joins two nodes of one graph", n);
-    struct sc_op_def *op = graph_op(p, SC_OP_EDGE, n, is_node(p, from) ? p->ops[from].graph : 0);
-    op->from = from;
-    op->to = to;
-    return index_of(p, op);
-}
-/* a capture of s into graph g (built by hand), its first node after node dep of g, or none (SC_NO_NODE) */
-sc_op sc_capture_to(sc_prog *p, const char *n, sc_stream s, sc_graph g, sc_op dep, enum sc_capture_mode mode)
-{
-    struct sc_op_def *op = graph_on(p, SC_OP_CAPTURE_TO, n, g, s);
-    if (dep != SC_NO_NODE && (!is_node(p, dep) || p->ops[dep].graph != g))
-        sc_prog_misuse(p, "operation %s: the dependency of a capture into a graph is a node of that graph", n);
-    op->from = dep;
-    op->cond = mode;
-    return index_of(p, op);
-}
-sc_op sc_capture_end_graph(sc_prog *p, const char *n, sc_stream s, sc_graph g)
-{
-    return index_of(p, graph_on(p, SC_OP_CAPTURE_END_GRAPH, n, g, s));
-}
-sc_op sc_instantiate(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_INSTANTIATE, n, g)); }
-sc_op sc_instantiate_upload(sc_prog *p, const char *n, sc_graph g, sc_stream s)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_INSTANTIATE_UPLOAD, n, g);
-    if (s >= p->nstreams || s < SC_ON_DEVICE(SC_NULL_STREAM, SC_MAX_DEVICES - 1))
-        sc_prog_misuse(p, "operation %s names an unknown stream", n);
-    op->stream = s;
-    return index_of(p, op);
-}
-sc_op sc_exec_update(sc_prog *p, const char *n, sc_graph g, sc_graph from)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_EXEC_UPDATE, n, g);
-    check_index(p, n, "graph", from, p->ngraphs);
-    op->graph2 = from;
-    return index_of(p, op);
-}
-sc_op sc_exec_destroy(sc_prog *p, const char *n, sc_graph g) { return index_of(p, graph_op(p, SC_OP_EXEC_DESTROY, n, g)); }
-/* executable graph editing: the node's graph is the op's */
-sc_op sc_node_enable(sc_prog *p, const char *n, sc_op node, int enable)
-{
-    if (!is_node(p, node))
-        sc_prog_misuse(p, "operation %s: cuGraphNodeSetEnabled names a node", n);
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_ENABLE, n, is_node(p, node) ? p->ops[node].graph : 0);
-    op->to = node;
-    op->cond = enable != 0;
-    return index_of(p, op);
-}
-sc_op sc_exec_set_params(sc_prog *p, const char *n, sc_op node, sc_op from)
-{
-    if (!is_node(p, node) || !is_node(p, from) || node == from)
-        sc_prog_misuse(p, "operation %s: a node takes the parameters of another node", n);
-    struct sc_op_def *op = graph_op(p, SC_OP_EXEC_SET_PARAMS, n, is_node(p, node) ? p->ops[node].graph : 0);
-    op->to = node;
-    op->from = from;
-    return index_of(p, op);
-}
-/* graph memory nodes and instantiation with flags */
-sc_op sc_node_alloc(sc_prog *p, const char *n, sc_graph g)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_ALLOC, n, g);
-    op->cond = SC_NODE_ALLOC;
-    return index_of(p, op);
-}
-/* a free node of the allocation an allocation node (of g or another graph) made */
-sc_op sc_node_free(sc_prog *p, const char *n, sc_graph g, sc_op alloc)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_FREE, n, g);
-    if (!is_node(p, alloc) || p->ops[alloc].kind != SC_OP_NODE_ALLOC)
-        sc_prog_misuse(p, "operation %s: a free node frees what an allocation node (node_alloc) made", n);
-    op->from = alloc;
-    op->cond = SC_NODE_FREE;
-    return index_of(p, op);
-}
-/* a memset node on a stream-ordered allocation */
-sc_op sc_node_memset_alloc(sc_prog *p, const char *n, sc_graph g, sc_buffer m)
-{
-    struct sc_op_def *op = graph_op(p, SC_OP_NODE_MEMSET_ALLOC, n, g);
-    check_index(p, n, "buffer", m, p->nbuffers);
-    op->buffer = m;
-    op->cond = SC_NODE_MEMSET;
-    return index_of(p, op);
-}
-sc_op sc_instantiate_checked(sc_prog *p, const char *n, sc_graph g)
-{
-    return index_of(p, graph_op(p, SC_OP_INSTANTIATE_CHECKED, n, g));
-}
-sc_op sc_instantiate_auto_free(sc_prog *p, const char *n, sc_graph g)
-{
-    return index_of(p, graph_op(p, SC_OP_INSTANTIATE_AUTO_FREE, n, g));
-}
-
-sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_SYNC, n, s); }
+sc_op sc_stream_sync(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_STREAM_SYNC, n, s); }
 sc_op sc_event_sync(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_SYNC, n, e, SC_NULL_STREAM); }
-sc_op sc_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM); }
+sc_op sc_ctx_sync(sc_prog *p, const char *n) { return sc_op_simple(p, SC_OP_CTX_SYNC, n, SC_NULL_STREAM); }
 sc_op sc_ctx_record(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_CTX_RECORD, n, e, SC_NULL_STREAM); }
 sc_op sc_ctx_wait(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_CTX_WAIT, n, e, SC_NULL_STREAM); }
 sc_op sc_green_record(sc_prog *p, const char *n, sc_event e, enum sc_green_call how)
@@ -458,112 +260,112 @@ sc_op sc_green_wait(sc_prog *p, const char *n, sc_event e, enum sc_green_call ho
     p->ops[i].cond = how;
     return i;
 }
-sc_op sc_stream_green(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_GREEN, n, s); }
-sc_op sc_stream_query(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_QUERY, n, s); }
+sc_op sc_stream_green(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_STREAM_GREEN, n, s); }
+sc_op sc_stream_query(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_STREAM_QUERY, n, s); }
 sc_op sc_event_query(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_QUERY, n, e, SC_NULL_STREAM); }
 sc_op sc_elapsed(sc_prog *p, const char *n, sc_event start, sc_event end)
 {
     sc_op i = with_event(p, SC_OP_ELAPSED, n, start, SC_NULL_STREAM);
-    check_index(p, n, "event", end, p->nevents);
+    sc_op_check_index(p, n, "event", end, p->nevents);
     p->ops[i].event2 = end;
     return i;
 }
-sc_op sc_stream_flags(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_FLAGS, n, s); }
-sc_op sc_stream_priority(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_PRIORITY, n, s); }
-sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_STREAM_ID, n, s); }
+sc_op sc_stream_flags(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_STREAM_FLAGS, n, s); }
+sc_op sc_stream_priority(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_STREAM_PRIORITY, n, s); }
+sc_op sc_stream_id(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_STREAM_ID, n, s); }
 sc_op sc_stream_ctx(sc_prog *p, const char *n, sc_stream s, sc_context c)
 {
-    struct sc_op_def *op = add(p, SC_OP_STREAM_CTX, n, s);
-    check_index(p, n, "context", c, p->ncontexts);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_STREAM_CTX, n, s);
+    sc_op_check_index(p, n, "context", c, p->ncontexts);
     op->context = c;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_sync_policy_set(sc_prog *p, const char *n, sc_stream s, enum sc_sync_policy policy)
 {
-    struct sc_op_def *op = add(p, SC_OP_SYNC_POLICY_SET, n, s);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_SYNC_POLICY_SET, n, s);
     op->cond = policy;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
-sc_op sc_sync_policy(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_SYNC_POLICY, n, s); }
+sc_op sc_sync_policy(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_SYNC_POLICY, n, s); }
 sc_op sc_copy_attributes(sc_prog *p, const char *n, sc_stream dst, sc_stream src)
 {
-    struct sc_op_def *op = add(p, SC_OP_COPY_ATTRIBUTES, n, dst);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_COPY_ATTRIBUTES, n, dst);
     op->cond = src;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
-sc_op sc_attach_single(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_ATTACH_SINGLE, n, s); }
+sc_op sc_attach_single(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_ATTACH_SINGLE, n, s); }
 static sc_op with_attr(sc_prog *p, enum sc_op_kind k, const char *n, sc_stream s, enum sc_launch_attr attr)
 {
-    struct sc_op_def *op = add(p, k, n, s);
+    struct sc_op_def *op = sc_op_add(p, k, n, s);
     op->cond = attr;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_kernel_attr(sc_prog *p, const char *n, enum sc_launch_attr a, sc_stream s) { return with_attr(p, SC_OP_KERNEL_ATTR, n, s, a); }
 sc_op sc_gate_attr(sc_prog *p, const char *n, enum sc_launch_attr a, sc_stream s) { return with_attr(p, SC_OP_GATE_ATTR, n, s, a); }
-sc_op sc_capture_id(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_ID, n, s); }
-sc_op sc_capture_deps(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_DEPS, n, s); }
-sc_op sc_capture_sever(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_CAPTURE_SEVER, n, s); }
+sc_op sc_capture_id(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_CAPTURE_ID, n, s); }
+sc_op sc_capture_deps(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_CAPTURE_DEPS, n, s); }
+sc_op sc_capture_sever(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_CAPTURE_SEVER, n, s); }
 sc_op sc_stream_attr(sc_prog *p, const char *n, sc_stream s, enum sc_stream_attr a)
 {
-    struct sc_op_def *op = add(p, SC_OP_STREAM_ATTR, n, s);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_STREAM_ATTR, n, s);
     op->cond = (int)a;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_ctx_op(sc_prog *p, const char *n, enum sc_ctx_action a)
 {
-    struct sc_op_def *op = add(p, SC_OP_CTX, n, SC_NULL_STREAM);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_CTX, n, SC_NULL_STREAM);
     op->cond = a;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_ctx_enter(sc_prog *p, const char *n, sc_context c, enum sc_ctx_action a)
 {
-    struct sc_op_def *op = add(p, SC_OP_CTX_ENTER, n, SC_NULL_STREAM);
-    check_index(p, n, "context", c, p->ncontexts);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_CTX_ENTER, n, SC_NULL_STREAM);
+    sc_op_check_index(p, n, "context", c, p->ncontexts);
     op->context = c;
     op->cond = a;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 /* of SC_NO_CONTEXT (driver_ctx_clear): cuCtxSetCurrent(NULL), the thread left with no current context */
 sc_op sc_driver_ctx_set(sc_prog *p, const char *n, sc_context c)
 {
-    struct sc_op_def *op = add(p, SC_OP_DRIVER_CTX_SET, n, SC_NULL_STREAM);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_DRIVER_CTX_SET, n, SC_NULL_STREAM);
     if (c != SC_NO_CONTEXT)
-        check_index(p, n, "context", c, p->ncontexts);
+        sc_op_check_index(p, n, "context", c, p->ncontexts);
     op->context = c;
     op->cond = SC_CTX_SET_TO;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
-sc_op sc_thread_exit(sc_prog *p, const char *n) { return simple(p, SC_OP_THREAD_EXIT, n, SC_NULL_STREAM); }
+sc_op sc_thread_exit(sc_prog *p, const char *n) { return sc_op_simple(p, SC_OP_THREAD_EXIT, n, SC_NULL_STREAM); }
 /* contexts: one destroyed, one created during the case; the primary context synchronized, released */
 sc_op sc_ctx_destroy(sc_prog *p, const char *n, sc_context c)
 {
-    struct sc_op_def *op = add(p, SC_OP_CTX_DESTROY, n, SC_NULL_STREAM);
-    check_index(p, n, "context", c, p->ncontexts);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_CTX_DESTROY, n, SC_NULL_STREAM);
+    sc_op_check_index(p, n, "context", c, p->ncontexts);
     op->context = c;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_ctx_create(sc_prog *p, const char *n, sc_context c)
 {
-    struct sc_op_def *op = add(p, SC_OP_CTX_CREATE, n, SC_NULL_STREAM);
-    check_index(p, n, "context", c, p->ncontexts);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_CTX_CREATE, n, SC_NULL_STREAM);
+    sc_op_check_index(p, n, "context", c, p->ncontexts);
     op->context = c;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
-sc_op sc_primary_ctx_sync(sc_prog *p, const char *n) { return simple(p, SC_OP_PRIMARY_CTX_SYNC, n, SC_NULL_STREAM); }
+sc_op sc_primary_ctx_sync(sc_prog *p, const char *n) { return sc_op_simple(p, SC_OP_PRIMARY_CTX_SYNC, n, SC_NULL_STREAM); }
 sc_op sc_primary_release(sc_prog *p, const char *n, enum sc_primary_action a)
 {
-    struct sc_op_def *op = add(p, SC_OP_PRIMARY_RELEASE, n, SC_NULL_STREAM);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_PRIMARY_RELEASE, n, SC_NULL_STREAM);
     op->cond = a;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
-sc_op sc_memcpy_peer(sc_prog *p, const char *n, sc_stream s) { return simple(p, SC_OP_MEMCPY_PEER, n, s); }
+sc_op sc_memcpy_peer(sc_prog *p, const char *n, sc_stream s) { return sc_op_simple(p, SC_OP_MEMCPY_PEER, n, s); }
 sc_op sc_device_sync(sc_prog *p, const char *n, int device)
 {
-    struct sc_op_def *op = add(p, SC_OP_DEVICE_SYNC, n, SC_NULL_STREAM);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_DEVICE_SYNC, n, SC_NULL_STREAM);
     if (device < 0 || device >= SC_MAX_DEVICES)
         sc_prog_misuse(p, "operation %s: no device %d", n, device);
     op->cond = device;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 sc_op sc_device_enter(sc_prog *p, const char *n, int device)
 {
@@ -571,22 +373,22 @@ sc_op sc_device_enter(sc_prog *p, const char *n, int device)
     p->ops[op].kind = SC_OP_DEVICE_ENTER;
     return op;
 }
-sc_op sc_mem_alloc(sc_prog *p, const char *n) { return simple(p, SC_OP_MEM_ALLOC, n, SC_NULL_STREAM); }
-sc_op sc_stream_create_invalid(sc_prog *p, const char *n) { return simple(p, SC_OP_STREAM_CREATE_INVALID, n, SC_NULL_STREAM); }
-sc_op sc_get_last_error(sc_prog *p, const char *n) { return simple(p, SC_OP_GET_LAST_ERROR, n, SC_NULL_STREAM); }
-sc_op sc_peek_last_error(sc_prog *p, const char *n) { return simple(p, SC_OP_PEEK_LAST_ERROR, n, SC_NULL_STREAM); }
+sc_op sc_mem_alloc(sc_prog *p, const char *n) { return sc_op_simple(p, SC_OP_MEM_ALLOC, n, SC_NULL_STREAM); }
+sc_op sc_stream_create_invalid(sc_prog *p, const char *n) { return sc_op_simple(p, SC_OP_STREAM_CREATE_INVALID, n, SC_NULL_STREAM); }
+sc_op sc_get_last_error(sc_prog *p, const char *n) { return sc_op_simple(p, SC_OP_GET_LAST_ERROR, n, SC_NULL_STREAM); }
+sc_op sc_peek_last_error(sc_prog *p, const char *n) { return sc_op_simple(p, SC_OP_PEEK_LAST_ERROR, n, SC_NULL_STREAM); }
 sc_op sc_event_create_try(sc_prog *p, const char *n, unsigned flags)
 {
-    struct sc_op_def *op = add(p, SC_OP_EVENT_CREATE_TRY, n, SC_NULL_STREAM);
+    struct sc_op_def *op = sc_op_add(p, SC_OP_EVENT_CREATE_TRY, n, SC_NULL_STREAM);
     op->flags = flags;
-    return index_of(p, op);
+    return sc_op_index(p, op);
 }
 
 sc_op sc_stream_destroy(sc_prog *p, const char *n, sc_stream s)
 {
     if (s < 0)
         sc_prog_misuse(p, "operation %s destroys a built-in stream", n);
-    return simple(p, SC_OP_STREAM_DESTROY, n, s);
+    return sc_op_simple(p, SC_OP_STREAM_DESTROY, n, s);
 }
 sc_op sc_event_destroy(sc_prog *p, const char *n, sc_event e) { return with_event(p, SC_OP_EVENT_DESTROY, n, e, SC_NULL_STREAM); }
 

@@ -1,6 +1,7 @@
 /*
  * graphs.c - graphs built by hand: nodes, edges, instantiation, updates and
- * launches.
+ * launches (executable graphs edited between launches: graph_edit.c; graphs
+ * launched from the device: graph_devlaunch.c).
  *
  * Graph memory nodes: an allocation node sets its memory aside when a launch runs it and no
  * node frees it, so a relaunch is refused with the invalid-value error unless the graph was instantiated
@@ -30,7 +31,7 @@ int graph_new(void **g)
     *g = gr;
     return 0;
 }
-static struct mgraph *clone_graph(const struct mgraph *from)
+struct mgraph *clone_graph(const struct mgraph *from)
 {
     struct mgraph *gr = malloc(sizeof *gr);
     *gr = *from;
@@ -376,59 +377,6 @@ int exec_update(void *g, void *from)
     }
     return 0;
 }
-/* ---- executable graph editing ------------------------------------------------------------------------------
- * A node of the executable graph disabled (an empty node: its dependencies still order what follows it) or
- * enabled again, or given other parameters of its kind: later launches see it, the launches already enqueued
- * hold copies of what they run. */
-static struct mnode *exec_node(struct mgraph *gr, void *node)
-{
-    struct mnode *n = node;
-    return gr->exec && n >= gr->nodes && n < gr->nodes + gr->nnodes ? &gr->exec[n - gr->nodes] : NULL;
-}
-int node_enable(void *g, void *node, int enable)
-{
-    struct mgraph *gr = g;
-    struct mnode *n = exec_node(gr, node);
-    int kind = n ? n->np.kind : -1;
-    if (quirks(no_graph_edit))
-        return SC_UNSUPPORTED; /* the point skips */
-    /* "Currently only kernel, memset and memcpy nodes are supported" */
-    if (kind != SC_NODE_GATE && kind != SC_NODE_KERNEL && kind != SC_NODE_MEMSET && kind != SC_NODE_MEMCPY)
-        return refuse(1);
-    if (gr->pending && breaks(node_enable_pending)) /* the change reaches the pending launch */
-        gr->pending->dead = 1;
-    if (!enable || !breaks(node_enable))
-        n->disabled = !enable;
-    return 0;
-}
-int exec_node_set(void *g, void *node, const struct sc_node_params *np)
-{
-    struct mgraph *gr = g;
-    struct mnode *n = exec_node(gr, node);
-    int kernel = np->kind == SC_NODE_GATE || np->kind == SC_NODE_KERNEL || np->kind == SC_NODE_HOST;
-    int data = np->kind == SC_NODE_MEMSET || np->kind == SC_NODE_MEMCPY;
-    int event = np->kind == SC_NODE_RECORD || np->kind == SC_NODE_WAIT;
-    int was_kernel = n && (n->np.kind == SC_NODE_GATE || n->np.kind == SC_NODE_KERNEL);
-    if (quirks(no_graph_edit))
-        return SC_UNSUPPORTED; /* the point skips */
-    /* parameters of the node's own kind (a gate and a marking kernel are both kernel nodes) */
-    if (!n || (n->np.kind != np->kind && !(was_kernel && (np->kind == SC_NODE_GATE || np->kind == SC_NODE_KERNEL))))
-        return refuse(1);
-    if (np->kind == 0 && (!((struct mgraph *)np->child)->built || ((struct mgraph *)np->child)->nnodes != n->child->nnodes))
-        return refuse(1); /* "The topology of childGraph ... must match that of the graph contained in hNode" */
-    if (np->kind != 0 && !kernel && !data && !event)
-        return refuse(1);
-    if (gr->pending && breaks(exec_set_pending)) /* the change reaches the pending launch: it runs nothing */
-        gr->pending->dead = 1;
-    if ((kernel && breaks(exec_set_kernel)) || (data && breaks(exec_set_data)) || (event && breaks(exec_set_event)) ||
-        (np->kind == 0 && breaks(exec_set_child)))
-        return 0; /* answered success, changed nothing */
-    if (np->kind == 0)
-        n->child = clone_graph(np->child);
-    else
-        n->np = *np;
-    return 0;
-}
 int exec_destroy(void *g)
 {
     struct mgraph *gr = g;
@@ -461,10 +409,6 @@ static uint64_t node_item(struct mstream *ns, struct mlaunch *l, void (*fn)(void
     *nr = (struct node_run){ l, fn, arg, owned };
     return push(ns, ITEM_FN, run_node, nr, NULL, 0, 1);
 }
-struct dep {
-    struct mstream *s;
-    uint64_t pos;
-};
 /* One node but a child graph node, enqueued on ns (the registry lock held); returns its last item. */
 static uint64_t node_work(struct mstream *ns, struct mnode *nd, struct mlaunch *l)
 {
@@ -537,74 +481,9 @@ static void launch_reversed(struct mnode *nodes, int n, const struct dep *roots,
     pthread_mutex_unlock(&registry);
 }
 
-/* ---- device graph launch ----------------------------------------------------------------------------------
- * A node_faf / node_sibling / node_tail node is a kernel that marks its slot; the graph it launches (cloned when
- * the node was added: its instantiation for device launch) is enqueued here, after that kernel's item.  A
- * fire-and-forget or sibling launch starts at once (faf_deferred: a fire-and-forget one waits as a tail launch);
- * a tail launch is kept for launch_built, which starts the tail launches one after another once the launching
- * graph's nodes and its fire-and-forget children completed (its environment).  The launch stream's later work
- * waits for all of them. */
-static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l);
-static void device_launch(struct mnode *nd, struct mstream *ns, uint64_t pos, struct mlaunch *l)
-{
-    if (breaks(devlaunch_refused))
-        return; /* run_refused_launch: the launch answered an error, nothing runs */
-    struct dep here = { ns, pos };
-    struct mgraph *c = nd->child;
-    int mode = nd->np.dl_mode;
-    if (mode == SC_DL_FAF && breaks(faf_deferred))
-        mode = SC_DL_TAIL;
-    if (mode == SC_DL_TAIL && breaks(tail_immediate)) { /* at once, waited for by the stream only */
-        launch_nodes(c->nodes, c->nnodes, &here, 1, l);
-        l->sib[l->nsib++] = c;
-        return;
-    }
-    if (mode == SC_DL_TAIL) {
-        l->tail[l->ntail++] = c;
-        return;
-    }
-    launch_nodes(c->nodes, c->nnodes, &here, 1, l);
-    if (mode == SC_DL_FAF || breaks(sibling_gates_tail))
-        l->faf[l->nfaf++] = c;
-    else
-        l->sib[l->nsib++] = c;
-}
-/* One item on a stream of its own after the nodes given, and after every node of the graphs given (it takes the
- * registry lock); its position. */
-static struct dep join_nodes(const struct mnode *nodes, int n, struct mgraph *const *gs, int ngs, const struct dep *also)
-{
-    struct mstream *js = new_stream(KIND_NONBLOCKING);
-    struct dep d;
-    pthread_mutex_lock(&registry);
-    if (also)
-        push(js, ITEM_WAIT, NULL, NULL, also->s, also->pos, 0);
-    for (int k = 0; k < n; k++)
-        push(js, ITEM_WAIT, NULL, NULL, nodes[k].ran_on, nodes[k].ran_at, 0);
-    for (int g = 0; g < ngs; g++)
-        for (int k = 0; k < gs[g]->nnodes; k++)
-            push(js, ITEM_WAIT, NULL, NULL, gs[g]->nodes[k].ran_on, gs[g]->nodes[k].ran_at, 0);
-    d = (struct dep){ js, push(js, ITEM_FN, NULL, NULL, NULL, 0, 0) };
-    pthread_mutex_unlock(&registry);
-    return d;
-}
-/* After the launching graph's nodes were enqueued (their end: env): its tail launches, one after another, each
- * after the environment (the graph and its fire-and-forget children) and the tail launch before it. */
-static void launch_tails(struct mlaunch *l, struct dep env)
-{
-    struct dep after;
-    if (!breaks(tail_before_children))
-        env = join_nodes(NULL, 0, l->faf, l->nfaf, &env);
-    after = env;
-    for (int t = 0; t < l->ntail; t++) {
-        launch_nodes(l->tail[t]->nodes, l->tail[t]->nnodes, &after, 1, l);
-        if (!breaks(tails_concurrent))
-            after = join_nodes(NULL, 0, &l->tail[t], 1, NULL);
-    }
-}
-
 /* Enqueues the nodes of one graph, each on a stream of its own after `roots` (n of them) and the nodes its
  * edges come from. */
-static void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l)
+void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l)
 {
     int done[MOCK_NODES] = { 0 };
     if (breaks(edges)) {

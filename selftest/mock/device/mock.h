@@ -21,7 +21,8 @@
  * launches, faults, host functions and callbacks), events.c, memory.c
  * (allocations, copies, memsets, stream memory operations, managed memory),
  * pools.c (created memory pools), capture.c (stream capture and the graphs
- * kept from it), graphs.c (graphs built by hand), contexts.c (created,
+ * kept from it), graphs.c (graphs built by hand; graph_edit.c their executable
+ * graphs edited, graph_devlaunch.c graphs launched from the device), contexts.c (created,
  * primary and green contexts), processes.c (what other processes share:
  * interprocess events and pools, MPS), errors.c (what a call answers),
  * breaks.c (the two variables), backend.c (initialisation, the tables).
@@ -235,6 +236,20 @@ extern struct mstream *blocking_list, *all_list, *legacy;
 
 extern int sticky; /* the context's error, once a kernel faulted */
 int refuse(int rc);
+/* graphs.c: a copy of graph from (its nodes and their children), for a child node or an edited one */
+struct mgraph *clone_graph(const struct mgraph *from);
+/* graphs.c and graph_devlaunch.c: a position on a stream that later work waits for; the nodes of one graph
+ * enqueued after roots (launch_nodes); a node that launches a graph from the device, at pos on ns
+ * (device_launch); one item after the nodes and graphs given (join_nodes); a launch's tail launches, after env
+ * (launch_tails) */
+struct dep {
+    struct mstream *s;
+    uint64_t pos;
+};
+void launch_nodes(struct mnode *nodes, int n, const struct dep *roots, int nroots, struct mlaunch *l);
+void device_launch(struct mnode *nd, struct mstream *ns, uint64_t pos, struct mlaunch *l);
+struct dep join_nodes(const struct mnode *nodes, int n, struct mgraph *const *gs, int ngs, const struct dep *also);
+void launch_tails(struct mlaunch *l, struct dep env);
 int context_error(void);
 int not_ready(void);
 int last_error(int reset);
@@ -387,9 +402,12 @@ int edge_add(void *g, void *from, void *to);
 int graph_instantiate(void *g, int upload, void *s);
 int graph_instantiate_with(void *g, unsigned flags, int *result);
 int exec_update(void *g, void *from);
+int exec_destroy(void *g);
+
+/* ---- graph_edit.c --------------------------------------------------------------- */
+
 int node_enable(void *g, void *node, int enable);
 int exec_node_set(void *g, void *node, const struct sc_node_params *np);
-int exec_destroy(void *g);
 
 /* ---- contexts.c ----------------------------------------------------------------- */
 
