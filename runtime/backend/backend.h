@@ -304,6 +304,11 @@ typedef struct sc_backend {
      * to the process that made the streams, so main asks each of a case's other processes too (settle_peers,
      * case.h). */
     int (*settle)(uint64_t max_ns);
+    /* once a case's gates are released and its host threads returned: 1 when the device will run nothing more
+     * of what it was given (every stream idle or waiting for what nothing will bring), so that work still
+     * pending never completes and need not be waited for until the deadline.  Only the mock can know it of
+     * its own threads; a GPU answers 0. */
+    int (*quiescent)(void);
     /* cuStreamGetCaptureInfo of s: its capture status (SC_CAPTURE_*), and while it is active the capture's id and
      * how many nodes the next node captured in s will depend on */
     int (*capture_info)(void *s, int *status, uint64_t *id, size_t *ndeps);
@@ -411,7 +416,7 @@ typedef struct sc_backend {
         .pool_export = P##pool_export, \
         .launch_invalid = P##launch_invalid, \
         .pool_used = P##pool_used, .pool_high = P##pool_high, .pool_high_reset = P##pool_high_reset, \
-        .settle = P##settle, \
+        .settle = P##settle, .quiescent = P##quiescent, \
         .capture_info = P##capture_info, .capture_sever = P##capture_sever, .launch_attr = P##launch_attr, \
         .stream_attr = P##stream_attr, \
         .memcpy_batch = P##memcpy_batch, .capture_to = P##capture_to, .capture_end_to = P##capture_end_to, \

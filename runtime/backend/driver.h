@@ -62,6 +62,7 @@ int drv_use_device(int d);
 int drv_thread_attach(void);
 int drv_device_sync(int d);
 int drv_settle(uint64_t max_ns);
+int drv_quiescent(void);
 
 /* ---- driver_contexts.c: contexts made, the kernels of the current context, green contexts, the primary context */
 const struct made *drv_kernels(void); /* the kernels of the calling thread's current context */

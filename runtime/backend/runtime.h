@@ -44,6 +44,7 @@ int rt_device_count(int *n);
 int rt_use_device(int dev);
 int rt_device_sync(int dev);
 int rt_settle(uint64_t max_ns);
+int rt_quiescent(void);
 
 /* ---- runtime_contexts.c: contexts (none made here) and the primary context shared with the driver API */
 int rt_ctx_action(int action);

@@ -8,8 +8,8 @@
 # default applied at the first launch only (cond_default_once), a conditional node that completes as its
 # body starts (cond_body_async), a body whose memset and memcpy nodes do nothing (cond_body_data_skipped) or a launch that waits for nothing (replay) the rules that check it fail;
 # a driver whose every enqueue waits (enqueue_waits) fails no MUST point, and one without conditional nodes
-# (no_conditional) skips every point.  The programs are linked here
-# from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# (no_conditional) skips every point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 
@@ -23,13 +23,14 @@ graph.conditional.body_runs_memset_and_memcpy_nodes"
 link_rules "$rules"
 
 # broken promise, rule, message its cases must report (a body the condition selects that the broken node
-# never runs is waited for to the 2 s deadline: 'did not complete')
+# never runs is pending once the mock has nothing left it could run, at the latest at the 2 s deadline:
+# 'did not complete')
 check_breaks STREAMCTS_DEADLINE_MS=2000 <<'EOF_CASES'
 cond_if_ignored graph.conditional.if_skips_body_when_clear K ran 1 times, where no launch of the program may run it
-cond_if_ignored graph.conditional.if_else_runs_else_body_when_clear K did not complete within
+cond_if_ignored graph.conditional.if_else_runs_else_body_when_clear K did not complete
 while_once graph.conditional.while_repeats_until_cleared K ran 2 times in 2 launches of its graph, not 3 times in each
-switch_first graph.conditional.switch_runs_selected_body K did not complete within
-switch_first graph.conditional.switch_skips_other_bodies K did not complete within
+switch_first graph.conditional.switch_runs_selected_body K did not complete
+switch_first graph.conditional.switch_skips_other_bodies K did not complete
 cond_default_once graph.conditional.default_applied_each_launch K ran 1 times in 2 launches of its graph
 cond_body_async graph.conditional.body_before_dependent K completed while G was still pending
 cond_body_async graph.conditional.later_work_after_body B completed while G was still pending

@@ -22,16 +22,16 @@ check_breaks STREAMCTS_DEADLINE_MS=2000 <<'EOF_CASES'
 node_disable graph.edit.disabled_node_does_not_run K ran 1 times, where no launch of the program may run it
 node_disable_data graph.edit.disabled_data_node_writes_nothing M's data was overwritten
 disabled_edges graph.edit.disabled_node_keeps_its_dependencies K completed while A was still pending
-node_enable graph.edit.reenabled_node_runs K did not complete within
-node_enable_pending graph.edit.disable_leaves_pending_launch K did not complete within
-exec_set_kernel graph.edit.set_params_next_launch J did not complete within
-exec_set_kernel graph.edit.set_params_replace_old_work J did not complete within
-exec_set_pending graph.edit.set_params_pending_launch_unchanged K did not complete within
+node_enable graph.edit.reenabled_node_runs K did not complete
+node_enable_pending graph.edit.disable_leaves_pending_launch K did not complete
+exec_set_kernel graph.edit.set_params_next_launch J did not complete
+exec_set_kernel graph.edit.set_params_replace_old_work J did not complete
+exec_set_pending graph.edit.set_params_pending_launch_unchanged K did not complete
 exec_set_data graph.edit.set_data_params_next_launch N's data
 exec_set_pending graph.edit.set_data_params_pending_launch_unchanged M's data
 exec_set_event graph.edit.record_node_set_event B completed while A was still pending
 exec_set_event graph.edit.wait_node_set_event K completed while A was still pending
-exec_set_child graph.edit.child_set_params_next_launch J did not complete within
+exec_set_child graph.edit.child_set_params_next_launch J did not complete
 EOF_CASES
 
 # a legal driver whose every enqueue waits (up to 50 ms) for its stream to drain: no MUST failure

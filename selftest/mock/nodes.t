@@ -12,10 +12,11 @@
 # (upload_runs), an exec destroyed with its pending launch
 # (exec_destroy) or a launch that waits for nothing (replay) the rules that
 # check it fail; a driver whose every enqueue waits (enqueue_waits) fails no
-# MUST point.  The programs are linked here from the objects plain `ninja`
-# builds, against build/libsc-mock*.a (`ninja selftest`).
+# MUST point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
-# the breaks run with a 2 s deadline: a node a broken driver never runs is waited for that long
+# the breaks run with a 2 s deadline: a node a broken driver never runs is waited for until the mock has
+# nothing left it could run, and that long at most
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 
 rules="graph.nodes.edge_orders_through_node graph.nodes.memcpy_node_writes_after_memset_node graph.nodes.edge_orders_host_node graph.nodes.unjoined_nodes_not_held
@@ -41,11 +42,11 @@ wait_node graph.nodes.wait_node_waits_for_other_stream K completed while A was s
 child_node graph.nodes.child_after_parent_edge K completed while A was still pending
 replay graph.nodes.launch_after_prior_work K completed while A was still pending
 replay graph.nodes.later_work_after_every_node B completed while A was still pending
-exec_update graph.nodes.exec_update_next_launch K did not complete within
+exec_update graph.nodes.exec_update_next_launch K did not complete
 replay_once graph.nodes.runs_once_per_launch K ran 1 times in 2 launches of its graph
 upload_runs graph.nodes.upload_runs_nothing K ran 3 times in 2 launches of its graph
 exec_update_topology graph.nodes.exec_update_refuses_changed_topology U answered
-exec_update_pending graph.nodes.exec_update_pending_launch_unchanged K did not complete within
+exec_update_pending graph.nodes.exec_update_pending_launch_unchanged K did not complete
 exec_destroy graph.nodes.exec_destroy_pending_launch_completes B completed while K was still pending
 EOF_CASES
 

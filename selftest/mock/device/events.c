@@ -54,7 +54,7 @@ static void run_record_ipc(void *a)
                                                           __ATOMIC_ACQUIRE))
         ;
 }
-static int ipc_pending(const void *a)
+int ipc_pending(const void *a)
 {
     const struct mipc_step *st = a;
     return __atomic_load_n(&st->ipc->completed, __ATOMIC_ACQUIRE) < st->seq;

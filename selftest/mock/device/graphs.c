@@ -164,6 +164,7 @@ static void *body_thread(void *a)
     struct cond_run *cr = a;
     run_inline(&cr->nd, cr->launch);
     free(cr);
+    off_stream_ends();
     return NULL;
 }
 /* runs body b of a conditional node (a graph whose nodes run inline) */
@@ -174,8 +175,11 @@ static void run_body(struct mgraph *b, struct mlaunch *l)
         struct cond_run *cr = malloc(sizeof *cr);
         pthread_t t;
         *cr = (struct cond_run){ l, whole };
+        off_stream_begins();
         if (pthread_create(&t, NULL, body_thread, cr) == 0)
             pthread_detach(t);
+        else
+            off_stream_ends();
         return;
     }
     run_inline(&whole, l);

@@ -189,6 +189,7 @@ static void *run_pdl_early(void *a)
     d->g.slot->start_ns = d->g.slot->end_ns = sc_now_ns();
     __atomic_store_n(&d->g.slot->token, d->g.token, __ATOMIC_RELEASE);
     __atomic_store_n(&d->ran, 1, __ATOMIC_RELEASE);
+    off_stream_ends();
     return NULL;
 }
 static void run_pdl_join(void *arg);
@@ -226,8 +227,11 @@ int launch_pdl(void *s, void *slot, uint32_t token, int sync, const void *primar
     pthread_mutex_lock(&d->on->mu);
     d->before = pos - 1 - (pos > 1 && (d->on->last_trigger == pos - 1 || breaks(pdl_overlap))); /* all but its primary */
     pthread_mutex_unlock(&d->on->mu);
-    pthread_create(&thread, NULL, run_pdl_early, d);
-    pthread_detach(thread);
+    off_stream_begins();
+    if (pthread_create(&thread, NULL, run_pdl_early, d) == 0)
+        pthread_detach(thread);
+    else
+        off_stream_ends();
     return 0;
 }
 

@@ -293,6 +293,10 @@ int sync_policy(void *s, int set, int *policy);
 int copy_attributes(void *dst, void *src);
 int attach_single(void *s);
 int settle(uint64_t max_ns);
+int quiescent(void);
+/* quiescent: device work on a thread of its own begins and ends (counted) */
+void off_stream_begins(void);
+void off_stream_ends(void);
 
 /* ---- launches.c ----------------------------------------------------------------- */
 
@@ -317,6 +321,8 @@ int host_func(void *s, void (*fn)(void *), void *arg);
 int callback(void *s, const struct sc_callback *cb);
 
 /* ---- events.c ------------------------------------------------------------------- */
+
+int ipc_pending(const void *a); /* a stream's wait for another process's record (quiescent: not the mock's to end) */
 
 void run_record(void *e);
 int event_create(void **e, unsigned flags);

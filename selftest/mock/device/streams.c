@@ -40,12 +40,22 @@ uint64_t enq_of(struct mstream *s)
  * stream's lock and reads only atomics: the worker takes it back under that lock before its argument goes.
  */
 static __thread struct mstream *running; /* the stream this thread is the worker of (NULL: a caller's thread) */
+/* quiescent: bumped by every change a stream's state can show (an item queued or done, a worker that begins
+ * or ends a wait), so that a look at every stream that saw it unchanged saw one moment */
+static uint64_t moves;
+static void moved(void) { __atomic_add_fetch(&moves, 1, __ATOMIC_ACQ_REL); }
+/* quiescent: device work that runs on a thread of its own (a programmatic launch's early start, an unwaited
+ * conditional body) */
+static int off_stream;
+void off_stream_begins(void) { __atomic_add_fetch(&off_stream, 1, __ATOMIC_ACQ_REL); }
+void off_stream_ends(void) { __atomic_sub_fetch(&off_stream, 1, __ATOMIC_ACQ_REL); }
 void waiting_for(int (*blocked)(const void *), const void *arg)
 {
     if (!running)
         return;
     pthread_mutex_lock(&running->mu);
     running->blocked = blocked, running->blocked_arg = arg;
+    moved();
     pthread_mutex_unlock(&running->mu);
 }
 void waiting_over(void) { waiting_for(NULL, NULL); }
@@ -128,6 +138,7 @@ static void *worker(void *arg)
         pthread_mutex_lock(&s->mu);
         s->head = it->next;
         s->done++;
+        moved();
         free(it);
         while (s->head && early_done(s->head)) { /* it completed with the work before it */
             it = s->head;
@@ -179,6 +190,7 @@ uint64_t push(struct mstream *s, int type, void (*fn)(void *), void *arg, struct
         s->head = it;
     s->tail = it;
     uint64_t pos = ++s->enq;
+    moved();
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
     return pos;
@@ -426,4 +438,28 @@ int settle(uint64_t max_ns)
             return 0;
         sc_pause_ns(100000);
     }
+}
+/* A wait that something outside the mock's streams may end: the caller's own code (a host function), the MPS
+ * server's lock (another process's gate), another process's event. */
+static int ends_from_outside(int (*blocked)(const void *))
+{
+    return blocked == in_callers_code || blocked == on_serial_lock || blocked == ipc_pending;
+}
+/* Will the device run nothing more?  Every stream idle, or waiting for another stream, a value or a gate it
+ * still finds closed (none of them the caller's code, the MPS server's lock or another process), no device
+ * work on a thread of its own, and not one change while every stream was looked at (moves).  Asked once the
+ * case's host threads returned and its gates were released, so that no one else will queue or open anything:
+ * what is still pending then never completes. */
+int quiescent(void)
+{
+    uint64_t before = __atomic_load_n(&moves, __ATOMIC_ACQUIRE);
+    int busy = __atomic_load_n(&off_stream, __ATOMIC_ACQUIRE) != 0;
+    pthread_mutex_lock(&registry);
+    for (struct mstream *s = all_list; s && !busy; s = s->next_all) {
+        pthread_mutex_lock(&s->mu);
+        busy = s->head && (!s->blocked || ends_from_outside(s->blocked) || !s->blocked(s->blocked_arg));
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&registry);
+    return !busy && __atomic_load_n(&moves, __ATOMIC_ACQUIRE) == before;
 }
