@@ -2,8 +2,8 @@
 # Batched copies (batch.copy: cuMemcpyBatchAsync of 4 copies and a last one that writes the op's token to its
 # slot), against the CUDA stand-in (selftest/mock/device/): with every promise kept each case and control passes; with
 # a batch run at once, outside its stream's order (batch_copy_unordered), the MUST rules fail; a driver whose
-# every enqueue waits (enqueue_waits) fails no MUST point.  The programs are linked here from the objects plain
-# `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# every enqueue waits (enqueue_waits) fails no MUST point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

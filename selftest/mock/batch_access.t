@@ -3,8 +3,8 @@
 # batch.copy_during_call, batch.copy_any, batch.copy_split, the default-stream batch.copy rules, batch.copy3d),
 # against the CUDA stand-in (selftest/mock/device/): with every promise kept each case and control passes; each
 # break fails the rules of its promise; a driver whose every enqueue waits (enqueue_waits) fails no MUST point;
-# a driver without cuMemcpy3DBatchAsync (no_batch3d) skips batch.copy3d.  The programs are linked here from the
-# objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# a driver without cuMemcpy3DBatchAsync (no_batch3d) skips batch.copy3d.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

@@ -9,7 +9,8 @@
 # accepted (capture_to_legacy) or captured work run at once (capture) the rule that checks it fails; a driver whose
 # every enqueue waits (enqueue_waits) fails no MUST point, and one without such captures (no_capture_to) skips every
 # point.
-# The programs are linked here from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

@@ -10,8 +10,8 @@
 # (enqueue_waits) fails no MUST point.  A capture's introspection: capture ids
 # new at every call (capture_id_per_call) or shared by every capture
 # (capture_id_reused), a dependency set frozen at the capture's start
-# (capture_deps_stale), and an update of the set ignored (sever_ignored).  The programs are linked here from the
-# objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# (capture_deps_stale), and an update of the set ignored (sever_ignored).  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

@@ -9,8 +9,8 @@
 # graph (faf_detached, sibling_detached, tail_detached), a fire-and-forget launch deferred as a tail launch
 # (faf_deferred) or a sibling launch that holds the tail launches (sibling_gates_tail) the rules that check it
 # fail; a driver whose every enqueue waits (enqueue_waits) fails no MUST point, and one without device graph
-# launch (no_devlaunch) skips every point.  The programs are linked here from the objects plain `ninja`
-# builds, against build/libsc-mock*.a (`ninja selftest`).
+# launch (no_devlaunch) skips every point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=0

@@ -8,8 +8,8 @@
 # node that keeps a reference to its graph (child_reference) the rules that check it fail; a driver that
 # refuses the edge closing the cycle already (edges_validated, legal: "not previously validated") leaves
 # the cycle rule undecidable, never failed, and one whose every enqueue waits (enqueue_waits) fails no
-# MUST point.  The programs are linked here from the objects plain `ninja` builds, against
-# build/libsc-mock*.a (`ninja selftest`).
+# MUST point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

@@ -11,8 +11,8 @@
 # cuStreamGetGreenCtx giving NULL for a green stream (stream_green_null) or a green context for every stream
 # (stream_green_any), a context-level event call accepted during a capture (ctx_event_in_capture, ctx_event_capture_kept)
 # and a stream wait that waits for nothing (wait), the rules each breaks fail; a driver whose every enqueue waits
-# (enqueue_waits) fails no MUST point, and one without green contexts (no_green) skips every rule.  The programs are
-# linked here from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# (enqueue_waits) fails no MUST point, and one without green contexts (no_green) skips every rule.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

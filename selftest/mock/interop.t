@@ -11,8 +11,8 @@
 # runtime API on a context the driver API made current: the driver_ctx_set op kind) a cuCtxSetCurrent that leaves
 # the thread's context current (ctx_set_ignored) or a legacy-stream query that asks the primary context's
 # (query_legacy_primary), the rules each breaks fail; a driver whose every enqueue waits (enqueue_waits) fails no MUST point, and one without green contexts
-# (no_green) skips the green points.  The programs are linked here from the objects plain `ninja` builds,
-# against build/libsc-mock*.a (`ninja selftest`).
+# (no_green) skips the green points.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

@@ -10,7 +10,8 @@
 # the destination made to wait for the source's pending work (copy_attributes_orders, a SHOULD rule: its cases are
 # TODO), or a single attach to the NULL stream accepted (attach_null_accepted), the rule that checks it fails; a driver
 # whose every enqueue waits (enqueue_waits) fails no MUST point.
-# The programs are linked here from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

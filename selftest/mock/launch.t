@@ -4,8 +4,8 @@
 # graph (launch.pdl.graph_*: the break replay, a launch that waits for nothing), against the CUDA stand-in
 # (selftest/mock/device/): with every promise kept each case and control passes; with a remote-domain kernel run
 # outside its stream's order (remote_unordered) the domain rules fail; a driver whose every enqueue waits
-# (enqueue_waits) fails no MUST point.  The programs are linked here from the objects plain `ninja`
-# builds, against build/libsc-mock*.a (`ninja selftest`).
+# (enqueue_waits) fails no MUST point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

@@ -7,8 +7,8 @@
 # case of every MUST rule; prio_overtakes fails the priority rules; stream_attr_unordered every stream-attribute
 # rule; a driver whose every enqueue waits (enqueue_waits) fails no MUST point; a device of compute capability
 # 8.0 (pre_hopper) skips the cluster and domain points, saying why; the rules of streams with a priority run on a
-# mock of two priorities (two_priorities) and skip on its one.  The programs are linked here from the
-# objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# mock of two priorities (two_priorities) and skip on its one.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

@@ -5,8 +5,8 @@
 # case and control passes; with the write unfenced (write_value_unfenced: the fill's bytes land after the flag), the
 # batch unfenced (batch_unfenced), the batch run at once, outside its stream's order (batch_barrier_early), or its
 # write put before its wait (batch_unordered), the rule each breaks fails, and an unfenced write of the other kind
-# leaves it passing; a driver whose every enqueue waits (enqueue_waits) fails no MUST point.  The programs are
-# linked here from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# leaves it passing; a driver whose every enqueue waits (enqueue_waits) fails no MUST point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

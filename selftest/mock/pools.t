@@ -6,8 +6,8 @@
 # or one that zeroes them whatever is in use (high_reset_zeroes), a free node that frees nothing (free_node_ignored),
 # another graph's free node whose launch frees nothing (other_free_ignored), or a second free node accepted
 # (free_twice_accepted, free_elsewhere_after_own, free_own_after_elsewhere) the rules that check it fail; a
-# driver whose every enqueue waits (enqueue_waits) fails no MUST point.  The programs are linked here from the
-# objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# driver whose every enqueue waits (enqueue_waits) fails no MUST point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

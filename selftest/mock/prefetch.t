@@ -4,8 +4,8 @@
 # then the prefetch of its bytes in the same stream), against the CUDA stand-in (selftest/mock/device/): with every
 # promise kept each case and control passes; with a prefetch that migrates at the call, its stale copy landing over
 # the memset in stream order (prefetch_stale), or one that waits for its stream to drain (prefetch_waits), the rule
-# each breaks reports it; a driver whose every enqueue waits (enqueue_waits) fails no MUST point.  The programs are
-# linked here from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# each breaks reports it; a driver whose every enqueue waits (enqueue_waits) fails no MUST point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 . selftest/mock/rule-programs.sh # tmp, ok, nok, the TAP header, the mock's window
 

@@ -17,7 +17,8 @@ if $render "$list" "$tmp/programs.ninja" 2>"$tmp/err" && cmp -s "$tmp/programs.n
 else nok "selftest/mock/programs.ninja is stale: run ninja (or $render $list selftest/mock/programs.ninja)" \
     "$(cat "$tmp/err"; diff "$tmp/programs.ninja" selftest/mock/programs.ninja | head -10)"; fi
 
-listed=$(awk '!/^[ \t]*(#|$)/ { print "build/selftest/mock/" ($2 == "mps" ? "mps/" : "") $1 ".prog" }' "$list")
+listed=$(awk '!/^[ \t]*(#|$)/ { if ($2 == "pair") print "build/selftest/mock/pair/" $1 ".mock\nbuild/selftest/mock/pair/" $1 ".mock-ptds"
+                                   else print "build/selftest/mock/" ($2 == "mps" ? "mps/" : "") $1 ".prog" }' "$list")
 missing=$(for p in $listed; do [ -x "$p" ] || echo "$p"; done)
 if [ -n "$listed" ] && [ -z "$missing" ]; then ok "the build made the $(wc -l <<<"$listed") programs programs.list names"
 else nok "programs programs.list names that the build did not make" "$missing"; fi
@@ -35,7 +36,8 @@ done <<'EOF_CASES'
 event.query.never_recorded_is_success|want <rule> <library> [host], not "event.query.never_recorded_is_success"
 event.query.never_recorded_is_success legacy host extra|want <rule> <library> [host], not "event.query.never_recorded_is_success legacy host extra"
 Event.Query legacy|"Event.Query" is not a rule id (lower-case words joined by dots)
-event.query.never_recorded_is_success gpu|"gpu" is not one of legacy, ptds, mps
+event.query.never_recorded_is_success gpu|"gpu" is not one of legacy, ptds, mps, pair
+event.query.never_recorded_is_success pair host|host links legacy programs only, not pair
 event.query.never_recorded_is_success legacy hosted|"hosted" is not host (the only third column)
 event.query.never_recorded_is_success ptds host|host links legacy programs only, not ptds
 event.wait.orders_later_work ptds|event.wait.orders_later_work is listed twice (first at line 3)

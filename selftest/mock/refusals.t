@@ -13,8 +13,8 @@
 # refused but the capture left valid (ctx_event_capture_kept), or cudaSetDevice leaving the created context current
 # (set_device_keeps_context), or a runtime call with no current context taking another context than the primary
 # (unset_runtime_elsewhere), the rule each breaks fails; a driver whose every enqueue waits (enqueue_waits) fails
-# no MUST point.  The programs are linked here from the objects plain `ninja` builds, against build/libsc-mock*.a
-# (`ninja selftest`).
+# no MUST point.  `ninja selftest` links the programs
+# (selftest/mock/programs.list, pair).
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export STREAMCTS_WINDOW_MS=50 STREAMCTS_FIRST_LOOK_MS=0

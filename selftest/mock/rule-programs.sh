@@ -1,6 +1,6 @@
 # rule-programs.sh - what the mock's rule-program tests share (capture.t, graphinst.t, nodes.t, launch.t,
-# batch.t, conditional.t, interop.t, ...), sourced from the repository root.  The programs are linked here
-# from the objects plain `ninja` builds, against build/libsc-mock*.a (`ninja selftest`).
+# batch.t, conditional.t, interop.t, ...), sourced from the repository root.  `ninja selftest` links the
+# programs (selftest/mock/programs.list, pair).
 
 # The test's beginning: a scratch directory, ok and nok, the TAP header, and a 50 ms window with no shorter
 # first look (not mock.t's 5 ms: under load the mock's stream threads may take longer than 5 ms to run work a
@@ -14,18 +14,22 @@ if ! command -v ok >/dev/null 2>&1; then
     echo "TAP version 13"
 fi
 
-# link_rules RULES: each rule's program linked against build/libsc-mock.a and build/libsc-mock-ptds.a
-# ($tmp/RULE.mock, $tmp/RULE.mock-ptds); every case and control of each must pass on the conforming mock.
+# link_rules RULES: each rule's program in both compile modes, as the build linked it against the mock's shared
+# libraries (build/selftest/mock/pair/RULE.mock and RULE.mock-ptds: a "RULE pair" line of
+# selftest/mock/programs.list), reached as $tmp/RULE.mock and $tmp/RULE.mock-ptds; every case and control of
+# each must pass on the conforming mock.
 link_rules() {
+    local rule lib prog out rc
     for rule in $1; do
         for lib in mock mock-ptds; do
-            obj=build/obj/$(tr . / <<<"$rule").o
-            if ! gcc -o "$tmp/$rule.$lib" "$obj" "build/libsc-$lib.a" -lpthread 2>"$tmp/err"; then
-                nok "$rule links against build/libsc-$lib.a" "$(cat "$tmp/err")"
+            prog=build/selftest/mock/pair/$rule.$lib
+            if [ ! -x "$prog" ]; then
+                nok "$rule ($lib): $prog was not built: list \"$rule pair\" in selftest/mock/programs.list"
                 continue
             fi
+            ln -sf "$PWD/$prog" "$tmp/$rule.$lib"
             out=$("$tmp/$rule.$lib" 2>&1); rc=$?
-            if [ $rc -eq 0 ] && ! grep -q "^not ok" <<<"$out" && ! grep -q "# SKIP" <<<"$out" && grep -q "^ok" <<<"$out"; then
+            if [ $rc -eq 0 ] && [[ $'\n'$out == *$'\n'ok* ]] && [[ $'\n'$out != *$'\n'"not ok"* ]] && [[ $out != *"# SKIP"* ]]; then
                 ok "$rule ($lib): every case and control passes on a conforming mock"
             else nok "$rule ($lib) fails on a conforming mock (exit $rc)" "$(grep -A12 '^not ok' <<<"$out")"; fi
         done
