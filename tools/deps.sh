@@ -3,7 +3,8 @@
 # a C compiler, ninja, perl's prove, Python 3 with Jinja2 (build time only)
 # and the CUDA toolkit's nvcc and static cudart (looked for, never
 # installed); with --self-test also what only the self-tests use: xmllint
-# (certify.t validates junit.xml) and Open MPI's mpirun (cluster.t).  A GPU
+# (certify.t validates junit.xml), Perl's JSON::XS (certify's tests read
+# whole bundles) and Open MPI's mpirun (cluster.t).  A GPU
 # machine without a network runs the suite without them.
 set -eu
 
@@ -16,7 +17,8 @@ usage: tools/deps.sh [--self-test]
 
 Installs what streamcts needs and lacks, with apt-get (through sudo when not
 root): a C compiler, ninja, perl's prove, Python 3 with Jinja2; with
---self-test (tools/self-test) also xmllint and Open MPI's mpirun.  The CUDA
+--self-test (tools/self-test) also xmllint, Perl's JSON::XS and Open MPI's
+mpirun.  The CUDA
 toolkit ($CUDA_HOME, default /usr/local/cuda) is looked for, never
 installed.  Exit status: 0 all there, 2 a bad argument, another non-zero
 one when something is missing or could not be installed.
@@ -33,6 +35,7 @@ command -v prove >/dev/null 2>&1 || missing="$missing perl"
 if [ $self_test = yes ]; then
     command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
     command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
+    perl -MJSON::XS -e 1 >/dev/null 2>&1 || missing="$missing libjson-xs-perl" # certify's tests read whole bundles
 fi
 have_jinja=no
 for py in python3 /usr/bin/python3; do

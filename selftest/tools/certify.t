@@ -23,7 +23,7 @@ valid() {  # BUNDLE: results.json and junit.xml validate
     $fix/json-schema.pl docs/results.schema.json "$1/results.json" >"$tmp/schema.out" 2>&1 &&
         xmllint --noout --schema $fix/junit.xsd "$1/junit.xml" >"$tmp/xmllint.out" 2>&1
 }
-jq_() { perl -MJSON::PP -e 'local $/; my $d = decode_json(<STDIN>); print eval($ARGV[0]) // "", "\n"' "$2" <"$1/results.json"; }
+jq_() { perl -MJSON::XS -e 'local $/; my $d = decode_json(<STDIN>); print eval($ARGV[0]) // "", "\n"' "$2" <"$1/results.json"; }
 echo "TAP version 13"
 echo "1..45"
 
@@ -49,7 +49,7 @@ check "results.json has all 30 points, the SHOULD miss as not-kept with its spec
 check "provenance.json names the GPU, its UUID, the driver, the runtime's toolkit and the programs' settings" \
     'grep -q "NVIDIA H100 80GB HBM3" "$tmp/excerpt/provenance.json" && grep -q "GPU-ff8ac15e-534d-d48f-c9e2-4df870111ca7" "$tmp/excerpt/provenance.json" &&
      grep -q "\"580.159.04\"" "$tmp/excerpt/provenance.json" && grep -q "cudart 13.0 static" "$tmp/excerpt/provenance.json" &&
-     [ "$(perl -MJSON::PP -e "local \$/; print join q(,), @{decode_json(<STDIN>)->{environment}{in_programs}{CUDA_DEVICE_MAX_CONNECTIONS}}" <"$tmp/excerpt/provenance.json")" = 1 ]'
+     [ "$(perl -MJSON::XS -e "local \$/; print join q(,), @{decode_json(<STDIN>)->{environment}{in_programs}{CUDA_DEVICE_MAX_CONNECTIONS}}" <"$tmp/excerpt/provenance.json")" = 1 ]'
 must=$(awk -F'\t' '$3 == "MUST"' generated/catalog.tsv | wc -l)
 check "mustpass.txt lists every one of the catalog's $must MUST cases, with what ran of each" \
     '[ "$(grep -vc "^#" "$tmp/excerpt/mustpass.txt")" -eq "$must" ] &&
