@@ -98,17 +98,21 @@ sub json_string {
     $s =~ s/([\x00-\x08\x0b\x0e-\x1f])/'\\u00' . unpack('H2', $1)/eg;
     return '"' . $s . '"';
 }
+my %key; # a hash key's JSON, once: a whole suite's results.json writes the same twenty keys 13,000 times
 sub json_value {
     my ($v, $pad) = @_;
     my $r = ref $v;
     if (!$r) {
         return 'null' unless defined $v;
+        # a number's text has only digits, a point, an exponent and signs: anything else is a string, as JSON::PP
+        # finds it (most values of a bundle), without its call
+        return json_string($v) if $v =~ /[^0-9.eE+\-]/;
         return JSON::PP::_looks_like_number($v) ? $v : json_string($v);
     }
     my $in = "$pad   ";
     if ($r eq 'HASH') {
         return '{}' unless %$v;
-        return "{\n$in" . join(",\n$in", map { json_string($_) . ' : ' . json_value($v->{$_}, $in) } sort keys %$v) . "\n$pad}";
+        return "{\n$in" . join(",\n$in", map { ($key{$_} //= json_string($_)) . ' : ' . json_value($v->{$_}, $in) } sort keys %$v) . "\n$pad}";
     }
     if ($r eq 'ARRAY') {
         return '[]' unless @$v;
