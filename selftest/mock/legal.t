@@ -9,6 +9,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | head -15 | sed 's/^/# /'; }
 echo "TAP version 13"
+. selftest/mock/tap-match.sh # tap_must_failed
 
 # legal drivers, which no MUST point may fail: one whose every enqueue waits (up to 50 ms) for its
 # stream to drain, as under CUDA_LAUNCH_BLOCKING=1, so that the gates must open early; one whose
@@ -18,7 +19,7 @@ echo "TAP version 13"
 faulting=
 for p in "$dir"/*.prog; do
     name=$(basename "$p" .prog)
-    grep -q 'sc_fault(' "generated/$(tr . / <<<"$name").c" 2>/dev/null && faulting="$faulting $p"
+    grep -q 'sc_fault(' "generated/${name//.//}.c" 2>/dev/null && faulting="$faulting $p"
 done
 [ "$(wc -w <<<"$faulting")" -ge 5 ] && ok "the programs that launch a fault: $(wc -w <<<"$faulting")" ||
     nok "fewer than 5 mock programs launch a fault: '$faulting'"
@@ -26,7 +27,7 @@ for quirk in enqueue_waits fault_at_launch; do
     progs=$(if [ $quirk = fault_at_launch ]; then echo $faulting; else echo "$dir"/*.prog; fi)
     for p in $progs; do
         out=$(STREAMCTS_MOCK_QUIRK=$quirk "$p" --attempts 1 2>&1); rc=$?
-        if [ $rc -eq 0 ] && ! grep '^not ok' <<<"$out" | grep -qv '# TODO'; then
+        if [ $rc -eq 0 ] && ! tap_must_failed "$out"; then
             ok "$(basename "$p" .prog): no MUST failure on a legal driver ($quirk)"
         else nok "$(basename "$p" .prog) fails a legal driver ($quirk, exit $rc)" "$(grep -A4 '^not ok' <<<"$out" | grep -v '# TODO' )"; fi
     done

@@ -2,6 +2,8 @@
 # batch.t, conditional.t, interop.t, ...), sourced from the repository root.  `ninja selftest` links the
 # programs (selftest/mock/programs.list, pair).
 
+. selftest/mock/tap-match.sh # tap_has, tap_count, tap_must_failed, tap_message_has
+
 # The test's beginning: a scratch directory, ok and nok, the TAP header, and a 50 ms window with no shorter
 # first look (not mock.t's 5 ms: under load the mock's stream threads may take longer than 5 ms to run work a
 # broken promise lets through).  A file that defined ok itself before sourcing this keeps its own.
@@ -29,7 +31,7 @@ link_rules() {
             fi
             ln -sf "$PWD/$prog" "$tmp/$rule.$lib"
             out=$("$tmp/$rule.$lib" 2>&1); rc=$?
-            if [ $rc -eq 0 ] && [[ $'\n'$out == *$'\n'ok* ]] && [[ $'\n'$out != *$'\n'"not ok"* ]] && [[ $out != *"# SKIP"* ]]; then
+            if [ $rc -eq 0 ] && tap_has "$out" ok && ! tap_has "$out" "not ok" && [[ $out != *"# SKIP"* ]]; then
                 ok "$rule ($lib): every case and control passes on a conforming mock"
             else nok "$rule ($lib) fails on a conforming mock (exit $rc)" "$(grep -A12 '^not ok' <<<"$out")"; fi
         done
@@ -42,9 +44,9 @@ link_rules() {
 check_breaks() {
     while read -r brk rule msg; do
         out=$(env STREAMCTS_MOCK_BREAK="$brk" "$@" "$tmp/$rule.mock" --no-control 2>&1); rc=$?
-        main=$(grep -c '^not ok' <<<"$out")
-        if { [ $rc -ne 0 ] || grep -q '^not ok.* # TODO' <<<"$out"; } && [ "$main" -gt 0 ] &&
-            [ "$(grep -c '^ok' <<<"$out")" = 0 ] && grep -q "message: \".*$msg" <<<"$out"; then
+        main=$(tap_count "$out" 'not ok *')
+        if { [ $rc -ne 0 ] || [ "$(tap_count "$out" 'not ok * # TODO*')" -gt 0 ]; } && [ "$main" -gt 0 ] &&
+            ! tap_has "$out" ok && tap_message_has "$out" "$msg"; then
             ok "break $brk: $rule reports $main violated cases ('$msg')"
         else nok "break $brk: $rule did not report the violation (exit $rc, $main cases)" "$out"; fi
     done
@@ -55,7 +57,7 @@ check_breaks() {
 check_legal() {
     for rule in $1; do
         out=$(STREAMCTS_MOCK_QUIRK=enqueue_waits "$tmp/$rule.mock" --attempts 1 2>&1); rc=$?
-        if [ $rc -eq 0 ] && ! grep '^not ok' <<<"$out" | grep -qv '# TODO'; then
+        if [ $rc -eq 0 ] && ! tap_must_failed "$out"; then
             ok "$rule: no MUST failure on a legal driver (enqueue_waits)"
         else nok "$rule fails a legal driver (enqueue_waits, exit $rc)" "$(grep -A4 '^not ok' <<<"$out" | grep -v '# TODO')"; fi
     done
