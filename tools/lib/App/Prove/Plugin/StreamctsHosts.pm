@@ -28,6 +28,7 @@ use warnings;
 use Cwd qw(getcwd realpath);
 use File::Spec;
 use File::Temp;
+use IO::Handle;
 use IO::Select;
 use POSIX qw(WNOHANG);
 use Time::HiRes qw(sleep time);
@@ -179,10 +180,13 @@ sub load {
     my ($class, $p) = @_;
     my $app = $p->{app_prove};
     my $programs = arrange($app) // return 1;
-    # ^C or a kill: END stops the hosts (a prove that dies without END closes the guard's pipe all the same)
-    $SIG{INT} = sub { exit 130 };
-    $SIG{TERM} = sub { exit 143 };
-    $SIG{HUP} = sub { exit 129 };
+    # ^C or a kill: the hosts stop and prove's status is the signal's.  Not exit(): after END, global destruction
+    # reaps the test programs whose host just stopped, and their status may become prove's (a CI run saw 255
+    # for a SIGINT).  A prove that dies otherwise stops them in END, or closes the guard's pipe all the same.
+    for my $sig ([INT => 130], [TERM => 143], [HUP => 129]) {
+        my $code = $sig->[1];
+        $SIG{$sig->[0]} = sub { stop(); STDOUT->flush; STDERR->flush; POSIX::_exit($code) };
+    }
     start($app, $programs);
     return 1;
 }
