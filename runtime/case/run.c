@@ -212,18 +212,17 @@ static void drain(struct run *r)
             return;
         int stalled = 0;
         if (sc_now_ns() - r->t_release > r->cfg.deadline_ns || (stalled = nothing_left_to_run(r))) {
-            for (int i = 0; i < p->nops; i++)
-                if (!pending(r, i))
-                    continue;
-                else if (stalled) {
-                    sc_verdict_error(&r->v, "%s did not complete: %.1f ms after the release the device had nothing "
-                                     "left it could run", opname(r, i), (double)(sc_now_ns() - r->t_release) / 1e6);
-                    break;
-                } else {
-                    sc_verdict_error(&r->v, "%s did not complete within %.0f ms of the release", opname(r, i),
-                                     (double)r->cfg.deadline_ns / 1e6);
-                    break;
-                }
+            int i = 0;
+            while (i < p->nops && !pending(r, i))
+                i++;
+            if (i == p->nops)
+                ; /* nothing pending any more: nothing_left_to_run's last look saw it complete */
+            else if (stalled)
+                sc_verdict_error(&r->v, "%s did not complete: %.1f ms after the release the device had nothing left "
+                                 "it could run", opname(r, i), (double)(sc_now_ns() - r->t_release) / 1e6);
+            else
+                sc_verdict_error(&r->v, "%s did not complete within %.0f ms of the release", opname(r, i),
+                                 (double)r->cfg.deadline_ns / 1e6);
             return;
         }
         observe_pause(sc_now_ns() - r->t_release);

@@ -417,33 +417,38 @@ int attach_single(void *s)
         return refuse(1); /* invalid value */
     return 0;
 }
+/* A wait that something outside the mock's streams may end: the caller's own code (a host function), the MPS
+ * server's lock (another process's gate), another process's event. */
+static int ends_from_outside(int (*blocked)(const void *))
+{
+    return blocked == in_callers_code || blocked == on_serial_lock || blocked == ipc_pending;
+}
+/* Has some stream work it can run now: an item whose worker waits for nothing, or for what has happened?
+ * outside: a wait that something outside the streams may end counts as work that can run (quiescent). */
+static int some_stream_can_run(int outside)
+{
+    int can = 0;
+    pthread_mutex_lock(&registry);
+    for (struct mstream *s = all_list; s && !can; s = s->next_all) {
+        pthread_mutex_lock(&s->mu);
+        can = s->head && (!s->blocked || (outside && ends_from_outside(s->blocked)) || !s->blocked(s->blocked_arg));
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&registry);
+    return can;
+}
 /* Every stream either idle or waiting for what has not happened (a gate, a value, another stream), or the
  * time is up: a stream whose next work can run runs it first, however long a busy machine takes to
  * schedule its worker.  The hold window's end is then a handshake with the workers, not a sleep. */
 int settle(uint64_t max_ns)
 {
     uint64_t end = sc_now_ns() + max_ns;
-    for (;;) {
-        int runnable = 0;
-        pthread_mutex_lock(&registry);
-        for (struct mstream *s = all_list; s && !runnable; s = s->next_all) {
-            pthread_mutex_lock(&s->mu);
-            runnable = s->head && !(s->blocked && s->blocked(s->blocked_arg));
-            pthread_mutex_unlock(&s->mu);
-        }
-        pthread_mutex_unlock(&registry);
-        if (!runnable)
-            return 1;
+    while (some_stream_can_run(0)) {
         if (sc_now_ns() >= end)
             return 0;
         sc_pause_ns(100000);
     }
-}
-/* A wait that something outside the mock's streams may end: the caller's own code (a host function), the MPS
- * server's lock (another process's gate), another process's event. */
-static int ends_from_outside(int (*blocked)(const void *))
-{
-    return blocked == in_callers_code || blocked == on_serial_lock || blocked == ipc_pending;
+    return 1;
 }
 /* Will the device run nothing more?  Every stream idle, or waiting for another stream, a value or a gate it
  * still finds closed (none of them the caller's code, the MPS server's lock or another process), no device
@@ -453,13 +458,7 @@ static int ends_from_outside(int (*blocked)(const void *))
 int quiescent(void)
 {
     uint64_t before = __atomic_load_n(&moves, __ATOMIC_ACQUIRE);
-    int busy = __atomic_load_n(&off_stream, __ATOMIC_ACQUIRE) != 0;
-    pthread_mutex_lock(&registry);
-    for (struct mstream *s = all_list; s && !busy; s = s->next_all) {
-        pthread_mutex_lock(&s->mu);
-        busy = s->head && (!s->blocked || ends_from_outside(s->blocked) || !s->blocked(s->blocked_arg));
-        pthread_mutex_unlock(&s->mu);
-    }
-    pthread_mutex_unlock(&registry);
-    return !busy && __atomic_load_n(&moves, __ATOMIC_ACQUIRE) == before;
+    if (__atomic_load_n(&off_stream, __ATOMIC_ACQUIRE) || some_stream_can_run(1))
+        return 0;
+    return __atomic_load_n(&moves, __ATOMIC_ACQUIRE) == before;
 }
