@@ -38,12 +38,7 @@ batch_dst_early batch.copy_during_call.holds_later_work C completed while its ga
 EOF_CASES
 
 # each break is its own promise's only: the batches it does not concern keep passing
-while read -r brk rule; do
-    out=$(STREAMCTS_MOCK_BREAK=$brk "$tmp/$rule.mock" --no-control 2>&1); rc=$?
-    if [ $rc -eq 0 ] && ! grep -q '^not ok' <<<"$out" && grep -q '^ok' <<<"$out"; then
-        ok "break $brk: $rule, a batch it does not concern, passes"
-    else nok "break $brk: $rule failed (exit $rc), though the break does not concern it" "$(grep -A4 '^not ok' <<<"$out")"; fi
-done <<'EOF_CASES'
+check_unconcerned "a batch it does not concern" "the break does not concern it" <<'EOF_CASES'
 batch_src_early batch.copy_during_call.source_read_by_return
 batch_call_late batch.copy.reads_source_in_stream_order
 batch_dst_early batch.copy_split.after_prior_work
