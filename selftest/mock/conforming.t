@@ -17,9 +17,10 @@ echo "TAP version 13"
 
 for p in "$dir"/*.prog; do
     out=$("$p" 2>&1); rc=$?
+    name=${p##*/}; name=${name%.prog}
     if [ $rc -eq 0 ] && ! tap_has "$out" "not ok" && tap_has "$out" ok; then
-        ok "$(basename "$p" .prog): every case and control passes on a conforming mock"
-    else nok "$(basename "$p" .prog) fails on a conforming mock (exit $rc)" "$(grep -A12 '^not ok' <<<"$out")"; fi
+        ok "$name: every case and control passes on a conforming mock"
+    else nok "$name fails on a conforming mock (exit $rc)" "$(grep -A12 '^not ok' <<<"$out")"; fi
 done
 
 echo "1..$n"

@@ -16,10 +16,10 @@ echo "TAP version 13"
 # faulting launch answers the fault itself, run over the programs that launch a fault (sc_fault in
 # their generated C): for the others that quirk changes nothing, and conforming.t runs them (one attempt
 # each: retrying an undecidable point with fresh streams would only repeat it)
-faulting=
-for p in "$dir"/*.prog; do
-    name=$(basename "$p" .prog)
-    grep -q 'sc_fault(' "generated/${name//.//}.c" 2>/dev/null && faulting="$faulting $p"
+faulting= src=()
+for p in "$dir"/*.prog; do name=${p##*/}; name=${name%.prog}; src+=("generated/${name//.//}.c"); done
+for c in $(grep -l 'sc_fault(' "${src[@]}" 2>/dev/null); do
+    name=${c#generated/}; name=${name%.c}; faulting="$faulting $dir/${name//\//.}.prog"
 done
 [ "$(wc -w <<<"$faulting")" -ge 5 ] && ok "the programs that launch a fault: $(wc -w <<<"$faulting")" ||
     nok "fewer than 5 mock programs launch a fault: '$faulting'"
@@ -27,9 +27,10 @@ for quirk in enqueue_waits fault_at_launch; do
     progs=$(if [ $quirk = fault_at_launch ]; then echo $faulting; else echo "$dir"/*.prog; fi)
     for p in $progs; do
         out=$(STREAMCTS_MOCK_QUIRK=$quirk "$p" --attempts 1 2>&1); rc=$?
+        name=${p##*/}; name=${name%.prog}
         if [ $rc -eq 0 ] && ! tap_must_failed "$out"; then
-            ok "$(basename "$p" .prog): no MUST failure on a legal driver ($quirk)"
-        else nok "$(basename "$p" .prog) fails a legal driver ($quirk, exit $rc)" "$(grep -A4 '^not ok' <<<"$out" | grep -v '# TODO' )"; fi
+            ok "$name: no MUST failure on a legal driver ($quirk)"
+        else nok "$name fails a legal driver ($quirk, exit $rc)" "$(grep -A4 '^not ok' <<<"$out" | grep -v '# TODO' )"; fi
     done
 done
 out=$(STREAMCTS_MOCK_QUIRK=enqueue_waits "$dir/event.elapsed.pending_is_not_ready.prog" --no-control 2>&1)
