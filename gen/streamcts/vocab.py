@@ -63,7 +63,7 @@ OBJECT_FLAGS = {
         "no_internal_deps": "SC_POOL_NO_INTERNAL_DEPS",
         "keep_memory": "SC_POOL_KEEP_MEMORY",
         "ipc": "SC_POOL_IPC",          # exportable (POSIX file descriptor)
-        "max_one": "SC_POOL_MAX_ONE",  # CUmemPoolProps.maxSize: one allocation's 4 MiB
+        "max_one": "SC_POOL_MAX_ONE",  # CUmemPoolProps.maxSize: one allocation (sc_copy_bytes)
     },
     # exactly one; nodes: a graph built by hand, empty before the case (the node_* ops, edge, instantiate)
     "graph": {"kernel": "SC_GRAPH_KERNEL", "gate": "SC_GRAPH_GATE", "captured": "SC_GRAPH_CAPTURED",
@@ -409,7 +409,7 @@ SPELLINGS = {
     "SYNC_POLICY": (S("sync_policy", ("stream",), getter=True, values=("auto", "spin", "yield", "blocking_sync")),),
     "COPY_ATTRIBUTES": (S("copy_attributes", ("stream", "stream")),),
     "ATTACH_SINGLE": (S("attach_single", ("stream",)),),
-    # a pool's high watermarks (allocated: at least one allocation's 4 MiB), and their reset to the current values
+    # a pool's high watermarks (allocated: at least one allocation (sc_copy_bytes)), and their reset to the current values
     "POOL_HIGH": (S("pool_used_high", ("pool",), ("SC_POOL_HIGH_USED",), getter=True, values=("zero", "allocated")),
                   S("pool_reserved_high", ("pool",), ("SC_POOL_HIGH_RESERVED",), getter=True,
                     values=("zero", "allocated"))),

@@ -42,6 +42,11 @@ enum { SC_CAPTURE_NONE = 0, SC_CAPTURE_ACTIVE, SC_CAPTURE_INVALIDATED };
 extern const char sc_compile_mode[]; /* "legacy" or "per-thread" */
 /* What the backends call: "cuda" (libcuda and cudart), or "mock" (selftest/mock); a host runs only its own kind. */
 extern const char sc_backend_kind[];
+/* How many bytes every copy and memset moves, every buffer of a case holds and an allocation takes, and what
+ * a pool trimmed to one allocation keeps: 4 MiB on a GPU (a copy long enough to be seen pending, a whole
+ * number of 3D slices, SC_ROW_BYTES x SC_3D_ROWS); the mock, whose copies are memcpy on the host and held
+ * only by its gates, moves 256 KiB (one slice), a sixteenth of the memory its programs fill and check. */
+extern const size_t sc_copy_bytes;
 
 /* A stream callback's body: the caller's function, called with its argument and the stream's status. */
 struct sc_callback {

@@ -12,6 +12,7 @@ const char sc_compile_mode[] = "per-thread";
 const char sc_compile_mode[] = "legacy";
 #endif
 const char sc_backend_kind[] = "cuda";
+const size_t sc_copy_bytes = 4u << 20;
 
 int drv_last_error(int reset) /* the driver API keeps no error state of a thread */
 {

@@ -42,7 +42,7 @@ int drv_pool_create(void **pool, unsigned flags)
         int version = 0;
         if (SC_CALL(cuDriverGetVersion, &version) || version < 12020)
             return SC_UNSUPPORTED;
-        props.maxSize = SC_TRIM_KEEP_BYTES;
+        props.maxSize = sc_copy_bytes;
     }
     if ((rc = SC_CALL(cuMemPoolCreate, (CUmemoryPool *)pool, &props)))
         return rc;

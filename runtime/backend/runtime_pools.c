@@ -49,7 +49,7 @@ int rt_pool_create(void **pool, unsigned flags)
         int version = 0;
         if (cudaDriverGetVersion(&version) || version < 12020)
             return SC_UNSUPPORTED;
-        props.maxSize = SC_TRIM_KEEP_BYTES;
+        props.maxSize = sc_copy_bytes;
     }
     if ((rc = cudaMemPoolCreate((cudaMemPool_t *)pool, &props)))
         return rc;

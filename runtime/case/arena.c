@@ -19,7 +19,7 @@ int arena_ready(struct run *r, char *why, size_t n)
     size_t bytes = sizeof(struct sc_slot) * SC_NSLOTS + 64 + sizeof(uint64_t) * SC_MAX_WORDS;
     void *mem;
     if ((rc = b->host_alloc(&mem, bytes)) || (rc = b->host_dev_ptr(&ar->slots_dev, mem)) ||
-        (rc = b->host_alloc(&ar->scratch, SC_COPY_BYTES))) {
+        (rc = b->host_alloc(&ar->scratch, sc_copy_bytes))) {
         snprintf(why, n, "cannot allocate pinned host memory: %s", b->error_name(rc));
         return -1;
     }
@@ -60,18 +60,18 @@ void *arena_buffer(struct run *r, int i, enum where w, int *rc)
         return *slot;
     if (on) {
         on_dev(r, dev);
-        *rc = b->dev_alloc(slot, SC_COPY_BYTES);
+        *rc = b->dev_alloc(slot, sc_copy_bytes);
         *on = dev;
         on_dev(r, r->op[i].device);
     }
     else if (w == W_PINNED || w == W_PINNED2)
-        *rc = b->host_alloc(slot, SC_COPY_BYTES);
+        *rc = b->host_alloc(slot, sc_copy_bytes);
     else if (w == W_MANAGED)
-        *rc = b->managed_alloc(slot, SC_COPY_BYTES);
-    else if (posix_memalign(slot, 4096, SC_COPY_BYTES) != 0)
+        *rc = b->managed_alloc(slot, sc_copy_bytes);
+    else if (posix_memalign(slot, 4096, sc_copy_bytes) != 0)
         *rc = -1;
     else
-        memset(*slot, 0, SC_COPY_BYTES); /* touch every page now */
+        memset(*slot, 0, sc_copy_bytes); /* touch every page now */
     if (*rc)
         *slot = NULL;
     return *slot;
@@ -82,7 +82,7 @@ int on_host(enum where w) { return w == W_PINNED || w == W_PINNED2 || w == W_PAG
 void fill_words(void *p, uint32_t v)
 {
     uint32_t *w = p;
-    for (size_t k = 0; k < SC_COPY_BYTES / 4; k++)
+    for (size_t k = 0; k < sc_copy_bytes / 4; k++)
         w[k] = v;
 }
 
@@ -169,7 +169,7 @@ int data_there(struct run *r, int i, size_t *bad_word, uint32_t *bad_value)
     uint32_t want = expected_word(&r->op[i]);
     if (!got)
         return -1;
-    for (size_t w = 0; w < SC_COPY_BYTES / 4; w++)
+    for (size_t w = 0; w < sc_copy_bytes / 4; w++)
         if (got[w] != want) {
             *bad_word = w, *bad_value = got[w];
             return 0;

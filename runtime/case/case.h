@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SC_COPY_BYTES (4u << 20)       /* every memcpy and memset moves 4 MiB   */
 #define SC_POLL_NS 20000u              /* observer's pause between samples, at first */
 #define SC_POLL_MAX_NS 1000000u        /* ... growing with the wait to at most this (observe.c) */
 #define SC_HANG_GRACE_NS 2000000000ull /* after a deadline, before giving up     */

@@ -163,7 +163,7 @@ static const uint32_t *read_back(struct run *r, int i)
         return dst;
     on_dev(r, r->op[i].device);
     if (dst)
-        rc = b->memcpy_sync(r->arena->scratch, dst, SC_COPY_BYTES, SC_D2H_PINNED);
+        rc = b->memcpy_sync(r->arena->scratch, dst, sc_copy_bytes, SC_D2H_PINNED);
     on_dev(r, 0);
     if (!dst || rc) {
         sc_verdict_error(&r->v, "reading back %s's destination failed: %s", opname(r, i), b->error_name(rc));
@@ -210,11 +210,11 @@ void check_data(struct run *r)
         const uint32_t *got = read_back(r, i);
         uint32_t want = expected_word(o);
         size_t w = 0;
-        while (got && w < SC_COPY_BYTES / 4 && got[w] == want)
+        while (got && w < sc_copy_bytes / 4 && got[w] == want)
             w++;
         if (!got)
             continue;
-        if (w == SC_COPY_BYTES / 4) {
+        if (w == sc_copy_bytes / 4) {
             if (judged)
                 sc_verdict_decide(&r->v, SC_PASS, "%s's destination holds what %s wrote%s", opname(r, i), opname(r, i),
                                   o->clobbered ? ", although its source was overwritten as soon as the call returned" : "");

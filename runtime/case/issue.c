@@ -129,7 +129,7 @@ void look_at_return(struct run *r, int i)
     if (on_host(dw)) {
         const uint32_t *got = arena_buffer(r, i, dw, &rc), want = expected_word(o);
         o->at_return = 1;
-        for (size_t w = 0; got && w < SC_COPY_BYTES / 4; w++)
+        for (size_t w = 0; got && w < sc_copy_bytes / 4; w++)
             if (got[w] != want) {
                 o->at_return = 0, o->bad_word = w, o->bad_value = got[w];
                 break;

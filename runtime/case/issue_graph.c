@@ -163,7 +163,7 @@ static int add_node(struct run *r, int i, struct sc_node_params *np)
     np->max_ns = r->cfg.deadline_ns;
     np->slot = (struct sc_slot *)r->arena->slots_dev + i;
     np->token = o->token;
-    np->bytes = SC_COPY_BYTES;
+    np->bytes = sc_copy_bytes;
     return r->b->node_add(r->graphs[o->def->graph], np, &o->node);
 }
 
@@ -398,7 +398,7 @@ static int params_of(struct run *r, int j, struct sc_node_params *np)
     np->max_ns = r->cfg.deadline_ns;
     np->slot = (struct sc_slot *)r->arena->slots_dev + j;
     np->token = o->token;
-    np->bytes = SC_COPY_BYTES;
+    np->bytes = sc_copy_bytes;
     switch (d->kind) {
     case SC_OP_NODE: np->kind = d->cond, np->fn = host_mark, np->arg = &o->harg; return 0;
     case SC_OP_NODE_DATA:

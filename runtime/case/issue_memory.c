@@ -29,7 +29,7 @@ int issue_alloc(struct run *r, int i, const struct issue_args *a)
 {
     const struct sc_op_def *d = r->op[i].def;
     int rc;
-    if ((rc = r->b->alloc_async(&r->buf_ptr[d->buffer], SC_COPY_BYTES, pool_of(r, d->pool), a->stream)) == 0) {
+    if ((rc = r->b->alloc_async(&r->buf_ptr[d->buffer], sc_copy_bytes, pool_of(r, d->pool), a->stream)) == 0) {
         r->buf_freed[d->buffer] = 0;
         note_alloc(r, i, r->buf_ptr[d->buffer]);
     }
@@ -47,7 +47,7 @@ int issue_free(struct run *r, int i, const struct issue_args *a)
 int issue_fill(struct run *r, int i, const struct issue_args *a)
 {
     int m = r->op[i].def->buffer;
-    return r->buf_ptr[m] ? r->b->memset_async(a->stream, r->buf_ptr[m], r->op[i].fill, SC_COPY_BYTES) : -1;
+    return r->buf_ptr[m] ? r->b->memset_async(a->stream, r->buf_ptr[m], r->op[i].fill, sc_copy_bytes) : -1;
 }
 
 /* the first word, into the op's slot, which every process of the case sees (batch_read, its copy set: by a batch
@@ -65,7 +65,7 @@ int issue_read(struct run *r, int i, const struct issue_args *a)
 
 int issue_alloc_imported(struct run *r, int i, const struct issue_args *a)
 {
-    return r->b->alloc_imported(pool_of(r, r->op[i].def->pool), SC_COPY_BYTES, a->stream);
+    return r->b->alloc_imported(pool_of(r, r->op[i].def->pool), sc_copy_bytes, a->stream);
 }
 
 int issue_pool_reserved(struct run *r, int i, const struct issue_args *a)
@@ -120,7 +120,7 @@ int issue_pool_trim(struct run *r, int i, const struct issue_args *a)
 int issue_pool_trim_keep(struct run *r, int i, const struct issue_args *a)
 {
     (void)a;
-    return r->b->pool_trim_to(pool_of(r, r->op[i].def->pool), SC_TRIM_KEEP_BYTES);
+    return r->b->pool_trim_to(pool_of(r, r->op[i].def->pool), sc_copy_bytes);
 }
 
 int issue_pool_export(struct run *r, int i, const struct issue_args *a)
@@ -150,7 +150,7 @@ int issue_mem_alloc(struct run *r, int i, const struct issue_args *a)
     void *mem = NULL;
     int rc;
     (void)i, (void)a;
-    if ((rc = r->b->dev_alloc(&mem, SC_COPY_BYTES)) == 0)
+    if ((rc = r->b->dev_alloc(&mem, sc_copy_bytes)) == 0)
         r->b->dev_free(mem);
     return rc;
 }

@@ -164,42 +164,42 @@ static int issue_event_destroy(struct run *r, int i, const struct issue_args *a)
 
 static int issue_memset(struct run *r, int i, const struct issue_args *a)
 {
-    return r->b->memset_async(a->stream, a->dst, r->op[i].fill, SC_COPY_BYTES);
+    return r->b->memset_async(a->stream, a->dst, r->op[i].fill, sc_copy_bytes);
 }
 
 /* the memset, then the prefetch of the same bytes in the same stream; the call returns once both returned */
 static int issue_memset_prefetch(struct run *r, int i, const struct issue_args *a)
 {
-    int rc = r->b->memset_async(a->stream, a->dst, r->op[i].fill, SC_COPY_BYTES);
-    return rc ? rc : r->b->prefetch(a->stream, a->dst, SC_COPY_BYTES, r->op[i].def->flags);
+    int rc = r->b->memset_async(a->stream, a->dst, r->op[i].fill, sc_copy_bytes);
+    return rc ? rc : r->b->prefetch(a->stream, a->dst, sc_copy_bytes, r->op[i].def->flags);
 }
 
 static int issue_memset_sync(struct run *r, int i, const struct issue_args *a)
 {
-    return r->b->memset_sync(a->dst, r->op[i].fill, SC_COPY_BYTES);
+    return r->b->memset_sync(a->dst, r->op[i].fill, sc_copy_bytes);
 }
 
 static int issue_memcpy_async(struct run *r, int i, const struct issue_args *a)
 {
-    return r->b->memcpy_async(a->stream, a->dst, a->src, SC_COPY_BYTES, r->op[i].def->copy);
+    return r->b->memcpy_async(a->stream, a->dst, a->src, sc_copy_bytes, r->op[i].def->copy);
 }
 
 /* its token, in its slot's arg, is the batch's last copy: to the slot's token */
 static int issue_memcpy_batch(struct run *r, int i, const struct issue_args *a)
 {
     __atomic_store_n(&r->arena->slots[i].arg, a->token, __ATOMIC_RELEASE);
-    return r->b->memcpy_batch(a->stream, a->dst, a->src, SC_COPY_BYTES, r->op[i].def->copy, a->slot_dev);
+    return r->b->memcpy_batch(a->stream, a->dst, a->src, sc_copy_bytes, r->op[i].def->copy, a->slot_dev);
 }
 
 static int issue_memcpy_sync(struct run *r, int i, const struct issue_args *a)
 {
-    return r->b->memcpy_sync(a->dst, a->src, SC_COPY_BYTES, r->op[i].def->copy);
+    return r->b->memcpy_sync(a->dst, a->src, sc_copy_bytes, r->op[i].def->copy);
 }
 
 static int issue_memcpy_peer(struct run *r, int i, const struct issue_args *a)
 {
     int dev = r->op[i].device;
-    return r->b->memcpy_peer(a->stream, a->dst, dev, a->src, peer_of(dev), SC_COPY_BYTES);
+    return r->b->memcpy_peer(a->stream, a->dst, dev, a->src, peer_of(dev), sc_copy_bytes);
 }
 
 /* the device of buffer m at op i: that of the stream its last allocation before i was issued to. */
@@ -217,7 +217,7 @@ static int issue_memcpy_peer_from(struct run *r, int i, const struct issue_args 
 {
     int m = r->op[i].def->buffer;
     return r->buf_ptr[m] ? r->b->memcpy_peer(a->stream, a->dst, r->op[i].device, r->buf_ptr[m],
-                                             buffer_device(r, m, i), SC_COPY_BYTES)
+                                             buffer_device(r, m, i), sc_copy_bytes)
                          : -1;
 }
 

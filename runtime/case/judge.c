@@ -85,8 +85,8 @@ static int value_stream_priority(struct run *r, const struct op_rt *o, enum sc_v
 static int value_pool_reserved(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
     *v = o->value ? SC_VALUE_NONZERO : SC_VALUE_ZERO;
-    if (r->p->value == SC_VALUE_MIN_KEPT) /* what cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) keeps */
-        *v = (uint64_t)o->value >= SC_TRIM_KEEP_BYTES ? SC_VALUE_MIN_KEPT : *v;
+    if (r->p->value == SC_VALUE_MIN_KEPT) /* what cuMemPoolTrimTo(pool, sc_copy_bytes) keeps */
+        *v = (uint64_t)o->value >= sc_copy_bytes ? SC_VALUE_MIN_KEPT : *v;
     snprintf(got, n, "%lld bytes reserved", (long long)o->value);
     return 0;
 }
@@ -95,7 +95,7 @@ static int value_pool_reserved(struct run *r, const struct op_rt *o, enum sc_val
 static int value_pool_used(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
     (void)r;
-    *v = (uint64_t)o->value >= SC_COPY_BYTES ? SC_VALUE_ALLOCATED : o->value ? 0 : SC_VALUE_ZERO;
+    *v = (uint64_t)o->value >= sc_copy_bytes ? SC_VALUE_ALLOCATED : o->value ? 0 : SC_VALUE_ZERO;
     snprintf(got, n, "%lld bytes in use", (long long)o->value);
     return 0;
 }
@@ -104,7 +104,7 @@ static int value_pool_used(struct run *r, const struct op_rt *o, enum sc_value *
 static int value_pool_high(struct run *r, const struct op_rt *o, enum sc_value *v, char *got, size_t n)
 {
     (void)r;
-    *v = (uint64_t)o->value >= SC_COPY_BYTES ? SC_VALUE_ALLOCATED : o->value ? 0 : SC_VALUE_ZERO;
+    *v = (uint64_t)o->value >= sc_copy_bytes ? SC_VALUE_ALLOCATED : o->value ? 0 : SC_VALUE_ZERO;
     snprintf(got, n, "a high watermark of %lld bytes", (long long)o->value);
     return 0;
 }

@@ -350,7 +350,7 @@ static int prepare_buffers(struct run *r, int i)
         if (on_host(dw))
             fill_words(dst, 0);
         else
-            rc = b->memset_sync(dst, 0, SC_COPY_BYTES);
+            rc = b->memset_sync(dst, 0, sc_copy_bytes);
     }
     void *src = rc ? NULL : arena_buffer(r, i, sw, &rc);
     if (rc == 0 && sw != W_NONE) {
@@ -359,7 +359,7 @@ static int prepare_buffers(struct run *r, int i)
         else {
             fill_words(r->arena->scratch, o->token);
             on_dev(r, sw == W_PEER_SRC ? peer_of(o->device) : o->device);
-            rc = b->memcpy_sync(src, r->arena->scratch, SC_COPY_BYTES, SC_H2D_PINNED);
+            rc = b->memcpy_sync(src, r->arena->scratch, sc_copy_bytes, SC_H2D_PINNED);
             on_dev(r, o->device);
         }
     }

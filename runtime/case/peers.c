@@ -57,7 +57,7 @@ static struct shared *shared_region(const sc_backend *b, int fd, char *why, size
         return NULL;
     char *dev;
     if ((rc = b->host_register(sh, SC_SHARED_BYTES)) || (rc = b->host_dev_ptr((void **)&dev, sh)) ||
-        (rc = b->host_alloc(&ar->scratch, SC_COPY_BYTES))) {
+        (rc = b->host_alloc(&ar->scratch, sc_copy_bytes))) {
         snprintf(why, n, "cannot register the memory shared between the case's processes: %s", b->error_name(rc));
         return NULL;
     }
@@ -234,8 +234,8 @@ static int export_pool_memory(struct run *r, int m, char *why, size_t n)
         snprintf(why, n, "creating the exportable pool of memory %s failed: %s", p->buffers[m], b->error_name(rc));
         return -1;
     }
-    if ((rc = b->alloc_async(&r->buf_ptr[m], SC_COPY_BYTES, r->ipc_pool[m], s)) ||
-        (rc = b->memset_async(s, r->buf_ptr[m], 0, SC_COPY_BYTES)) || (rc = b->stream_sync(s))) {
+    if ((rc = b->alloc_async(&r->buf_ptr[m], sc_copy_bytes, r->ipc_pool[m], s)) ||
+        (rc = b->memset_async(s, r->buf_ptr[m], 0, sc_copy_bytes)) || (rc = b->stream_sync(s))) {
         snprintf(why, n, "allocating memory %s from its exportable pool (cuMemAllocFromPoolAsync): %s", p->buffers[m],
                  b->error_name(rc));
         return -1;
@@ -312,7 +312,7 @@ int exchange(struct run *r, char *why, size_t n)
             if ((rc = export_pool_memory(r, m, why, n)))
                 return rc;
         } else if (k == 0 && p->buffer_ipc[m]) {
-            if ((rc = b->dev_alloc(&r->buf_ptr[m], SC_COPY_BYTES)) || (rc = b->memset_sync(r->buf_ptr[m], 0, SC_COPY_BYTES)) ||
+            if ((rc = b->dev_alloc(&r->buf_ptr[m], sc_copy_bytes)) || (rc = b->memset_sync(r->buf_ptr[m], 0, sc_copy_bytes)) ||
                 (rc = b->ipc_mem_handle(r->buf_ptr[m], sh->mem_handle[m]))) {
                 snprintf(why, n, "exporting memory %s (cuIpcGetMemHandle): %s", p->buffers[m], b->error_name(rc));
                 return missing(rc);

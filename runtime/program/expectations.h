@@ -113,14 +113,14 @@ enum sc_value {
     SC_VALUE_SPANS_HOLD,    /* elapsed: non-negative and at least as long as the program's gates were held */
     SC_VALUE_SLEEPS,        /* event_sync: the waiting thread used under a quarter of the wait in CPU time */
     /* the stream-ordered allocator */
-    SC_VALUE_MIN_KEPT,      /* pool_reserved: at least SC_TRIM_KEEP_BYTES (pool_trim_keep's minBytesToKeep) */
+    SC_VALUE_MIN_KEPT,      /* pool_reserved: at least sc_copy_bytes (pool_trim_keep's minBytesToKeep) */
     SC_VALUE_RESET,         /* primary_release: the primary context is inactive after (cuDevicePrimaryCtxGetState) */
     SC_VALUE_READWRITE,     /* pool_access: the device may read and write the pool's allocations (none: SC_VALUE_NONE) */
     /* instantiate_checked, the result_out of cuGraphInstantiateWithParams */
     SC_VALUE_INSTANTIATED,      /* CUDA_GRAPH_INSTANTIATE_SUCCESS                                  */
     SC_VALUE_INVALID_STRUCTURE, /* CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE ("such as cycles")     */
     /* pool_used */
-    SC_VALUE_ALLOCATED,         /* pool_used: at least one allocation's size (SC_COPY_BYTES, 4 MiB)  */
+    SC_VALUE_ALLOCATED,         /* pool_used: at least one allocation's size (sc_copy_bytes)           */
     /* capture_deps: the nodes the next node captured in the stream will depend on */
     SC_VALUE_NO_DEPENDENCIES,   /* none                                                             */
     SC_VALUE_ONE_DEPENDENCY,    /* one                                                              */

@@ -65,14 +65,12 @@ enum sc_priority {
 
 /* a pool that can be exported (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR); skips where the device has none */
 #define SC_POOL_IPC              0x10u
-/* CUmemPoolProps.maxSize 4 MiB (one allocation; CUDA 12.2 drivers and later, else the point skips):
+/* CUmemPoolProps.maxSize one allocation's size (sc_copy_bytes; CUDA 12.2 drivers and later, else the point skips):
  * a pool that cannot map more memory while its one allocation is live or its free pending */
 #define SC_POOL_MAX_ONE          0x20u
 
 /* flags of a created context (cuCtxCreate). */
 #define SC_CTX_BLOCKING_SYNC 0x4u /* CU_CTX_SCHED_BLOCKING_SYNC: a synchronizing thread blocks (sleeps) */
-/* the minBytesToKeep of pool_trim_keep: one allocation's size (SC_COPY_BYTES, 4 MiB) */
-#define SC_TRIM_KEEP_BYTES (4u << 20)
 
 enum sc_graph_kind {
     SC_GRAPH_KERNEL = 1, /* one kernel node that marks the launching op's slot       */
@@ -375,7 +373,7 @@ sc_op sc_primary_release(sc_prog *p, const char *name, enum sc_primary_action a)
  * (in this process: the point skips where the driver refuses that), and cuMemAllocFromPoolAsync of 4 MiB from
  * the imported pool on s, whose code the op answers (an allocation made anyway is freed) */
 sc_op sc_alloc_imported(sc_prog *p, const char *name, sc_pool pool, sc_stream s);
-/* cuMemPoolTrimTo(pool, SC_TRIM_KEEP_BYTES) */
+/* cuMemPoolTrimTo(pool, sc_copy_bytes) */
 sc_op sc_pool_trim_keep(sc_prog *p, const char *name, sc_pool pool);
 /* cuMemPoolSetAccess of pool for device D with SC_ACCESS_* (its answer is what it is for), and
  * cuMemPoolGetAccess of pool from device D (gives readwrite or none).  A pool belongs to device 0. */

@@ -85,7 +85,7 @@ not_ready_recorded error.last_error.event_query_not_ready_not_recorded P answere
 export_any_pool alloc.ipc.export_needs_handle_type X answered success (0), not an error
 launch_unchecked error.last_error.set_by_a_refused_launch G answered success (0), not an error
 used_uncounted alloc.used.counts_live_allocation U gave 0 bytes in use, not allocated
-used_counts_freed alloc.used.zero_after_free_synchronized U gave 4194304 bytes in use, not zero
+used_counts_freed alloc.used.zero_after_free_synchronized U gave 262144 bytes in use, not zero
 EOF_CASES
 
 # a satisfied wait that a wrong comparison holds (ctxmem): "ready while" asks again until the release,

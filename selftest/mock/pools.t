@@ -22,8 +22,8 @@ link_rules "$rules"
 check_breaks STREAMCTS_DEADLINE_MS=2000 <<'EOF_CASES'
 high_follows_current alloc.used.high_keeps_freed_allocation H gave a high watermark of 0 bytes, not allocated
 high_follows_current alloc.reserved.high_keeps_released_memory H gave a high watermark of 0 bytes, not allocated
-high_reset_ignored alloc.used.high_reset_forgets_freed_allocation H gave a high watermark of 4194304 bytes, not zero
-high_reset_ignored alloc.reserved.high_reset_forgets_released_memory H gave a high watermark of 4194304 bytes, not zero
+high_reset_ignored alloc.used.high_reset_forgets_freed_allocation H gave a high watermark of 262144 bytes, not zero
+high_reset_ignored alloc.reserved.high_reset_forgets_released_memory H gave a high watermark of 262144 bytes, not zero
 high_reset_zeroes alloc.used.high_counts_allocation_live_at_reset H gave a high watermark of 0 bytes, not allocated
 high_reset_zeroes alloc.reserved.high_counts_memory_kept_at_reset H gave a high watermark of 0 bytes, not allocated
 free_node_ignored graph.free_node.relaunch_succeeds L2 answered MOCK_ERROR (1), not success

@@ -14,6 +14,7 @@ const char sc_compile_mode[] = "per-thread";
 const char sc_compile_mode[] = "legacy";
 #endif
 const char sc_backend_kind[] = "mock";
+const size_t sc_copy_bytes = 256u << 10; /* backend.h */
 
 uint64_t mock_started_ns;
 int launch_blocking;

@@ -11,9 +11,10 @@
 /*
  * The mock's allocations, zeroed as calloc's.  A block of 2 MiB or more is fresh pages of its own (zero
  * already: no pass over them here), aligned to 2 MiB and asked to be backed by huge pages (MADV_HUGEPAGE,
- * where the kernel offers them): the runtime's every 4 MiB buffer is then touched in 2 page faults, not 1024
- * (on a virtual machine a fault costs a trip through the hypervisor: most of a short mock program's CPU
- * time went to them).  Without huge pages it is ordinary zero pages.  mock_free knows such a block by its
+ * where the kernel offers them): a 4 MiB block is then touched in 2 page faults, not 1024 (on a virtual
+ * machine a fault costs a trip through the hypervisor: most of a short mock program's CPU time went to
+ * them, when the runtime's buffers were 4 MiB here too; they are sc_copy_bytes, 256 KiB, now: the heap's).
+ * Without huge pages it is ordinary zero pages.  mock_free knows such a block by its
  * entry in big[]; any other pointer is the heap's.
  */
 #define MOCK_HUGE (2u << 20)

@@ -291,7 +291,7 @@ int alloc_async(void **p, size_t n, void *pool, void *s)
         *p = (char *)b->mem + MOCK_BLOCK_HEADER;
         return 0;
     }
-    if ((pl->flags & SC_POOL_MAX_ONE) && pl->reserved + n > SC_TRIM_KEEP_BYTES) { /* a full pool */
+    if ((pl->flags & SC_POOL_MAX_ONE) && pl->reserved + n > sc_copy_bytes) { /* a full pool */
         void *from = NULL, *ev = NULL;
         pthread_mutex_lock(&pools_mu);
         for (b = pl->blocks; b && !(b->free_enqueued && b->n == n); b = b->next)
