@@ -1,6 +1,6 @@
 #!/bin/bash
 # The mock's table of breaks and quirks (selftest/mock/device/breaks.def): the
-# code uses every row, a file of selftest/mock/ exercises every row, a name the
+# code uses every row, a file of selftest/mock/ (or soak.t) exercises every row, a name the
 # table lacks does not compile, and a value of STREAMCTS_MOCK_BREAK or
 # STREAMCTS_MOCK_QUIRK the table lacks is refused before anything is written.
 cd "$(dirname "$0")/../.." || exit 1
@@ -14,20 +14,26 @@ rows=$(sed -n 's/^\(BREAK\|QUIRK\)(\([a-z0-9_]*\),.*/\1 \2/p' "$dev/breaks.def")
 if [ "$(wc -l <<<"$rows")" -ge 70 ]; then ok "breaks.def has $(wc -l <<<"$rows") rows"
 else nok "breaks.def has only $(wc -l <<<"$rows") rows" "$rows"; fi
 
-# used: breaks(name) or quirks(name) in the mock's code; exercised: a file of selftest/mock/ sets the variable
-# to it, lists it in a table of cases (the first word of a line) or loops over it
+# used: breaks(name) or quirks(name) in the mock's code; exercised: a file of selftest/mock/ (or the soak's test,
+# which runs the mock) sets the variable to it, lists it in a table of cases (the first word of a line) or loops
+# over it.  Each is one pass over the files, the rows looked up in bash.
 unused= unexercised=
-tests=$(ls selftest/mock/*.t | grep -v breaks_table.t)
+tests=$(ls selftest/mock/*.t selftest/workloads/soak/soak.t | grep -v breaks_table.t)
+declare -A used exercised
+for w in $(grep -ohE '\b(breaks|quirks)\([a-z0-9_]+\)' "$dev"/*.c); do used[$w]=1; done
+for w in $(perl -ne 'print "$1\n" while /MOCK_(?:BREAK|QUIRK)=([a-z0-9_]+)(?=[ ";]|$)/g; print "$1\n" if /^([a-z0-9_]+)(?=[ ";]|$)/;
+        if (/for [a-z]+ in( .*)/) { my $r = $1; print "$1\n" while $r =~ /(?<=[ "])([a-z0-9_]+)(?=[ ";]|$)/g }' $tests); do
+    exercised[$w]=1
+done
 while read -r kind name; do
-    call=$([ "$kind" = BREAK ] && echo breaks || echo quirks)
-    grep -q "\\b$call($name)" "$dev"/*.c || unused="$unused $name"
-    grep -qE "(MOCK_(BREAK|QUIRK)=|^|for [a-z]+ in .*[ \"])$name([ \";]|\$)" \
-        $tests || unexercised="$unexercised $name"
+    if [ "$kind" = BREAK ]; then call=breaks; else call=quirks; fi
+    [ -n "${used[$call($name)]:-}" ] || unused="$unused $name"
+    [ -n "${exercised[$name]:-}" ] || unexercised="$unexercised $name"
 done <<<"$rows"
 if [ -z "$unused" ]; then ok "the mock's code uses every row of breaks.def"
 else nok "rows of breaks.def the mock's code never asks about:$unused"; fi
-if [ -z "$unexercised" ]; then ok "a file of selftest/mock/ exercises every row of breaks.def"
-else nok "rows of breaks.def no file of selftest/mock/ exercises:$unexercised"; fi
+if [ -z "$unexercised" ]; then ok "a file of selftest/mock/ (or soak.t) exercises every row of breaks.def"
+else nok "rows of breaks.def no file of selftest/mock/ (nor soak.t) exercises:$unexercised"; fi
 
 # a name the table lacks is a compile error, not a break that is silently never on
 tmp=$(mktemp -d)
