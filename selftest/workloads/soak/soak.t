@@ -60,11 +60,18 @@ programs=$(sed -n 's/^# summary: \([0-9]*\) programs.*/\1/p' <<<"$summary")
 if [ -n "$decided" ] && [ "$decided" -ge 20 ] && [ "$decided" -ge $((programs * 9 / 10)) ]; then
     ok "nearly every program decided: $decided of $programs cases passed with their controls violated"
 else nok "too few programs decided: ${decided:-?} of ${programs:-?}" "$summary"; fi
-# The mock keeps the memory of every stream and event it creates (selftest/mock/device/), so its RSS grows.
-if grep -q '^not ok 5 - soak.host_memory' "$tmp/soak" && grep -q '^  growth: "' "$tmp/soak" &&
+# The conforming mock's RSS stays within the tolerance; one whose cuStreamDestroy leaks 1 MiB
+# (STREAMCTS_MOCK_BREAK=leak) is caught by the RSS check, its growth named.
+if grep -q '^ok 5 - soak.host_memory' "$tmp/soak" &&
     grep -q '^ok 6 - soak.device_memory.* # SKIP the mock backend has no device memory' "$tmp/soak"; then
-    ok "host RSS growth after the warm-up is reported (the mock keeps its streams); device memory: SKIP on the mock"
-else nok "memory points" "$(grep -A6 'soak\..*_memory' "$tmp/soak")"; fi
+    ok "the conforming mock's host RSS is flat after the warm-up; device memory: SKIP on the mock"
+else nok "memory points of the conforming mock" "$(grep -A6 'soak\..*_memory' "$tmp/soak")"; fi
+STREAMCTS_MOCK_BREAK=leak timeout 60 "$soak" --duration 3s --heartbeat 1 --warm-up 1 --seed 0x5eed --threads 3 \
+    >"$tmp/leak" 2>/dev/null
+if grep -q '^not ok [0-9]* - soak.host_memory' "$tmp/leak" && grep -q '^  growth: "' "$tmp/leak" &&
+    grep -q ' 0 violations, 0 errors, ' "$tmp/leak"; then
+    ok "a mock whose stream destroy leaks 1 MiB: host RSS growth after the warm-up is reported ($(sed -n 's/^  growth: "\(.*\)"$/\1/p' "$tmp/leak"))"
+else nok "the leak of every destroyed stream was not reported" "$(grep -A6 'soak\..*_memory' "$tmp/leak")"; fi
 
 # By default the warm-up is a tenth of the duration but at least 30 s: a shorter run does not judge memory.
 timeout 60 "$soak" --duration 1s --heartbeat 1 --seed 7 >"$tmp/short" 2>/dev/null
