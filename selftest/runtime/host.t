@@ -76,9 +76,11 @@ say $? "a hosted program counts the contexts its cases made, and the next progra
 # a worker that ran other programs of several processes before: its regions are reused, and one process
 # per other process serves both APIs' runs (main moves it on: run.c, sc_run_move_peers)
 out=$(STREAMCTS_HOST=$tmp "$dir/process.legacy_stream.not_held_by_other_process.prog" 2>&1); rc=$?
+# (a point a loaded machine made undecidable is no failure: the check is of the processes, not of the points)
 [ $rc = 0 ] && grep -q '^# host:' <<<"$out" && grep -qE '^# other processes: 1 started for [0-9]{2,} runs$' <<<"$out" &&
-    grep -q '^ok [0-9]* - .*\.runtime$' <<<"$out" && ! grep -q '^not ok' <<<"$out"
-say $? "through a warm worker, a case's other process is started once and serves both APIs" "$(grep -v '^ok' <<<"$out" | tail -5)"
+    grep -q '^ok [0-9]* - .*\.runtime$' <<<"$out" && ! grep '^not ok' <<<"$out" | grep -vq '# TODO undecidable'
+say $? "through a warm worker, a case's other process is started once and serves both APIs" \
+    "exit $rc; $(grep -A3 '^not ok' <<<"$out" | head -8; grep '^# other processes' <<<"$out")"
 
 # options and settings are the program's own
 out=$(STREAMCTS_HOST=$tmp STREAMCTS_WINDOW_MS=7 "$dir/stream.sync.waits_for_stream_work.prog" --case '*.kernel.blocking' --api driver 2>&1)
